@@ -1,0 +1,1 @@
+console.log('confbus: not built yet');

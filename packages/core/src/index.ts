@@ -1,0 +1,2 @@
+export * from './codecs/flatten.js';
+export * from './settings/index.js';

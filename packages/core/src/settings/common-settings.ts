@@ -1,0 +1,63 @@
+/** Settings every confbus role shares: where the settings file is, logging, the bus and the broker. */
+import type { SettingSpec } from './setting-spec.js';
+
+export const settingsFileSpecs: readonly SettingSpec[] = [
+  {
+    key: 'spring.config.location',
+    type: 'string',
+    description: 'YAML settings file to read (default: application.yml in the working directory, if present)',
+  },
+  {
+    key: 'logging.level.root',
+    type: 'string',
+    default: 'info',
+    description: 'Log level: trace, debug, info, warn, error',
+  },
+];
+
+export const busSettingSpecs: readonly SettingSpec[] = [
+  {
+    key: 'spring.cloud.bus.enabled',
+    type: 'boolean',
+    default: false,
+    description: 'Connect to the AMQP bus',
+  },
+  {
+    key: 'spring.cloud.bus.destination',
+    type: 'string',
+    default: 'springCloudBus',
+    description: 'Topic exchange (and routing key) of the bus',
+  },
+  {
+    key: 'spring.cloud.bus.id',
+    type: 'string',
+    description: "This node's bus id (default app:profiles:port:random)",
+  },
+  {
+    key: 'spring.cloud.bus.ack.enabled',
+    type: 'boolean',
+    default: true,
+    description: 'Send an ack for each event handled',
+  },
+  {
+    key: 'spring.cloud.bus.ack.destination-service',
+    type: 'string',
+    description: 'Destination of acks (default ** = everyone)',
+  },
+  { key: 'spring.rabbitmq.host', type: 'string', default: 'localhost', description: 'RabbitMQ host' },
+  { key: 'spring.rabbitmq.port', type: 'integer', default: 5672, description: 'RabbitMQ port' },
+  { key: 'spring.rabbitmq.username', type: 'string', default: 'guest', description: 'RabbitMQ user' },
+  {
+    key: 'spring.rabbitmq.password',
+    type: 'string',
+    default: 'guest',
+    secret: true,
+    description: 'RabbitMQ password',
+  },
+  { key: 'spring.rabbitmq.virtual-host', type: 'string', default: '/', description: 'RabbitMQ virtual host' },
+  {
+    key: 'spring.rabbitmq.addresses',
+    type: 'list',
+    description: 'host:port list of a RabbitMQ cluster; overrides host and port',
+  },
+];

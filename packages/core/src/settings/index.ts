@@ -1,0 +1,4 @@
+export * from './common-settings.js';
+export * from './relaxed-names.js';
+export * from './setting-spec.js';
+export * from './settings-resolver.js';

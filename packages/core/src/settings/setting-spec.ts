@@ -1,0 +1,17 @@
+/** Declarations of the settings a confbus role understands, with Spring's key names. */
+export type SettingType = 'string' | 'integer' | 'number' | 'boolean' | 'list';
+
+export interface SettingSpec {
+  /** Spring's canonical (kebab-case, dotted) name, e.g. `spring.cloud.config.server.git.default-label`. */
+  readonly key: string;
+  readonly type: SettingType;
+  readonly default?: string | number | boolean | readonly string[];
+  /** Never logged, never echoed in an error, masked in /actuator/env. */
+  readonly secret?: boolean;
+  /** One line for `confbus --help` and the README settings table. */
+  readonly description: string;
+  /** A key that is a map (`...repos.<name>.uri`): any key below it is accepted as a string. */
+  readonly isPrefix?: boolean;
+}
+
+export type SettingValue = string | number | boolean | readonly string[];
