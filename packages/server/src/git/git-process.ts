@@ -1,0 +1,131 @@
+// Runs the git CLI safely: no shell, a whitelisted environment (so a stray GIT_DIR, a user's global
+// config or a credential helper cannot change behaviour), no prompts, a hard timeout that kills the
+// whole process group (git spawns helpers such as git-remote-https and ssh), and redacted errors.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { GitCommandError } from './errors.js';
+import { redactText } from './uri.js';
+
+// Variables git legitimately needs from the surrounding environment (paths, proxies, ssh agent).
+const INHERITED_ENV = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'SSH_AUTH_SOCK',
+  'GIT_SSL_CAINFO',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+];
+
+/** The environment every git process gets, plus `extra` (e.g. GIT_CONFIG_* for credentials). */
+export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of INHERITED_ENV) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return {
+    ...env,
+    LANG: 'C',
+    LC_ALL: 'C',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    // ssh must fail rather than ask for a passphrase or host-key confirmation.
+    GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes',
+    ...extra,
+  };
+}
+
+/** Environment that makes git send HTTP basic auth without the secret appearing in argv or the uri. */
+export function basicAuthEnv(
+  username: string | undefined,
+  password: string | undefined,
+): Record<string, string> {
+  if (username === undefined && password === undefined) return {};
+  const token = Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64');
+  return {
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'http.extraHeader',
+    GIT_CONFIG_VALUE_0: `Authorization: Basic ${token}`,
+  };
+}
+
+export interface RunGitOptions {
+  cwd?: string;
+  /** Kill the process group after this many ms; 0 or undefined = no limit (local commands). */
+  timeoutMs?: number;
+  env?: Record<string, string>;
+  /** Strings to mask in error messages (passwords). */
+  secrets?: readonly string[];
+  /** Short description for errors, e.g. "ls-remote https://host/repo". Must already be redacted. */
+  what?: string;
+  /** Registry of live children, so an owner can kill them on close(). */
+  children?: Set<ChildProcess>;
+}
+
+export interface GitResult {
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Kills a detached child's whole process group (falls back to the child alone). */
+export function killProcessGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
+export function runGit(args: readonly string[], options: RunGitOptions = {}): Promise<GitResult> {
+  const what = options.what ?? `git ${args[0] ?? ''}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', [...args], {
+      cwd: options.cwd,
+      env: gitEnv(options.env),
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Own process group, so a timeout can kill git's helpers (remote-https, ssh, upload-pack) too.
+      detached: true,
+    });
+    options.children?.add(child);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    let timedOut = false;
+    const timer =
+      options.timeoutMs && options.timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            killProcessGroup(child);
+          }, options.timeoutMs)
+        : undefined;
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      options.children?.delete(child);
+      reject(new GitCommandError(`${what} could not be started: ${e.message}`, null, false));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      options.children?.delete(child);
+      const stderr = redactText(Buffer.concat(err).toString('utf8'), options.secrets);
+      if (code === 0) {
+        resolve({ stdout: Buffer.concat(out), stderr });
+        return;
+      }
+      const reason = timedOut
+        ? `timed out after ${(options.timeoutMs ?? 0) / 1000} s`
+        : signal
+          ? `was killed by ${signal}`
+          : `failed with exit code ${code}`;
+      const detail = stderr.trim().split('\n').slice(-3).join(' | ');
+      reject(new GitCommandError(`${what} ${reason}${detail ? `: ${detail}` : ''}`, code, timedOut));
+    });
+  });
+}

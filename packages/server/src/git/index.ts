@@ -1,0 +1,17 @@
+// Public surface of the server's Git layer.
+export { GitMirror } from './git-mirror.js';
+export type {
+  FetchOutcome,
+  GitLogger,
+  GitMirrorOptions,
+  MirrorHealth,
+  ResolvedRevision,
+} from './git-mirror.js';
+export {
+  GitCommandError,
+  InvalidLabelError,
+  LabelNotFoundError,
+  RepositoryUnavailableError,
+} from './errors.js';
+export { validateLabel } from './label.js';
+export { redactUri } from './uri.js';

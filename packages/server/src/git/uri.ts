@@ -1,0 +1,35 @@
+// Helpers that keep credentials out of anything we log, throw, or pass to git on the command line.
+
+/** The uri with any `user:password@` userinfo removed (for logs, errors and health output). */
+export function redactUri(uri: string): string {
+  return uri.replace(/^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)[^/@]*@/, '$1');
+}
+
+/** Removes userinfo from every URL-looking substring of free text (e.g. git's stderr). */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let out = text.replace(/([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)[^/@\s]*@/g, '$1');
+  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join('***');
+  return out;
+}
+
+/**
+ * Splits credentials embedded in an http(s) uri out of it, so the uri given to git carries none.
+ * Explicit username/password options win over embedded ones.
+ */
+export function splitCredentials(
+  uri: string,
+  username?: string,
+  password?: string,
+): { uri: string; username?: string; password?: string } {
+  const match = /^(https?:\/\/)([^/@]*)@(.*)$/i.exec(uri);
+  if (!match) return { uri, username, password };
+  const [, scheme = '', userinfo = '', rest = ''] = match;
+  const colon = userinfo.indexOf(':');
+  const embeddedUser = decodeURIComponent(colon < 0 ? userinfo : userinfo.slice(0, colon));
+  const embeddedPassword = colon < 0 ? undefined : decodeURIComponent(userinfo.slice(colon + 1));
+  return {
+    uri: scheme + rest,
+    username: username ?? embeddedUser,
+    password: password ?? embeddedPassword,
+  };
+}
