@@ -1,0 +1,108 @@
+// Smart-HTTP git server for tests: `git http-backend` (CGI) behind a node:http shim on 127.0.0.1,
+// with optional basic auth so credential handling can be tested end to end.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+export interface GitHttpServer {
+  readonly port: number;
+  /** http:// URL of `<projectRoot>/<repoName>`. */
+  url(repoName: string): string;
+  /** Authorization headers received, in order (to assert what the client sent). */
+  readonly authorizations: (string | undefined)[];
+  stop(): Promise<void>;
+}
+
+export interface GitHttpOptions {
+  /** Require these credentials (HTTP basic); requests without them get 401. */
+  auth?: { username: string; password: string };
+}
+
+export async function startGitHttpServer(
+  projectRoot: string,
+  options: GitHttpOptions = {},
+): Promise<GitHttpServer> {
+  const authorizations: (string | undefined)[] = [];
+  const children = new Set<ChildProcess>();
+  const expected = options.auth
+    ? `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`
+    : undefined;
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    authorizations.push(req.headers.authorization);
+    if (expected && req.headers.authorization !== expected) {
+      res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="confbus-test"' }).end();
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const child = spawn('git', ['http-backend'], {
+      env: {
+        PATH: process.env.PATH,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_PROJECT_ROOT: projectRoot,
+        GIT_HTTP_EXPORT_ALL: '1',
+        REQUEST_METHOD: req.method ?? 'GET',
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.slice(1),
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
+        HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
+        GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
+        REMOTE_USER: options.auth?.username ?? '',
+        REMOTE_ADDR: '127.0.0.1',
+        SERVER_PROTOCOL: 'HTTP/1.1',
+      },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    children.add(child);
+    child.on('close', () => children.delete(child));
+    req.pipe(child.stdin);
+    child.stdin.on('error', () => {});
+    // Parse the CGI response: headers up to a blank line, then the body streamed through.
+    let head = Buffer.alloc(0);
+    let headersDone = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (headersDone) {
+        res.write(chunk);
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const crlf = head.indexOf('\r\n\r\n');
+      const lf = head.indexOf('\n\n');
+      const end = crlf >= 0 && (lf < 0 || crlf < lf) ? crlf : lf;
+      if (end < 0) return;
+      const sep = end === crlf ? 4 : 2;
+      headersDone = true;
+      let status = 200;
+      for (const line of head.subarray(0, end).toString('latin1').split(/\r?\n/)) {
+        const colon = line.indexOf(':');
+        if (colon < 0) continue;
+        const name = line.slice(0, colon).trim();
+        const value = line.slice(colon + 1).trim();
+        if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
+        else res.setHeader(name, value);
+      }
+      res.writeHead(status);
+      res.write(head.subarray(end + sep));
+    });
+    child.stdout.on('end', () => {
+      if (!headersDone) res.writeHead(502);
+      res.end();
+    });
+  };
+
+  const server = createServer(handle);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    port,
+    authorizations,
+    url: (repoName) => `http://127.0.0.1:${port}/${repoName}`,
+    async stop() {
+      for (const child of children) child.kill('SIGKILL');
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
