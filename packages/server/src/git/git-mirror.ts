@@ -80,13 +80,23 @@ export interface MirrorHealth {
   fetches: number;
 }
 
+/** Events a GitMirror emits (listener argument types). */
+export interface GitMirrorEvents {
+  /** After every successful upstream check; `changed` says whether the mirror's refs moved. */
+  fetched: [{ changed: boolean; refs: number }];
+  /** The upstream became unreachable (once per outage). */
+  stale: [{ uri: string; error: string }];
+  /** The upstream is reachable again after an outage. */
+  recovered: [{ uri: string; staleSince: Date }];
+}
+
 const FULL_COMMIT = /^[0-9a-f]{40}$/;
 const ABBREVIATED_COMMIT = /^[0-9a-fA-F]{7,40}$/;
 const FILE_LIST_CACHE_SIZE = 64;
 const COMMIT_CACHE_SIZE = 1024;
 const FALLBACK_LABEL: Record<string, string> = { master: 'main', main: 'master' };
 
-export class GitMirror extends EventEmitter {
+export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly uri: string;
   private readonly safeUri: string;
   private readonly basedir: string;
@@ -364,6 +374,7 @@ export class GitMirror extends EventEmitter {
 
   private markStale(message: string): void {
     this.lastError = message;
+    if (this.closed) return; // git killed by close() is not an outage
     if (this.staleSince !== undefined) return; // one warning per outage, not per request
     this.staleSince = new Date();
     this.logger.warn(

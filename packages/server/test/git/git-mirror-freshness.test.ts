@@ -42,7 +42,7 @@ describe('GitMirror freshness', () => {
   it('refresh-rate 0: every push made before a resolve is seen by it', async () => {
     const mirror = open();
     const fetched: { changed: boolean; refs: number }[] = [];
-    mirror.on('fetched', (o: { changed: boolean; refs: number }) => fetched.push(o));
+    mirror.on('fetched', (o) => fetched.push(o));
     for (let i = 1; i <= 3; i++) {
       const pushed = await remote.commit({ 'application.yml': `v: ${i}\n` });
       const resolved = await mirror.resolve(null);

@@ -1,0 +1,47 @@
+// Credential handling helpers: nothing secret survives redaction, embedded credentials are split out.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { basicAuthEnv } from '../../src/git/git-process.js';
+import { redactText, redactUri, splitCredentials } from '../../src/git/uri.js';
+
+describe('uri helpers', () => {
+  it('redactUri strips userinfo and leaves other uris alone', () => {
+    assert.equal(redactUri('https://u:p@host/repo.git'), 'https://host/repo.git');
+    assert.equal(redactUri('ssh://git@host/repo.git'), 'ssh://host/repo.git');
+    assert.equal(redactUri('file:///srv/repo.git'), 'file:///srv/repo.git');
+    assert.equal(redactUri('/srv/repo.git'), '/srv/repo.git');
+    assert.equal(redactUri('git@github.com:org/repo.git'), 'git@github.com:org/repo.git');
+  });
+
+  it('redactText strips userinfo from every url and masks secrets', () => {
+    const text = "fatal: unable to access 'https://u:pw@h/r.git/': 401 (pw)";
+    assert.equal(redactText(text, ['pw']), "fatal: unable to access 'https://h/r.git/': 401 (***)");
+  });
+
+  it('splitCredentials moves embedded credentials out of http(s) uris; explicit options win', () => {
+    assert.deepEqual(splitCredentials('https://u%40x:p%3Aw@h/r.git'), {
+      uri: 'https://h/r.git',
+      username: 'u@x',
+      password: 'p:w',
+    });
+    assert.deepEqual(splitCredentials('https://u:p@h/r.git', 'me', 'mine'), {
+      uri: 'https://h/r.git',
+      username: 'me',
+      password: 'mine',
+    });
+    assert.deepEqual(splitCredentials('ssh://git@h/r.git'), {
+      uri: 'ssh://git@h/r.git',
+      username: undefined,
+      password: undefined,
+    });
+  });
+
+  it('basicAuthEnv configures http.extraHeader through GIT_CONFIG_* (not argv)', () => {
+    assert.deepEqual(basicAuthEnv(undefined, undefined), {});
+    assert.deepEqual(basicAuthEnv('a', 'b'), {
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'http.extraHeader',
+      GIT_CONFIG_VALUE_0: `Authorization: Basic ${Buffer.from('a:b').toString('base64')}`,
+    });
+  });
+});
