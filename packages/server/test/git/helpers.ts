@@ -1,4 +1,4 @@
-// Test helpers for the Git layer tests: a logger that records every call, and polling with a deadline.
+// Test helper for the Git layer tests: a pino-compatible logger that records every call.
 
 export interface LogEntry {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -29,18 +29,4 @@ export function captureLogger(): CaptureLogger {
     error: at('error'),
     text: () => entries.map((e) => JSON.stringify(e)).join('\n'),
   };
-}
-
-// Waits for a condition by polling with a deadline (never a fixed sleep as synchronisation).
-export async function waitFor<T>(
-  condition: () => T | undefined | false | Promise<T | undefined | false>,
-  { timeoutMs = 20_000, intervalMs = 20, what = 'condition' } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await condition();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
 }
