@@ -48,6 +48,14 @@ describe('request names', () => {
     assert.match(validateApplicationName('a b') ?? '', /^Invalid application name "a b"/);
   });
 
+  it('accepts comma lists when every entry is valid', () => {
+    assert.equal(validateApplicationName('foo,bar'), undefined);
+    assert.equal(validateProfile('dev,db'), undefined);
+    assert.match(validateProfile('dev,../x') ?? '', /Invalid profile "..\/x"/);
+    assert.match(validateApplicationName(',') ?? '', /empty/);
+    assert.match(validateProfile(Array.from({ length: 33 }, (_, i) => `p${i}`).join(',')) ?? '', /Too many/);
+  });
+
   it('limits the number of profiles', () => {
     assert.equal(validateProfiles(Array.from({ length: 32 }, (_, i) => `p${i}`)), undefined);
     assert.match(validateProfiles(Array.from({ length: 33 }, (_, i) => `p${i}`)) ?? '', /Too many profiles/);

@@ -82,6 +82,20 @@ describe('YAML codec (SnakeYAML parity)', () => {
     );
   });
 
+  it('compares keys by resolved value, as SnakeYAML does', () => {
+    const error = catchError(() => parseYaml('x:\n  1: a\n  0x1: b\n', 'ints.yml'));
+    assert.ok(error instanceof ConfigParseError);
+    assert.equal(error.message, 'ints.yml: document 1, line 3, column 3: Map keys must be unique ("0x1")');
+  });
+
+  it('allows many merges of one anchor (legitimate alias use)', () => {
+    const lines = ['base: &b {x: 1, y: 2}'];
+    for (let i = 0; i < 300; i++) lines.push(`s${i}:`, '  <<: *b', `  n: ${i}`);
+    const properties = props(`${lines.join('\n')}\n`);
+    assert.equal(properties['s299.x'], 1);
+    assert.equal(properties['s299.n'], 299);
+  });
+
   it('reports syntax errors with their position', () => {
     const error = catchError(() => parseYaml('a: 1\nb: [1, 2\nc: 3\n', 'bad.yml'));
     assert.ok(error instanceof ConfigParseError);

@@ -6,8 +6,9 @@
  */
 import {
   type Document,
-  isPair,
+  isMap,
   isScalar,
+  LineCounter,
   parseAllDocuments,
   type ScalarTag,
   visit,
@@ -26,8 +27,11 @@ const INT =
 const FLOAT =
   /^(?:[-+]?(?:\.[0-9]+|[0-9_]+(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
-/** Limit on alias expansions per document; `yaml`'s default already stops the classic bomb. */
-const MAX_ALIAS_COUNT = 100;
+/**
+ * Bound on alias expansion (`yaml`'s count × nested-alias measure). High enough for hundreds of
+ * `<<: *base` merges of one anchor, low enough to stop an exponential "billion laughs" early.
+ */
+export const YAML_MAX_ALIAS_COUNT = 10_000;
 
 const snakeBool: ScalarTag = {
   tag: `${YAML_TAG}bool`,
@@ -64,9 +68,12 @@ const REPLACED_TAGS = new Set(['bool', 'int', 'float', 'timestamp'].map((name) =
 
 /** Parses every `---` document of a YAML file into flattened, SnakeYAML-typed properties. */
 export function parseYaml(text: string, file: string): ConfigDocument[] {
+  const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, {
     version: '1.1',
-    uniqueKeys: true,
+    // Checked below in linear time; the library's own check is quadratic in the map size.
+    uniqueKeys: false,
+    lineCounter,
     merge: true,
     prettyErrors: true,
     customTags: (tags) => [
@@ -82,12 +89,13 @@ export function parseYaml(text: string, file: string): ConfigDocument[] {
   list.forEach((document, position) => {
     const documentNumber = position + 1;
     const [error] = document.errors;
-    if (error !== undefined) throw toParseError(file, documentNumber, error, document);
+    if (error !== undefined) throw toParseError(file, documentNumber, error);
+    checkUniqueKeys(file, documentNumber, document, lineCounter);
     const unknownTag = document.warnings.find((warning) => warning.code === 'TAG_RESOLVE_FAILED');
-    if (unknownTag !== undefined) throw toParseError(file, documentNumber, unknownTag, document);
+    if (unknownTag !== undefined) throw toParseError(file, documentNumber, unknownTag);
     let value: unknown;
     try {
-      value = document.toJS({ mapAsMap: true, maxAliasCount: MAX_ALIAS_COUNT });
+      value = document.toJS({ mapAsMap: true, maxAliasCount: YAML_MAX_ALIAS_COUNT });
     } catch (cause) {
       const reason = cause instanceof Error ? cause.message : String(cause);
       throw new ConfigParseError(file, reason, { document: documentNumber });
@@ -101,19 +109,10 @@ export function parseYaml(text: string, file: string): ConfigDocument[] {
   return toConfigDocuments(file, flattened);
 }
 
-function toParseError(
-  file: string,
-  documentNumber: number,
-  error: YAMLError,
-  document: Document,
-): ConfigParseError {
+function toParseError(file: string, documentNumber: number, error: YAMLError): ConfigParseError {
   const position = error.linePos?.[0];
   let reason = error.message.split('\n')[0] ?? error.message;
   reason = reason.replace(/ at line \d+, column \d+:?$/, '');
-  if (error.code === 'DUPLICATE_KEY') {
-    const key = keyAt(document, error.pos[0]);
-    if (key !== undefined) reason = `${reason} (${JSON.stringify(key)})`;
-  }
   if (error.code === 'TAG_RESOLVE_FAILED') {
     // SnakeYAML's SafeConstructor refuses unknown tags such as !!js/function the same way.
     reason = reason.replace('Unresolved tag', 'Unsupported tag');
@@ -124,18 +123,37 @@ function toParseError(
   });
 }
 
-function keyAt(document: Document, offset: number): string | undefined {
-  let found: string | undefined;
+/**
+ * Spring Boot sets `allowDuplicateKeys(false)`: a key repeated in one mapping is an error.
+ * Keys compare by their resolved value and type (`1` and `0x1` collide, as in SnakeYAML);
+ * explicit keys may still override keys brought in by a `<<` merge.
+ */
+function checkUniqueKeys(file: string, documentNumber: number, document: Document, lines: LineCounter): void {
   visit(document, {
-    Pair(_key, pair) {
-      if (isPair(pair) && isScalar(pair.key) && pair.key.range?.[0] === offset) {
-        found = String(pair.key.source ?? pair.key.value);
-        return visit.BREAK;
+    Map(_key, map) {
+      if (!isMap(map)) return;
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = pair.key;
+        if (!isScalar(key)) continue;
+        if (key.value === '<<' && key.type === 'PLAIN') continue;
+        const identity = `${typeof key.value}:${String(key.value)}`;
+        if (!seen.has(identity)) {
+          seen.add(identity);
+          continue;
+        }
+        const position = key.range ? lines.linePos(key.range[0]) : undefined;
+        throw new ConfigParseError(
+          file,
+          `Map keys must be unique (${JSON.stringify(String(key.source ?? key.value))})`,
+          {
+            document: documentNumber,
+            ...(position === undefined ? {} : { line: position.line, column: position.col }),
+          },
+        );
       }
-      return undefined;
     },
   });
-  return found;
 }
 
 /** SnakeYAML's ConstructYamlInt: underscores ignored, 0b/0x/0-octal and base-60 forms. */

@@ -29,23 +29,42 @@ export function parseProfiles(profiles: string): string[] {
   return list.length === 0 ? ['default'] : list;
 }
 
-/** An error message naming what is wrong, or undefined when the application name is acceptable. */
+/**
+ * An error message naming what is wrong, or undefined when the application name is acceptable.
+ * A comma list (`foo,bar`) is accepted when every entry is.
+ */
 export function validateApplicationName(name: string): string | undefined {
-  return validateName('application name', name);
+  return validateList('application name', name);
 }
 
-/** An error message naming what is wrong, or undefined when the profile is acceptable. */
+/**
+ * An error message naming what is wrong, or undefined when the profile is acceptable.
+ * A comma list (`dev,db`) is accepted when every entry is and there are at most MAX_PROFILES.
+ */
 export function validateProfile(profile: string): string | undefined {
-  return validateName('profile', profile);
+  const count = splitList(profile).length;
+  if (count > MAX_PROFILES) return `Too many profiles: ${count} (at most ${MAX_PROFILES})`;
+  return validateList('profile', profile);
 }
 
-/** Validates a whole profile list: at most MAX_PROFILES entries, each a valid profile. */
+/** Validates a parsed profile list: at most MAX_PROFILES entries, each a valid profile. */
 export function validateProfiles(profiles: readonly string[]): string | undefined {
   if (profiles.length > MAX_PROFILES) {
     return `Too many profiles: ${profiles.length} (at most ${MAX_PROFILES})`;
   }
   for (const profile of profiles) {
-    const problem = validateProfile(profile);
+    const problem = validateName('profile', profile);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+function validateList(what: string, value: string): string | undefined {
+  if (!value.includes(',')) return validateName(what, value);
+  const entries = splitList(value);
+  if (entries.length === 0) return `Invalid ${what}: must not be empty`;
+  for (const entry of entries) {
+    const problem = validateName(what, entry);
     if (problem !== undefined) return problem;
   }
   return undefined;
