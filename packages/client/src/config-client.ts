@@ -74,6 +74,9 @@ export interface ConfigStatus extends SnapshotMeta {
   readonly lastRefreshError: string | undefined;
 }
 
+/** What `refreshable` gives: the holder for a sync factory, a promise of it for an async one. */
+export type RefreshableResult<R> = R extends PromiseLike<infer T> ? Promise<Refreshable<T>> : Refreshable<R>;
+
 interface Fetched {
   readonly env: RemoteEnvironment;
   readonly uri: string;
@@ -196,11 +199,10 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
    * A component built from configuration and rebuilt after a refresh that changed a key it read.
    * A synchronous factory gives the holder at once; an async one gives a promise of it.
    */
-  refreshable<T>(
-    factory: (view: ConfigView) => Promise<T>,
-    options?: RefreshableOptions<T>,
-  ): Promise<Refreshable<T>>;
-  refreshable<T>(factory: (view: ConfigView) => T, options?: RefreshableOptions<T>): Refreshable<T>;
+  refreshable<R>(
+    factory: (view: ConfigView) => R,
+    options?: RefreshableOptions<Awaited<R>>,
+  ): RefreshableResult<R>;
   refreshable<T>(
     factory: RefreshableFactory<T>,
     options: RefreshableOptions<T> = {},
