@@ -5,3 +5,4 @@ export * from './errors.js';
 export type { ConfigSourceKind } from './config-snapshot.js';
 export type { Refreshable, RefreshableOptions, RefreshableFactory } from './refreshable.js';
 export type { RemoteEnvironment, RemotePropertySource } from './remote-environment.js';
+export * from './management-endpoints.js';
