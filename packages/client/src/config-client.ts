@@ -96,7 +96,8 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     readonly settings: ClientSettings,
     readonly localSettings: Settings,
     private readonly localLayer: PropertyLayer,
-    private readonly logger: ClientLogger,
+    /** The logger the client writes to (pino unless one was passed in); services may share it. */
+    readonly logger: ClientLogger,
     initial: ConfigSnapshot,
   ) {
     super();
