@@ -213,8 +213,15 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
       this.#holders.push(holder as RefreshableHolder<unknown>);
       return holder;
     };
-    const first = buildOn(factory, this.#snapshot);
-    return isPromiseLike(first) ? first.then(register) : register(first);
+    const snapshot = this.#snapshot;
+    const first = buildOn(factory, snapshot);
+    if (!isPromiseLike(first)) return register(first);
+    // An async build may finish after a refresh swapped snapshots: build again on the new one.
+    const settle = async (build: PendingBuild<T>, builtOn: ConfigSnapshot): Promise<Refreshable<T>> => {
+      const current = this.#snapshot;
+      return builtOn === current ? register(build) : settle(await buildOn(factory, current), current);
+    };
+    return first.then((build) => settle(build, snapshot));
   }
 
   // ---- refresh ----
@@ -258,11 +265,13 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     }
     const next = buildSnapshot(fetched.env, 'server', this.localLayer, this.settings);
     const keys = changedKeys(previous, next);
-    const affected = this.#holders.filter((holder) => isAffected(holder.tracker, keys));
-
-    // Build every affected component on the new snapshot before anything becomes visible.
+    // Build every affected component on the new snapshot before anything becomes visible. The
+    // list is re-read after each await: a component registered meanwhile was built on the old one.
     const builds: Array<[RefreshableHolder<unknown>, PendingBuild<unknown>]> = [];
-    for (const holder of affected) {
+    const checked = new Set<RefreshableHolder<unknown>>();
+    for (let holder = this.#nextUnchecked(checked); holder; holder = this.#nextUnchecked(checked)) {
+      checked.add(holder);
+      if (!isAffected(holder.tracker, keys)) continue;
       try {
         builds.push([holder, await holder.prepare(next)]);
       } catch (error) {
@@ -288,6 +297,10 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     await this.saveBackup(fetched.env);
     this.emit('refresh', { keys, version: next.meta.version });
     return keys;
+  }
+
+  #nextUnchecked(checked: Set<RefreshableHolder<unknown>>): RefreshableHolder<unknown> | undefined {
+    return this.#holders.find((holder) => !checked.has(holder));
   }
 
   #refreshFailed(reason: string, cause: unknown): ConfigClientError {

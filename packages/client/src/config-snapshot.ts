@@ -103,11 +103,24 @@ export class ConfigSnapshot {
     return out;
   }
 
+  /**
+   * Keys under `prefix` for binding. As in Boot's binder, a list comes whole from the highest
+   * source that has any element of it: a shorter list there is not padded from lower sources.
+   */
   keysUnder(prefix: string): string[] {
     const keys = new Set<string>();
+    const listOwner = new Map<string, PropertyLayer>();
     for (const layer of this.layers) {
       for (const key of layer.keys()) {
-        if (prefix === '' || key.startsWith(`${prefix}.`) || key.startsWith(`${prefix}[`)) keys.add(key);
+        if (prefix !== '' && !key.startsWith(`${prefix}.`) && !key.startsWith(`${prefix}[`)) continue;
+        const bracket = key.indexOf('[', prefix.length);
+        if (bracket !== -1) {
+          const list = key.slice(0, bracket);
+          const owner = listOwner.get(list);
+          if (owner === undefined) listOwner.set(list, layer);
+          else if (owner !== layer) continue;
+        }
+        keys.add(key);
       }
     }
     return [...keys].sort();

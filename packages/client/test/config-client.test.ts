@@ -117,9 +117,11 @@ describe('ConfigClient start-up and reads', () => {
   });
 
   it('binds a prefix to a nested object and validates it with a zod schema naming the path', async () => {
-    const client = await start();
+    // A list comes whole from the highest source that has it: the local third tag is not appended.
+    const client = await start(['--pool.tags[2]=z', '--pool.extra=local']);
     assert.deepEqual(client.bind('pool'), {
       size: '10',
+      extra: 'local',
       hosts: [{ name: 'a' }, { name: 'b' }],
       tags: ['x', 'y'],
     });

@@ -188,6 +188,25 @@ describe('ConfigClient.refresh and refreshable components', () => {
     await client.close();
   });
 
+  it('builds an async component that finishes during a refresh again on the new snapshot', async () => {
+    const client = await start();
+    source['a'] = 'v2';
+    publish();
+    const refreshing = client.refresh();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const pending = client.refreshable(async (view) => {
+      const a = view.getString('a');
+      await gate;
+      return a;
+    });
+    await refreshing;
+    release();
+    const holder = await pending;
+    assert.equal(holder.current, 'v2');
+    await client.close();
+  });
+
   it('disposes a replaced instance after the swap', async () => {
     const client = await start();
     const disposed: string[] = [];
