@@ -154,13 +154,34 @@ const CONFIG_SERVER_IMPORT = /^(optional:)?configserver:(.*)$/;
 export function readClientSettings(settings: Settings): ClientSettings {
   let uris = settings.list('spring.cloud.config.uri');
   let failFast = settings.boolean('spring.cloud.config.fail-fast');
+  const retry = {
+    initialInterval: settings.number('spring.cloud.config.retry.initial-interval'),
+    multiplier: settings.number('spring.cloud.config.retry.multiplier'),
+    maxInterval: settings.number('spring.cloud.config.retry.max-interval'),
+    maxAttempts: settings.number('spring.cloud.config.retry.max-attempts'),
+  };
   // Boot 2.4+ style: `spring.config.import=configserver:URL`; without `optional:` start-up must fail.
   for (const entry of settings.list('spring.config.import')) {
     const match = CONFIG_SERVER_IMPORT.exec(entry);
     if (!match) continue;
     if (!match[1]) failFast = true;
     const url = match[2]?.trim();
-    if (url) uris = url.split(',').map((part) => part.trim());
+    if (!url) continue;
+    // Spring also takes retry settings as URL parameters: `configserver:http://h?fail-fast=true&max-attempts=10`.
+    const query = url.indexOf('?');
+    if (query !== -1) {
+      const params = new URLSearchParams(url.slice(query + 1));
+      if (params.get('fail-fast') === 'true') failFast = true;
+      const numeric = (name: string, fallback: number) => {
+        const value = Number(params.get(name) ?? Number.NaN);
+        return Number.isFinite(value) ? value : fallback;
+      };
+      retry.initialInterval = numeric('initial-interval', retry.initialInterval);
+      retry.multiplier = numeric('multiplier', retry.multiplier);
+      retry.maxInterval = numeric('max-interval', retry.maxInterval);
+      retry.maxAttempts = numeric('max-attempts', retry.maxAttempts);
+    }
+    uris = (query === -1 ? url : url.slice(0, query)).split(',').map((part) => part.trim());
   }
   const applicationName = settings.string('spring.application.name');
   const profiles = settings.list('spring.profiles.active');
@@ -173,12 +194,7 @@ export function readClientSettings(settings: Settings): ClientSettings {
     username: settings.optionalString('spring.cloud.config.username'),
     password: settings.optionalString('spring.cloud.config.password'),
     failFast,
-    retry: {
-      initialInterval: settings.number('spring.cloud.config.retry.initial-interval'),
-      multiplier: settings.number('spring.cloud.config.retry.multiplier'),
-      maxInterval: settings.number('spring.cloud.config.retry.max-interval'),
-      maxAttempts: Math.max(1, settings.number('spring.cloud.config.retry.max-attempts')),
-    },
+    retry: { ...retry, maxAttempts: Math.max(1, Math.floor(retry.maxAttempts)) },
     readTimeout: settings.number('spring.cloud.config.request-read-timeout'),
     connectTimeout: settings.number('spring.cloud.config.request-connect-timeout'),
     exposure: settings.list('management.endpoints.web.exposure.include'),

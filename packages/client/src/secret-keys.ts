@@ -16,7 +16,7 @@ export function maskValue(): string {
   return '******';
 }
 
-/** `https://user:pw@host` → `https://user:******@host`, for logging URIs. */
+/** `https://user:pw@host` → `https://user:******@host`, for every URI in the text (comma lists too). */
 export function maskUriUserInfo(uri: string): string {
-  return uri.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, `$1:${maskValue()}@`);
+  return uri.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@,]*):[^\s/@,]*@/gi, `$1:${maskValue()}@`);
 }

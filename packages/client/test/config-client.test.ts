@@ -141,6 +141,22 @@ describe('ConfigClient start-up and reads', () => {
         error.code === 'CONFBUS_BIND' &&
         /db\.timeout: /.test(error.message),
     );
+    // Any Standard Schema validator works too.
+    const standard = {
+      '~standard': {
+        validate: (value: unknown) => {
+          const host = (value as { host?: unknown }).host;
+          return host === 'db1'
+            ? { value: { host } }
+            : { issues: [{ message: 'must be db1', path: ['host'] }] };
+        },
+      },
+    };
+    assert.deepEqual(client.bind('db', standard), { host: 'db1' });
+    assert.throws(
+      () => client.bind('group', standard),
+      /Invalid configuration under 'group': group\.host: must be db1/,
+    );
     await client.close();
   });
 

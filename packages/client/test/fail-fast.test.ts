@@ -97,6 +97,20 @@ describe('fail-fast and retry', () => {
         /fail fast property is set, failing: GET .* answered 500/,
       );
       assert.equal(stub.requestCount - before, 2);
+      const viaParams = stub.requestCount;
+      await assert.rejects(
+        ConfigClient.start({
+          args: [
+            `--spring.config.import=optional:configserver:${stub.url}?fail-fast=true&max-attempts=3&initial-interval=5`,
+            '--spring.application.name=app',
+          ],
+          env: {},
+          cwd: temp.path,
+          logger: new CaptureLogger(),
+        }),
+        /fail fast property is set/,
+      );
+      assert.equal(stub.requestCount - viaParams, 3);
       const client = await ConfigClient.start({
         args: [`--spring.config.import=optional:configserver:${stub.url}`, ...retryArgs],
         env: {},
