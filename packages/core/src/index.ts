@@ -1,2 +1,3 @@
 export * from './codecs/flatten.js';
 export * from './settings/index.js';
+export * from './bus/index.js';
