@@ -1,0 +1,115 @@
+// Load generators: autocannon for throughput, a hand-rolled keep-alive loop for sub-millisecond
+// latencies (autocannon's histogram has 1 ms resolution), and a burst of N simultaneous requests.
+import { Buffer } from 'node:buffer';
+import { execFile } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { GIT_ENV } from './repos.mjs';
+
+const exec = promisify(execFile);
+
+/**
+ * Warm-up run (result discarded), then the measured run; both with `connections` keep-alive connections.
+ * `expect(body)` (optional) must hold for every response, or the run is reported as broken.
+ */
+export async function throughput({ url, connections = 50, warmupSeconds = 3, seconds = 8, expect }) {
+  const opts = { url, connections, timeout: 30, ...(expect ? { verifyBody: expect } : {}) };
+  await autocannon({ ...opts, duration: warmupSeconds });
+  const r = await autocannon({ ...opts, duration: seconds });
+  const ok = r['2xx'] - r.mismatches;
+  return {
+    rps: ok / seconds,
+    latencyMean: r.latency.mean,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    requests: r.requests.total,
+    failed: r.non2xx + r.errors + r.timeouts + r.mismatches,
+  };
+}
+
+/** Sends one GET; resolves with status, headers and body. */
+export function get(url, agent) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** `concurrency` keep-alive loops issuing `count` requests in total; latencies in ms (µs resolution). */
+export async function latency({ url, count = 2000, warmup = 300, concurrency = 1 }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  try {
+    const run = async (n, out) => {
+      let next = 0;
+      const loop = async () => {
+        while (next < n) {
+          next++;
+          const t0 = performance.now();
+          const res = await get(url, agent);
+          if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${res.body}`);
+          out?.push(performance.now() - t0);
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, loop));
+    };
+    await run(warmup);
+    const samples = [];
+    await run(count, samples);
+    samples.sort((a, b) => a - b);
+    return {
+      mean: samples.reduce((a, b) => a + b, 0) / samples.length,
+      p50: percentile(samples, 50),
+      p99: percentile(samples, 99),
+      count: samples.length,
+    };
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * Opens `count` keep-alive connections (one warm-up request each, all at once), then runs `between()`
+ * and fires `count` requests at the same moment over those connections, so the burst measures the
+ * server and not TCP connection setup. Resolves with the burst's responses and its wall time.
+ */
+export async function burst({ url, count = 1000, between = async () => {} }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: count, maxFreeSockets: count });
+  try {
+    const warm = await Promise.all(Array.from({ length: count }, () => get(url, agent)));
+    const warmFailed = warm.filter((r) => r.status !== 200).length;
+    await between();
+    const t0 = performance.now();
+    const responses = await Promise.all(Array.from({ length: count }, () => get(url, agent)));
+    return { responses, ms: performance.now() - t0, warmFailed };
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Median wall time (ms) of `git <args>` over `runs` runs, after one untimed run. */
+export async function timeGit(args, runs = 20) {
+  await exec('git', args, { env: GIT_ENV });
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await exec('git', args, { env: GIT_ENV });
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return percentile(times, 50);
+}
