@@ -50,14 +50,18 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** `concurrency` keep-alive loops issuing `count` requests in total; latencies in ms (µs resolution). */
-export async function latency({ url, count = 2000, warmup = 300, concurrency = 1 }) {
+/**
+ * `concurrency` keep-alive loops issuing `count` requests in total, or as many as fit in `seconds`
+ * (the bound keeps a slow server from stretching the suite); latencies in ms (µs resolution).
+ */
+export async function latency({ url, count = 2000, warmup = 300, concurrency = 1, seconds = 6 }) {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   try {
     const run = async (n, out) => {
       let next = 0;
+      const deadline = performance.now() + seconds * 1000;
       const loop = async () => {
-        while (next < n) {
+        while (next < n && performance.now() < deadline) {
           next++;
           const t0 = performance.now();
           const res = await get(url, agent);

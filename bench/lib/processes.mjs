@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { onCleanup } from './cleanup.mjs';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CONFBUS_BIN = fileURLToPath(new URL('../../packages/cli/bin/confbus.js', import.meta.url));
+// CONFBUS_BENCH_BIN benchmarks another launcher with the same command line (e.g. an installed build).
+const CONFBUS_BIN =
+  process.env.CONFBUS_BENCH_BIN ??
+  fileURLToPath(new URL('../../packages/cli/bin/confbus.js', import.meta.url));
 
 /**
  * Spawns `command` and resolves once `ready(line)` returns a value for a stdout line.

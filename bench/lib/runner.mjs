@@ -13,15 +13,15 @@ export function log(message) {
   console.error(`[${s}s] ${message}`);
 }
 
-/** `moduleUrls`: URLs of bench modules. Writes BENCHMARKS.md to `markdownPath` when given. */
-export async function runBenches(moduleUrls, { markdownPath } = {}) {
+/** `benches`: bench modules, or URLs to import. Writes BENCHMARKS.md to `markdownPath` when given. */
+export async function runBenches(benches, { markdownPath } = {}) {
   cleanupOnSignals();
   const machine = machineInfo();
   const rows = [];
   const sections = [];
   try {
-    for (const url of moduleUrls) {
-      const mod = await import(url);
+    for (const bench of benches) {
+      const mod = typeof bench === 'string' ? await import(bench) : bench;
       log(`== ${mod.title}`);
       const result = await mod.run({ log });
       rows.push(...result.rows);
