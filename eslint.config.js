@@ -12,7 +12,23 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-imports': ['error', { patterns: ['child_process', 'fs', 'http', 'net', 'os', 'path'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            'child_process',
+            'crypto',
+            'fs',
+            'fs/promises',
+            'http',
+            'https',
+            'net',
+            'os',
+            'path',
+            'url',
+          ].map((name) => ({ name, message: `Import node:${name} instead` })),
+        },
+      ],
     },
   },
   {

@@ -1,1 +1,96 @@
-console.log('confbus: not built yet');
+/**
+ * The `confbus` command: `confbus server [--key=value ...]`, `confbus sample-client [--key=value ...]`,
+ * `confbus --help`. Settings use Spring's keys; see the README for the full table.
+ */
+import { type SettingSpec, SettingsError, resolveSettings } from '@confbus/core';
+import { readSettingsFile } from './settings-file.js';
+
+const USAGE = `Usage: confbus <command> [--key=value ...]
+
+Commands:
+  server          Run the config server (default: an embedded sample repository on port 8888)
+  sample-client   Run the sample client application (GET /static, GET /dynamic, /actuator/*)
+  help            Show this text and every server setting
+
+Settings come from --key=value arguments, then environment variables (SERVER_PORT), then a YAML file
+(--spring.config.location=FILE, else ./application.yml), then defaults.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'server':
+      return runServer(rest);
+    case 'sample-client': {
+      // Loaded on demand so a client process never loads the server's dependencies.
+      const { startSampleClient } = await import('@confbus/sample-client');
+      const client = await startSampleClient({ args: rest, env: process.env });
+      await untilSignal(() => undefined);
+      await client.close();
+      return 0;
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h': {
+      const { serverSettingSpecs } = await import('@confbus/server');
+      console.log(`${USAGE}\n\nServer settings:\n${describeSettings(serverSettingSpecs)}`);
+      return command === undefined ? 2 : 0;
+    }
+    default:
+      console.error(`confbus: unknown command '${command}'\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+function describeSettings(specs: readonly SettingSpec[]): string {
+  return specs
+    .map((spec) => {
+      const fallback = spec.default === undefined ? '' : ` (default: ${JSON.stringify(spec.default)})`;
+      return `  --${spec.key}=<${spec.type}>${fallback}\n      ${spec.description}`;
+    })
+    .join('\n');
+}
+
+async function runServer(args: string[]): Promise<number> {
+  const { createConfigServer, createLogger, serverSettingSpecs } = await import('@confbus/server');
+  const env = process.env;
+  const settings = resolveSettings(
+    serverSettingSpecs,
+    { args, env, file: readSettingsFile(args, env) },
+    { unknownKeys: 'error' },
+  );
+  const logger = createLogger(settings.string('logging.level.root'));
+  const server = await createConfigServer({ settings, logger });
+  const address = await server.listen();
+  if (settings.optionalString('spring.cloud.config.server.git.uri') === undefined) {
+    const base = address.replace('0.0.0.0', 'localhost');
+    logger.info(
+      `Try: ${base}/sample/dev  ${base}/sample-real.yml  ${base}/sample/dev,real/main  ${base}/actuator/health`,
+    );
+  }
+  await untilSignal((signal) => logger.info(`Received ${signal}, shutting down`));
+  await server.close();
+  return 0;
+}
+
+function untilSignal(onSignal: (signal: string) => void): Promise<void> {
+  return new Promise((resolveStop) => {
+    const stop = (signal: string) => {
+      onSignal(signal);
+      resolveStop();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof SettingsError) console.error(`confbus: ${error.message}`);
+    else console.error('confbus: failed to start:', error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  },
+);

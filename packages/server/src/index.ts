@@ -1,1 +1,6 @@
-export {};
+export * from './create-config-server.js';
+export * from './environment/config-repository.js';
+export * from './environment/environment-service.js';
+export { createLogger } from './logging.js';
+export * from './sample-repo/sample-repository.js';
+export * from './settings/server-settings.js';

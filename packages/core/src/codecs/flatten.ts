@@ -1,33 +1,62 @@
 /**
- * Flattens nested maps and lists into Spring Boot's property names: maps become `a.b.c`,
- * lists become `a.b[0]`, `a.b[1].c`. Empty maps and lists vanish, as in Boot's YAML loader;
- * YAML null becomes "" (Spring reference §1, "Flattening and types").
+ * Flattens nested maps and lists into Spring Boot's property names, following Spring's
+ * `YamlProcessor`: maps become `a.b.c`, lists become `a.b[0]`, `a.b[1].c`. An empty map
+ * vanishes, an empty list becomes "" and YAML null becomes "" (Spring reference §1,
+ * "Flattening and types"). Non-string map keys (`1:`, `on:`) become `[1]`, `[true]`, and a
+ * key that already starts with `[` is appended without a dot (`a: {"[b.c]": 1}` → `a[b.c]`).
  */
 export type PropertyValue = string | number | boolean;
 export type FlatProperties = Record<string, PropertyValue>;
 
 export function flattenProperties(value: unknown, prefix = '', out: FlatProperties = {}): FlatProperties {
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => {
+  if (Array.isArray(value) || value instanceof Set) {
+    const items = [...(value as Iterable<unknown>)];
+    if (items.length === 0) {
+      if (prefix !== '') setFlatProperty(out, prefix, '');
+      return out;
+    }
+    items.forEach((item, index) => {
       flattenProperties(item, `${prefix}[${index}]`, out);
     });
     return out;
   }
   if (value instanceof Map) {
-    for (const [key, item] of value) flattenProperties(item, joinKey(prefix, String(key)), out);
+    for (const [key, item] of value) flattenProperties(item, joinKey(prefix, mapKey(key)), out);
     return out;
   }
-  if (value !== null && typeof value === 'object') {
+  if (value !== null && typeof value === 'object' && !(value instanceof Date) && !isBytes(value)) {
     for (const [key, item] of Object.entries(value)) flattenProperties(item, joinKey(prefix, key), out);
     return out;
   }
   if (prefix === '') return out;
-  out[prefix] = toPropertyValue(value);
+  setFlatProperty(out, prefix, toPropertyValue(value));
   return out;
 }
 
+/**
+ * Sets a key as an own property even when it is `__proto__`, so a hostile key can neither
+ * vanish nor replace the object's prototype.
+ */
+export function setFlatProperty(target: FlatProperties, key: string, value: PropertyValue): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+function mapKey(key: unknown): string {
+  // Spring's YamlProcessor.asMap: "It has to be a map key in this case".
+  return typeof key === 'string' ? key : `[${key === null || key === undefined ? 'null' : String(key)}]`;
+}
+
 function joinKey(prefix: string, key: string): string {
-  return prefix === '' ? key : `${prefix}.${key}`;
+  if (prefix === '') return key;
+  return key.startsWith('[') ? `${prefix}${key}` : `${prefix}.${key}`;
+}
+
+function isBytes(value: unknown): value is Uint8Array {
+  return value instanceof Uint8Array;
 }
 
 function toPropertyValue(value: unknown): PropertyValue {
@@ -35,5 +64,7 @@ function toPropertyValue(value: unknown): PropertyValue {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Date) return value.toISOString();
+  // !!binary: Jackson writes byte[] as base64, so do the same.
+  if (isBytes(value)) return Buffer.from(value).toString('base64');
   return String(value);
 }

@@ -1,0 +1,69 @@
+/**
+ * The sample service: the smallest complete example of writing a service with @confbus/client.
+ * `/static` serves a component built once at start-up; `/dynamic` serves a refreshable one, so
+ * after `POST /actuator/refresh` only `/dynamic` shows the new `group.*` values.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ConfigClient, createManagementHandler, type ConfigView } from '@confbus/client';
+
+export interface SampleClientOptions {
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface SampleClient {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+interface Group {
+  readonly profile: string | null;
+  readonly comment: string | null;
+}
+
+function readGroup(config: ConfigView): Group {
+  return {
+    profile: config.getString('group.profile') ?? null,
+    comment: config.getString('group.comment') ?? null,
+  };
+}
+
+export async function startSampleClient(options: SampleClientOptions = {}): Promise<SampleClient> {
+  const config = await ConfigClient.start({ args: options.args ?? [], env: options.env ?? process.env });
+  const startupGroup = readGroup(config); // read once: keeps its start-up values, like a plain @Value
+  const liveGroup = config.refreshable(readGroup); // rebuilt when a group.* key changes (@RefreshScope)
+  const management = createManagementHandler(config);
+
+  const server = createServer((req, res) => {
+    if (management(req, res)) return;
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const group =
+      req.method !== 'GET'
+        ? undefined
+        : path === '/static'
+          ? startupGroup
+          : path === '/dynamic'
+            ? liveGroup.current
+            : undefined;
+    res.writeHead(group ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(group ?? { status: 404, error: 'Not Found', path }));
+  });
+
+  const host = config.getString('server.address', '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.getNumber('server.port', 8080), host, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  config.logger.info(`Listening on http://${host}:${port}`);
+
+  return {
+    port,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await config.close();
+    },
+  };
+}

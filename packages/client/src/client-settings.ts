@@ -1,0 +1,207 @@
+/**
+ * The settings the client library understands, with Spring's key names, and their typed reading.
+ * Sources (highest first): `--key=value` arguments, programmatic overrides, relaxed environment
+ * variables, the YAML settings file, defaults — resolved by @confbus/core's settings resolver.
+ */
+import type { SettingSpec, Settings } from '@confbus/core';
+import { settingsFileSpecs } from '@confbus/core';
+
+export const clientSettingSpecs: readonly SettingSpec[] = [
+  ...settingsFileSpecs,
+  {
+    key: 'spring.application.name',
+    type: 'string',
+    default: 'application',
+    description: 'Application name sent to the config server',
+  },
+  {
+    key: 'spring.profiles.active',
+    type: 'list',
+    default: ['default'],
+    description: 'Active profiles (comma list), sent to the config server',
+  },
+  {
+    key: 'spring.cloud.config.uri',
+    type: 'list',
+    default: ['http://localhost:8888'],
+    description: 'Config server URL; a comma list is tried in order. user:password@ is accepted',
+  },
+  {
+    key: 'spring.cloud.config.name',
+    type: 'string',
+    description: 'Name to fetch, when it differs from spring.application.name',
+  },
+  {
+    key: 'spring.cloud.config.label',
+    type: 'list',
+    description:
+      'Label (branch, tag, commit) to fetch; a comma list is tried in order (default: server default)',
+  },
+  {
+    key: 'spring.cloud.config.username',
+    type: 'string',
+    description: 'Basic auth user for the config server',
+  },
+  {
+    key: 'spring.cloud.config.password',
+    type: 'string',
+    secret: true,
+    description: 'Basic auth password for the config server',
+  },
+  {
+    key: 'spring.cloud.config.fail-fast',
+    type: 'boolean',
+    default: false,
+    description: 'Fail start-up (after retrying) when the config server cannot be reached',
+  },
+  {
+    key: 'spring.cloud.config.retry.initial-interval',
+    type: 'integer',
+    default: 1000,
+    description: 'First retry delay in ms (fail-fast only)',
+  },
+  {
+    key: 'spring.cloud.config.retry.multiplier',
+    type: 'number',
+    default: 1.1,
+    description: 'Factor applied to the retry delay after each attempt',
+  },
+  {
+    key: 'spring.cloud.config.retry.max-interval',
+    type: 'integer',
+    default: 2000,
+    description: 'Longest retry delay in ms',
+  },
+  {
+    key: 'spring.cloud.config.retry.max-attempts',
+    type: 'integer',
+    default: 6,
+    description: 'Fetch attempts before fail-fast gives up',
+  },
+  {
+    key: 'spring.cloud.config.request-read-timeout',
+    type: 'integer',
+    default: 185000,
+    description: 'Socket read timeout of a fetch in ms',
+  },
+  {
+    key: 'spring.cloud.config.request-connect-timeout',
+    type: 'integer',
+    default: 10000,
+    description: 'Connect timeout of a fetch in ms',
+  },
+  {
+    key: 'spring.config.import',
+    type: 'list',
+    description: "'configserver:URL' (fail-fast) or 'optional:configserver:URL'",
+  },
+  { key: 'server.port', type: 'integer', description: "The service's HTTP port" },
+  {
+    key: 'management.endpoints.web.exposure.include',
+    type: 'list',
+    default: ['health'],
+    description: "Management endpoints that answer (comma list; '*' = all)",
+  },
+  {
+    key: 'confbus.client.backup.file',
+    type: 'string',
+    description: 'Last-known-good copy of the fetched configuration (unset = no backup)',
+  },
+  {
+    key: 'confbus.client.backup.key',
+    type: 'string',
+    secret: true,
+    description: 'Key material (AES-256-GCM) that encrypts secret values in the backup',
+  },
+  {
+    key: 'confbus.client.backup.plaintext-secrets',
+    type: 'boolean',
+    default: false,
+    description: 'Write secret values unencrypted when no backup key is set',
+  },
+];
+
+export interface RetryPolicy {
+  readonly initialInterval: number;
+  readonly multiplier: number;
+  readonly maxInterval: number;
+  readonly maxAttempts: number;
+}
+
+/** What the client needs from its settings, already typed and defaulted. */
+export interface ClientSettings {
+  readonly applicationName: string;
+  readonly name: string;
+  readonly profiles: readonly string[];
+  readonly uris: readonly string[];
+  readonly labels: readonly string[];
+  readonly username: string | undefined;
+  readonly password: string | undefined;
+  readonly failFast: boolean;
+  readonly retry: RetryPolicy;
+  readonly readTimeout: number;
+  readonly connectTimeout: number;
+  readonly exposure: readonly string[];
+  readonly backup: {
+    readonly file: string | undefined;
+    readonly key: string | undefined;
+    readonly plaintextSecrets: boolean;
+  };
+}
+
+const CONFIG_SERVER_IMPORT = /^(optional:)?configserver:(.*)$/;
+
+export function readClientSettings(settings: Settings): ClientSettings {
+  let uris = settings.list('spring.cloud.config.uri');
+  let failFast = settings.boolean('spring.cloud.config.fail-fast');
+  const retry = {
+    initialInterval: settings.number('spring.cloud.config.retry.initial-interval'),
+    multiplier: settings.number('spring.cloud.config.retry.multiplier'),
+    maxInterval: settings.number('spring.cloud.config.retry.max-interval'),
+    maxAttempts: settings.number('spring.cloud.config.retry.max-attempts'),
+  };
+  // Boot 2.4+ style: `spring.config.import=configserver:URL`; without `optional:` start-up must fail.
+  for (const entry of settings.list('spring.config.import')) {
+    const match = CONFIG_SERVER_IMPORT.exec(entry);
+    if (!match) continue;
+    if (!match[1]) failFast = true;
+    const url = match[2]?.trim();
+    if (!url) continue;
+    // Spring also takes retry settings as URL parameters: `configserver:http://h?fail-fast=true&max-attempts=10`.
+    const query = url.indexOf('?');
+    if (query !== -1) {
+      const params = new URLSearchParams(url.slice(query + 1));
+      if (params.get('fail-fast') === 'true') failFast = true;
+      const numeric = (name: string, fallback: number) => {
+        const value = Number(params.get(name) ?? Number.NaN);
+        return Number.isFinite(value) ? value : fallback;
+      };
+      retry.initialInterval = numeric('initial-interval', retry.initialInterval);
+      retry.multiplier = numeric('multiplier', retry.multiplier);
+      retry.maxInterval = numeric('max-interval', retry.maxInterval);
+      retry.maxAttempts = numeric('max-attempts', retry.maxAttempts);
+    }
+    uris = (query === -1 ? url : url.slice(0, query)).split(',').map((part) => part.trim());
+  }
+  const applicationName = settings.string('spring.application.name');
+  const profiles = settings.list('spring.profiles.active');
+  return {
+    applicationName,
+    name: settings.optionalString('spring.cloud.config.name') ?? applicationName,
+    profiles: profiles.length > 0 ? profiles : ['default'],
+    uris,
+    labels: settings.list('spring.cloud.config.label'),
+    username: settings.optionalString('spring.cloud.config.username'),
+    password: settings.optionalString('spring.cloud.config.password'),
+    failFast,
+    retry: { ...retry, maxAttempts: Math.max(1, Math.floor(retry.maxAttempts)) },
+    readTimeout: settings.number('spring.cloud.config.request-read-timeout'),
+    connectTimeout: settings.number('spring.cloud.config.request-connect-timeout'),
+    exposure: settings.list('management.endpoints.web.exposure.include'),
+    backup: {
+      file: settings.optionalString('confbus.client.backup.file'),
+      key: settings.optionalString('confbus.client.backup.key'),
+      plaintextSecrets: settings.boolean('confbus.client.backup.plaintext-secrets'),
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * One immutable view of the whole configuration: the layers in precedence order (config client
+ * metadata, remote sources, local settings) plus where they came from. A refresh builds a new
+ * snapshot and swaps it in; nothing here ever changes after construction.
+ */
+import { canonicalKey, environmentNamesFor, type PropertyValue, type Settings } from '@confbus/core';
+import { hasPlaceholder, resolvePlaceholders } from './placeholders.js';
+
+export type ConfigSourceKind = 'server' | 'backup' | 'local';
+
+export interface PropertyLayer {
+  readonly name: string;
+  get(key: string): PropertyValue | undefined;
+  keys(): Iterable<string>;
+}
+
+export interface SnapshotMeta {
+  readonly source: ConfigSourceKind;
+  readonly name: string;
+  readonly profiles: readonly string[];
+  readonly label: string | null;
+  readonly version: string | null;
+  readonly state: string | null;
+}
+
+export function mapLayer(name: string, source: Readonly<Record<string, PropertyValue>>): PropertyLayer {
+  const map = new Map(Object.entries(source));
+  return { name, get: (key) => map.get(key), keys: () => map.keys() };
+}
+
+/**
+ * The local settings as a layer. Arguments and programmatic values win; then relaxed environment
+ * variables (`GROUP_COMMENT` for `group.comment`), which the resolver only maps for declared keys.
+ */
+export function localSettingsLayer(
+  settings: Settings,
+  env: Readonly<Record<string, string | undefined>>,
+): PropertyLayer {
+  const values = new Map<string, PropertyValue>();
+  for (const [key, value] of settings.entries()) {
+    values.set(key, typeof value === 'object' ? value.join(',') : value);
+  }
+  return {
+    name: 'localSettings',
+    get(key) {
+      const canonical = canonicalKey(key);
+      const source = settings.sourceOf(canonical);
+      if (source !== 'argument' && source !== 'programmatic' && source !== 'environment') {
+        for (const name of environmentNamesFor(key)) {
+          const fromEnv = env[name];
+          if (fromEnv !== undefined) return fromEnv;
+        }
+      }
+      return values.get(canonical);
+    },
+    keys: () => values.keys(),
+  };
+}
+
+export class ConfigSnapshot {
+  constructor(
+    readonly layers: readonly PropertyLayer[],
+    readonly meta: SnapshotMeta,
+  ) {}
+
+  /** The raw value and the layer it came from, placeholders unresolved. */
+  rawEntry(key: string): { value: PropertyValue; layer: string } | undefined {
+    for (const layer of this.layers) {
+      const value = layer.get(key);
+      if (value !== undefined) return { value, layer: layer.name };
+    }
+    return undefined;
+  }
+
+  /**
+   * The value with placeholders resolved across all layers. `onRead` hears every key consulted,
+   * including placeholder targets, so a refreshable also depends on what its values refer to.
+   */
+  resolve(key: string, onRead?: (key: string) => void): PropertyValue | undefined {
+    onRead?.(key);
+    const value = this.rawEntry(key)?.value;
+    if (typeof value !== 'string' || !hasPlaceholder(value)) return value;
+    return resolvePlaceholders(
+      value,
+      (ref) => {
+        onRead?.(ref);
+        return this.rawEntry(ref)?.value;
+      },
+      new Set([key]),
+    );
+  }
+
+  /** Every enumerable key with its winning raw value: what a refresh diffs. */
+  effective(): Map<string, PropertyValue> {
+    const out = new Map<string, PropertyValue>();
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const layer = this.layers[i]!;
+      for (const key of layer.keys()) {
+        const value = layer.get(key);
+        if (value !== undefined) out.set(key, value);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Keys under `prefix` for binding. As in Boot's binder, a list comes whole from the highest
+   * source that has any element of it: a shorter list there is not padded from lower sources.
+   */
+  keysUnder(prefix: string): string[] {
+    const keys = new Set<string>();
+    const listOwner = new Map<string, PropertyLayer>();
+    for (const layer of this.layers) {
+      for (const key of layer.keys()) {
+        if (prefix !== '' && !key.startsWith(`${prefix}.`) && !key.startsWith(`${prefix}[`)) continue;
+        const bracket = key.indexOf('[', prefix.length);
+        if (bracket !== -1) {
+          const list = key.slice(0, bracket);
+          const owner = listOwner.get(list);
+          if (owner === undefined) listOwner.set(list, layer);
+          else if (owner !== layer) continue;
+        }
+        keys.add(key);
+      }
+    }
+    return [...keys].sort();
+  }
+}
+
+/** Keys added, removed or changed between two snapshots, sorted. */
+export function changedKeys(before: ConfigSnapshot, after: ConfigSnapshot): string[] {
+  const a = before.effective();
+  const b = after.effective();
+  const changed: string[] = [];
+  for (const [key, value] of b) if (!a.has(key) || a.get(key) !== value) changed.push(key);
+  for (const key of a.keys()) if (!b.has(key)) changed.push(key);
+  return changed.sort();
+}

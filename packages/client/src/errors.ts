@@ -1,0 +1,20 @@
+/** Errors the client raises. Each carries a stable `code`; messages name the key or URI, never a secret value. */
+export type ConfigClientErrorCode =
+  | 'CONFBUS_CONFIG_FETCH'
+  | 'CONFBUS_FAIL_FAST'
+  | 'CONFBUS_MISSING_KEY'
+  | 'CONFBUS_BAD_VALUE'
+  | 'CONFBUS_BIND'
+  | 'CONFBUS_REFRESH_FAILED'
+  | 'CONFBUS_CLIENT_CLOSED';
+
+export class ConfigClientError extends Error {
+  constructor(
+    readonly code: ConfigClientErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ConfigClientError';
+  }
+}

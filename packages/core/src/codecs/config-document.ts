@@ -1,0 +1,103 @@
+/**
+ * The parsed form of one document of a configuration file, and the error every codec throws.
+ */
+import type { FlatProperties } from './flatten.js';
+import {
+  type ProfileExpression,
+  ProfileExpressionError,
+  parseProfileExpression,
+} from './profile-expression.js';
+
+export interface ConfigDocument {
+  /** 0-based position in the file (empty documents are not counted, as in Boot). */
+  index: number;
+  /** Documents in the file. */
+  count: number;
+  /** Flattened (`a.b[0].c`), typed as SnakeYAML would. */
+  properties: FlatProperties;
+  /** From `spring.config.activate.on-profile` or the legacy `spring.profiles`. */
+  activation?: ProfileExpression;
+}
+
+export interface ConfigParseErrorDetails {
+  /** 1-based document number, when the error belongs to one document. */
+  document?: number;
+  line?: number;
+  column?: number;
+}
+
+/** A configuration file that cannot be loaded; the server answers 500, as Spring does. */
+export class ConfigParseError extends Error {
+  readonly code = 'CONFBUS_CONFIG_PARSE';
+  readonly document: number | undefined;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  /** The problem alone, without the location prefix. */
+  readonly reason: string;
+
+  constructor(
+    readonly file: string,
+    reason: string,
+    details: ConfigParseErrorDetails = {},
+  ) {
+    const where = [
+      details.document === undefined ? undefined : `document ${details.document}`,
+      details.line === undefined ? undefined : `line ${details.line}`,
+      details.column === undefined ? undefined : `column ${details.column}`,
+    ].filter((part) => part !== undefined);
+    super(`${file}: ${where.length > 0 ? `${where.join(', ')}: ` : ''}${reason}`);
+    this.name = 'ConfigParseError';
+    this.reason = reason;
+    this.document = details.document;
+    this.line = details.line;
+    this.column = details.column;
+  }
+}
+
+const ON_PROFILE = 'spring.config.activate.on-profile';
+const LEGACY_PROFILES = 'spring.profiles';
+
+/** Builds the documents of one file, reading each document's profile activation. */
+export function toConfigDocuments(file: string, documents: readonly FlatProperties[]): ConfigDocument[] {
+  return documents.map((properties, index) => {
+    const document: ConfigDocument = { index, count: documents.length, properties };
+    const activation = readActivation(file, properties, index + 1);
+    if (activation !== undefined) document.activation = activation;
+    return document;
+  });
+}
+
+function readActivation(
+  file: string,
+  properties: FlatProperties,
+  documentNumber: number,
+): ProfileExpression | undefined {
+  const onProfile = listValue(properties, ON_PROFILE);
+  const legacy = listValue(properties, LEGACY_PROFILES);
+  if (onProfile !== undefined && legacy !== undefined) {
+    throw new ConfigParseError(
+      file,
+      `both '${ON_PROFILE}' and '${LEGACY_PROFILES}' are set; use only '${ON_PROFILE}'`,
+      { document: documentNumber },
+    );
+  }
+  const raw = onProfile ?? legacy;
+  if (raw === undefined) return undefined;
+  try {
+    return parseProfileExpression(raw);
+  } catch (error) {
+    if (error instanceof ProfileExpressionError) {
+      throw new ConfigParseError(file, error.message, { document: documentNumber });
+    }
+    throw error;
+  }
+}
+
+/** A scalar (`key: a,b`) or a list (`key[0]`, `key[1]`), as Boot binds a String[]. */
+function listValue(properties: FlatProperties, key: string): string[] | undefined {
+  if (Object.hasOwn(properties, key)) return [String(properties[key])];
+  const items: string[] = [];
+  for (let i = 0; Object.hasOwn(properties, `${key}[${i}]`); i++)
+    items.push(String(properties[`${key}[${i}]`]));
+  return items.length > 0 ? items : undefined;
+}

@@ -1,0 +1,200 @@
+/**
+ * YAML with SnakeYAML's typing, as Spring Boot loads it (`OriginTrackedYamlLoader`):
+ * YAML 1.1 scalars with SnakeYAML's exact BOOL/INT/FLOAT patterns (no `y`/`n` booleans),
+ * timestamps left as strings, merge keys, unique keys. Unlike SnakeYAML under Boot, alias
+ * expansion is bounded, so an alias bomb is rejected instead of exhausting memory.
+ */
+import {
+  type Document,
+  isMap,
+  isScalar,
+  LineCounter,
+  parseAllDocuments,
+  type ScalarTag,
+  visit,
+  type YAMLError,
+} from 'yaml';
+import { ConfigParseError, type ConfigDocument, toConfigDocuments } from './config-document.js';
+import { type FlatProperties, flattenProperties } from './flatten.js';
+
+const YAML_TAG = 'tag:yaml.org,2002:';
+
+// org.yaml.snakeyaml.resolver.Resolver (SnakeYAML 1.x/2.x).
+const BOOL = /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
+const BOOL_TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
+const INT =
+  /^(?:[-+]?0b_*[0-1]+[0-1_]*|[-+]?0_*[0-7]+[0-7_]*|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x_*[0-9a-fA-F]+[0-9a-fA-F_]*|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
+const FLOAT =
+  /^(?:[-+]?(?:\.[0-9]+|[0-9_]+(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+/**
+ * Bound on alias expansion (`yaml`'s count × nested-alias measure). High enough for hundreds of
+ * `<<: *base` merges of one anchor, low enough to stop an exponential "billion laughs" early.
+ */
+export const YAML_MAX_ALIAS_COUNT = 10_000;
+
+const snakeBool: ScalarTag = {
+  tag: `${YAML_TAG}bool`,
+  default: true,
+  identify: (value) => typeof value === 'boolean',
+  test: BOOL,
+  resolve: (source) => BOOL_TRUE.test(source),
+};
+
+const snakeInt: ScalarTag = {
+  tag: `${YAML_TAG}int`,
+  default: true,
+  identify: (value) => typeof value === 'number' && Number.isInteger(value),
+  test: INT,
+  resolve: (source) => parseSnakeInt(source),
+};
+
+const snakeFloat: ScalarTag = {
+  tag: `${YAML_TAG}float`,
+  default: true,
+  identify: (value) => typeof value === 'number',
+  test: FLOAT,
+  resolve: (source) => parseSnakeFloat(source),
+};
+
+// Explicit `!!timestamp` stays a string too: Boot removes timestamp resolution.
+const timestampAsString: ScalarTag = {
+  tag: `${YAML_TAG}timestamp`,
+  identify: () => false,
+  resolve: (source) => source,
+};
+
+const REPLACED_TAGS = new Set(['bool', 'int', 'float', 'timestamp'].map((name) => YAML_TAG + name));
+
+/** Parses every `---` document of a YAML file into flattened, SnakeYAML-typed properties. */
+export function parseYaml(text: string, file: string): ConfigDocument[] {
+  const lineCounter = new LineCounter();
+  const documents = parseAllDocuments(text, {
+    version: '1.1',
+    // Checked below in linear time; the library's own check is quadratic in the map size.
+    uniqueKeys: false,
+    lineCounter,
+    merge: true,
+    prettyErrors: true,
+    customTags: (tags) => [
+      ...tags.filter((tag) => typeof tag === 'string' || !REPLACED_TAGS.has(tag.tag)),
+      snakeBool,
+      snakeInt,
+      snakeFloat,
+      timestampAsString,
+    ],
+  });
+  const list = Array.isArray(documents) ? documents : [documents];
+  const flattened: FlatProperties[] = [];
+  list.forEach((document, position) => {
+    const documentNumber = position + 1;
+    const [error] = document.errors;
+    if (error !== undefined) throw toParseError(file, documentNumber, error);
+    checkUniqueKeys(file, documentNumber, document, lineCounter);
+    const unknownTag = document.warnings.find((warning) => warning.code === 'TAG_RESOLVE_FAILED');
+    if (unknownTag !== undefined) throw toParseError(file, documentNumber, unknownTag);
+    let value: unknown;
+    try {
+      value = document.toJS({ mapAsMap: true, maxAliasCount: YAML_MAX_ALIAS_COUNT });
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      throw new ConfigParseError(file, reason, { document: documentNumber });
+    }
+    // SnakeYAML yields null for an empty document and Boot skips it.
+    if (value === null || value === undefined) return;
+    // Spring's YamlProcessor: "A document can be a text literal".
+    const root = value instanceof Map ? value : new Map([['document', value]]);
+    flattened.push(flattenProperties(root));
+  });
+  return toConfigDocuments(file, flattened);
+}
+
+function toParseError(file: string, documentNumber: number, error: YAMLError): ConfigParseError {
+  const position = error.linePos?.[0];
+  let reason = error.message.split('\n')[0] ?? error.message;
+  reason = reason.replace(/ at line \d+, column \d+:?$/, '');
+  if (error.code === 'TAG_RESOLVE_FAILED') {
+    // SnakeYAML's SafeConstructor refuses unknown tags such as !!js/function the same way.
+    reason = reason.replace('Unresolved tag', 'Unsupported tag');
+  }
+  return new ConfigParseError(file, reason, {
+    document: documentNumber,
+    ...(position === undefined ? {} : { line: position.line, column: position.col }),
+  });
+}
+
+/**
+ * Spring Boot sets `allowDuplicateKeys(false)`: a key repeated in one mapping is an error.
+ * Keys compare by their resolved value and type (`1` and `0x1` collide, as in SnakeYAML);
+ * explicit keys may still override keys brought in by a `<<` merge.
+ */
+function checkUniqueKeys(file: string, documentNumber: number, document: Document, lines: LineCounter): void {
+  visit(document, {
+    Map(_key, map) {
+      if (!isMap(map)) return;
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = pair.key;
+        if (!isScalar(key)) continue;
+        if (key.value === '<<' && key.type === 'PLAIN') continue;
+        const identity = `${typeof key.value}:${String(key.value)}`;
+        if (!seen.has(identity)) {
+          seen.add(identity);
+          continue;
+        }
+        const position = key.range ? lines.linePos(key.range[0]) : undefined;
+        throw new ConfigParseError(
+          file,
+          `Map keys must be unique (${JSON.stringify(String(key.source ?? key.value))})`,
+          {
+            document: documentNumber,
+            ...(position === undefined ? {} : { line: position.line, column: position.col }),
+          },
+        );
+      }
+    },
+  });
+}
+
+/** SnakeYAML's ConstructYamlInt: underscores ignored, 0b/0x/0-octal and base-60 forms. */
+function parseSnakeInt(source: string): number | string {
+  let text = source.replaceAll('_', '');
+  let sign = 1;
+  if (text.startsWith('-')) {
+    sign = -1;
+    text = text.slice(1);
+  } else if (text.startsWith('+')) {
+    text = text.slice(1);
+  }
+  let magnitude: bigint;
+  if (text === '0') return 0;
+  if (text.startsWith('0b')) magnitude = BigInt(`0b${text.slice(2)}`);
+  else if (text.startsWith('0x')) magnitude = BigInt(`0x${text.slice(2)}`);
+  else if (text.startsWith('0')) magnitude = BigInt(`0o${text.slice(1)}`);
+  else if (text.includes(':')) {
+    magnitude = text.split(':').reduce((total, part) => total * 60n + BigInt(part), 0n);
+  } else magnitude = BigInt(text);
+  const value = BigInt(sign) * magnitude;
+  // Java would use a Long/BigInteger; beyond 2^53 keep the exact digits rather than round.
+  return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+}
+
+/** SnakeYAML's ConstructYamlFloat. */
+function parseSnakeFloat(source: string): number {
+  let text = source.replaceAll('_', '');
+  let sign = 1;
+  if (text.startsWith('-')) {
+    sign = -1;
+    text = text.slice(1);
+  } else if (text.startsWith('+')) {
+    text = text.slice(1);
+  }
+  const lower = text.toLowerCase();
+  if (lower === '.inf') return sign * Number.POSITIVE_INFINITY;
+  if (lower === '.nan') return Number.NaN;
+  if (text.includes(':')) {
+    const parts = text.split(':').map(Number);
+    return sign * parts.reduce((total, part) => total * 60 + part, 0);
+  }
+  return sign * Number(text);
+}

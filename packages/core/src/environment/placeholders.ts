@@ -1,0 +1,113 @@
+/**
+ * `${...}` resolution against the environment's own properties, as the config server does
+ * for its file-format endpoints: `${a.b}`, `${a:default}`, nested `${${x}}`, `\${x}` kept as the
+ * literal `${x}`. Unresolvable and circular placeholders stay literal instead of failing.
+ */
+import { type FlatProperties, type PropertyValue, setFlatProperty } from '../codecs/flatten.js';
+
+const PREFIX = '${';
+const SUFFIX = '}';
+const SEPARATOR = ':';
+const ESCAPE = '\\';
+
+export function resolvePlaceholders(flat: FlatProperties): FlatProperties {
+  const resolver = new PlaceholderResolver(flat);
+  const out: FlatProperties = {};
+  for (const [key, value] of Object.entries(flat)) {
+    setFlatProperty(out, key, typeof value === 'string' ? resolver.resolveTopLevel(key, value) : value);
+  }
+  return out;
+}
+
+/** Thrown inside a resolution that refers back to itself; the outermost placeholder stays literal. */
+class CircularPlaceholder extends Error {}
+
+class PlaceholderResolver {
+  constructor(private readonly flat: FlatProperties) {}
+
+  resolveTopLevel(key: string, value: string): string {
+    return this.resolveText(value, new Set([key]), true);
+  }
+
+  private resolveText(text: string, visiting: ReadonlySet<string>, topLevel = false): string {
+    if (!text.includes(PREFIX)) return text;
+    let out = '';
+    let i = 0;
+    while (i < text.length) {
+      const start = text.indexOf(PREFIX, i);
+      if (start === -1) {
+        out += text.slice(i);
+        break;
+      }
+      if (start > i && text[start - 1] === ESCAPE) {
+        // `\${` is a literal `${`; the text after it is kept as written.
+        out += text.slice(i, start - 1) + PREFIX;
+        i = start + PREFIX.length;
+        continue;
+      }
+      const end = findPlaceholderEnd(text, start + PREFIX.length);
+      if (end === -1) {
+        out += text.slice(i);
+        break;
+      }
+      out += text.slice(i, start);
+      const content = text.slice(start + PREFIX.length, end);
+      let replacement: string | undefined;
+      try {
+        replacement = this.resolvePlaceholder(content, visiting);
+      } catch (error) {
+        if (!(topLevel && error instanceof CircularPlaceholder)) throw error;
+      }
+      out += replacement ?? text.slice(start, end + SUFFIX.length);
+      i = end + SUFFIX.length;
+    }
+    return out;
+  }
+
+  /** The replacement, or undefined to keep the placeholder literally. */
+  private resolvePlaceholder(content: string, visiting: ReadonlySet<string>): string | undefined {
+    const separator = findTopLevel(content, SEPARATOR);
+    const rawKey = separator === -1 ? content : content.slice(0, separator);
+    const key = this.resolveText(rawKey, visiting);
+    if (visiting.has(key)) throw new CircularPlaceholder(key);
+    const value: PropertyValue | undefined = Object.hasOwn(this.flat, key) ? this.flat[key] : undefined;
+    if (value !== undefined) {
+      if (typeof value !== 'string') return String(value);
+      return this.resolveText(value, new Set(visiting).add(key));
+    }
+    if (separator !== -1) return this.resolveText(content.slice(separator + SEPARATOR.length), visiting);
+    return undefined;
+  }
+}
+
+/** Index of the `}` closing a placeholder whose content starts at `from`, counting nested braces. */
+function findPlaceholderEnd(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    if (text.startsWith(PREFIX, i)) {
+      depth++;
+      i += PREFIX.length - 1;
+    } else if (text[i] === '{') {
+      depth++;
+    } else if (text[i] === SUFFIX) {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+function findTopLevel(text: string, needle: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.startsWith(PREFIX, i)) {
+      depth++;
+      i += PREFIX.length - 1;
+    } else if (text[i] === SUFFIX) {
+      depth--;
+    } else if (depth === 0 && text.startsWith(needle, i)) {
+      return i;
+    }
+  }
+  return -1;
+}

@@ -1,0 +1,115 @@
+/**
+ * The config server's file-format outputs (Spring reference §2): the merged view of an
+ * environment as `.properties`, `.yml` and `.json`.
+ */
+import { type FlatProperties, type PropertyValue, setFlatProperty } from '../codecs/flatten.js';
+import type { PropertySource } from './environment.js';
+import { buildPropertyTree, type TreeList, type TreeMap, type TreeNode } from './property-tree.js';
+import { yamlScalar } from './yaml-scalars.js';
+
+export { resolvePlaceholders } from './placeholders.js';
+
+/**
+ * Merges sources (highest precedence first) as `convertToProperties` does: lowest first, an
+ * overwritten key keeps its first position, a higher source replaces a whole list (all keys
+ * sharing the prefix before `[`), and `spring.profiles` is dropped.
+ */
+export function mergeForRendering(sources: readonly PropertySource[]): FlatProperties {
+  const combined = new Map<string, PropertyValue | Map<string, PropertyValue>>();
+  for (const { source } of [...sources].reverse()) {
+    const keys = Object.keys(source);
+    for (const key of keys) {
+      const bracket = key.indexOf('[');
+      if (bracket === -1) {
+        combined.set(key, source[key] as PropertyValue);
+        continue;
+      }
+      const stem = key.slice(0, bracket);
+      const group = new Map<string, PropertyValue>();
+      for (const other of keys)
+        if (other.startsWith(`${stem}[`)) group.set(other, source[other] as PropertyValue);
+      combined.set(stem, group);
+    }
+  }
+  const result: FlatProperties = {};
+  for (const [key, value] of combined) {
+    if (value instanceof Map) for (const [item, itemValue] of value) setFlatProperty(result, item, itemValue);
+    else setFlatProperty(result, key, value);
+  }
+  delete result['spring.profiles'];
+  return result;
+}
+
+/** `key: value` lines in insertion order, joined by `\n`, no trailing newline, no escaping. */
+export function renderProperties(flat: FlatProperties): string {
+  return Object.entries(flat)
+    .map(([key, value]) => `${key}: ${String(value)}`)
+    .join('\n');
+}
+
+/** Block-style YAML like SnakeYAML's `dumpAsMap` of the nested map. */
+export function renderYaml(flat: FlatProperties): string {
+  const tree = buildPropertyTree(flat);
+  if (tree.size === 1 && tree.has('document')) {
+    // spring.cloud.config.server.strip-document-from-yaml: a bare document is dumped as itself.
+    const document = tree.get('document') as TreeNode;
+    if (Array.isArray(document)) return document.length === 0 ? '[]\n' : emitList(document, 0);
+    if (document instanceof Map) return document.size === 0 ? '{}\n' : emitMap(document, 0);
+    return `${yamlScalar(document, 2)}\n`;
+  }
+  return tree.size === 0 ? '{}\n' : emitMap(tree, 0);
+}
+
+/** The nested structure as plain JSON values, types kept. */
+export function renderJson(flat: FlatProperties): unknown {
+  return toJson(buildPropertyTree(flat));
+}
+
+function emitMap(map: TreeMap, indent: number): string {
+  let out = '';
+  const pad = ' '.repeat(indent);
+  for (const [key, value] of map) {
+    out += `${pad}${yamlScalar(key, indent + 2, true)}:${emitValue(value, indent, indent + 2)}`;
+  }
+  return out;
+}
+
+/** What follows `key:` or `-`: a nested block on the next lines, or ` scalar\n`. */
+function emitValue(value: TreeNode, listIndent: number, mapIndent: number): string {
+  if (value instanceof Map) return value.size === 0 ? ' {}\n' : `\n${emitMap(value, mapIndent)}`;
+  if (Array.isArray(value)) return value.length === 0 ? ' []\n' : `\n${emitList(value, listIndent)}`;
+  return ` ${yamlScalar(value, mapIndent)}\n`;
+}
+
+/** SnakeYAML's default indicator indent 0: `- ` at the parent key's column. */
+function emitList(list: TreeList, indent: number): string {
+  let out = '';
+  const pad = ' '.repeat(indent);
+  for (const item of list) {
+    if ((item instanceof Map && item.size > 0) || (Array.isArray(item) && item.length > 0)) {
+      // The first line of the nested block shares the dash's line.
+      const block = item instanceof Map ? emitMap(item, indent + 2) : emitList(item as TreeList, indent + 2);
+      out += `${pad}- ${block.slice(indent + 2)}`;
+    } else {
+      out += `${pad}-${emitValue(item, indent, indent + 2)}`;
+    }
+  }
+  return out;
+}
+
+function toJson(node: TreeNode): unknown {
+  if (node instanceof Map) {
+    const object: Record<string, unknown> = {};
+    for (const [key, value] of node) {
+      Object.defineProperty(object, key, {
+        value: toJson(value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return object;
+  }
+  if (Array.isArray(node)) return node.map(toJson);
+  return node;
+}

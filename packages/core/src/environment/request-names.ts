@@ -1,0 +1,94 @@
+/**
+ * Decoding and validation of the application, profile and label parts of a request, after
+ * Spring's `Environment.normalize` and `PathUtils`: `(_)` stands for `/`, names and profiles
+ * are comma lists, and only a safe character set is accepted so that names cannot escape the
+ * repository (`..`, `/`) or smuggle control characters into file names and logs.
+ */
+
+export const MAX_NAME_LENGTH = 200;
+export const MAX_PROFILES = 32;
+
+const SAFE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._+@-]*[A-Za-z0-9])?$/;
+// C0, DEL and C1 control characters.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Spring clients write `/` as `(_)` in names and labels. */
+export function decodeSpringSegment(segment: string): string {
+  return segment.replaceAll('(_)', '/');
+}
+
+/** `foo,bar` → `['foo', 'bar']`; blanks are dropped. */
+export function parseApplications(name: string): string[] {
+  return splitList(name);
+}
+
+/** `dev,db` → `['dev', 'db']`; an empty value means Spring's `default` profile. */
+export function parseProfiles(profiles: string): string[] {
+  const list = splitList(profiles);
+  return list.length === 0 ? ['default'] : list;
+}
+
+/**
+ * An error message naming what is wrong, or undefined when the application name is acceptable.
+ * A comma list (`foo,bar`) is accepted when every entry is.
+ */
+export function validateApplicationName(name: string): string | undefined {
+  return validateList('application name', name);
+}
+
+/**
+ * An error message naming what is wrong, or undefined when the profile is acceptable.
+ * A comma list (`dev,db`) is accepted when every entry is and there are at most MAX_PROFILES.
+ */
+export function validateProfile(profile: string): string | undefined {
+  const count = splitList(profile).length;
+  if (count > MAX_PROFILES) return `Too many profiles: ${count} (at most ${MAX_PROFILES})`;
+  return validateList('profile', profile);
+}
+
+/** Validates a parsed profile list: at most MAX_PROFILES entries, each a valid profile. */
+export function validateProfiles(profiles: readonly string[]): string | undefined {
+  if (profiles.length > MAX_PROFILES) {
+    return `Too many profiles: ${profiles.length} (at most ${MAX_PROFILES})`;
+  }
+  for (const profile of profiles) {
+    const problem = validateName('profile', profile);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+function validateList(what: string, value: string): string | undefined {
+  if (!value.includes(',')) return validateName(what, value);
+  const entries = splitList(value);
+  if (entries.length === 0) return `Invalid ${what}: must not be empty`;
+  for (const entry of entries) {
+    const problem = validateName(what, entry);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+function validateName(what: string, value: string): string | undefined {
+  if (value === '') return `Invalid ${what}: must not be empty`;
+  if (value.length > MAX_NAME_LENGTH) {
+    return `Invalid ${what}: longer than ${MAX_NAME_LENGTH} characters`;
+  }
+  // Quote with JSON so control characters never reach a log or a response raw.
+  const shown = JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (CONTROL.test(value)) return `Invalid ${what} ${shown}: control characters are not allowed`;
+  if (value.includes('/') || value.includes('\\')) return `Invalid ${what} ${shown}: '/' is not allowed`;
+  if (value.includes('..')) return `Invalid ${what} ${shown}: '..' is not allowed`;
+  if (!SAFE_NAME.test(value)) {
+    return `Invalid ${what} ${shown}: use letters, digits and -_.+@, starting and ending with a letter or digit`;
+  }
+  return undefined;
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}

@@ -1,0 +1,36 @@
+/**
+ * Which property values are secrets, after Spring Boot's `Sanitizer` defaults, and how to
+ * show them: keys containing password, secret, token, credentials or vcap_services
+ * (case-insensitive), keys whose last segment ends in `key`, plus the `sun.java.command` and
+ * `spring.application.json` keys Boot also masks. Used by logs, `/actuator/env` and backups.
+ */
+
+const MASK = '******';
+const CONTAINS = ['password', 'secret', 'token', 'credentials', 'vcap_services', 'vcap.services'];
+const EXACT = new Set(['sun.java.command', 'spring.application.json', 'spring_application_json']);
+
+export function isSecretKey(key: string): boolean {
+  const lower = key.toLowerCase();
+  if (EXACT.has(lower)) return true;
+  if (CONTAINS.some((word) => lower.includes(word))) return true;
+  // Only the last segment for `key`, so `keystore.type` or `key.alias` stay visible.
+  const lastSegment =
+    lower
+      .replace(/(?:\[\d+\])+$/, '')
+      .split('.')
+      .pop() ?? lower;
+  return lastSegment.endsWith('key');
+}
+
+/** The constant shown instead of a secret value; its length reveals nothing. */
+export function maskValue(_value?: unknown): string {
+  return MASK;
+}
+
+/**
+ * Masks the password in URI user info, for every URI in the text (comma lists included):
+ * `https://user:pw@host` → `https://user:******@host`.
+ */
+export function maskUriUserInfo(uri: string): string {
+  return uri.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@,]*):[^\s/@,]*@/gi, `$1:${MASK}@`);
+}

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  mergeForRendering,
+  renderJson,
+  renderProperties,
+  renderYaml,
+  resolvePlaceholders,
+  type PropertySource,
+} from '@confbus/core';
+
+describe('merge for rendering', () => {
+  it('applies lowest first, keeps first positions, replaces whole lists, drops spring.profiles', () => {
+    const sources: PropertySource[] = [
+      { name: 'high', source: { b: 'B-high', 'list[0]': 'only', 'spring.profiles': 'dev', d: 'D' } },
+      { name: 'low', source: { a: 'A', b: 'B-low', 'list[0]': 'x', 'list[1]': 'y', 'list[2]': 'z', c: 'C' } },
+    ];
+    const merged = mergeForRendering(sources);
+    assert.deepEqual(Object.entries(merged), [
+      ['a', 'A'],
+      ['b', 'B-high'],
+      ['list[0]', 'only'],
+      ['c', 'C'],
+      ['d', 'D'],
+    ]);
+  });
+});
+
+describe('renderers', () => {
+  it('writes .properties lines in insertion order without a trailing newline', () => {
+    assert.equal(
+      renderProperties({ 'z.last': 'first', a: 1, b: true, c: 'x=y: z' }),
+      'z.last: first\na: 1\nb: true\nc: x=y: z',
+    );
+    assert.equal(renderProperties({}), '');
+  });
+
+  it('writes YAML lists in block style with indicator indent 0', () => {
+    assert.equal(renderYaml({ 'a.b[0]': 'c', 'a.b[1]': 'd' }), 'a:\n  b:\n  - c\n  - d\n');
+    assert.equal(
+      renderYaml({ 'l[0].x': 1, 'l[0].y': 2, 'l[1][0]': 'a', 'l[1][1]': 'b' }),
+      'l:\n- x: 1\n  y: 2\n- - a\n  - b\n',
+    );
+  });
+
+  it('writes a compound key when a key is both leaf and parent', () => {
+    const expected = 'org:\n  springframework: WARN\n  springframework.cloud: ERROR\n';
+    assert.equal(
+      renderYaml({ 'org.springframework': 'WARN', 'org.springframework.cloud': 'ERROR' }),
+      expected,
+    );
+    assert.deepEqual(renderJson({ 'org.springframework': 'WARN', 'org.springframework.cloud': 'ERROR' }), {
+      org: { springframework: 'WARN', 'springframework.cloud': 'ERROR' },
+    });
+  });
+
+  it('quotes strings only when SnakeYAML would', () => {
+    const yaml = renderYaml({
+      a: 'on',
+      b: '123',
+      c: '',
+      d: 'x: y',
+      e: 'plain text',
+      f: 2001,
+      g: '2001-12-14',
+      h: true,
+      i: 'a,b',
+      j: "it's",
+      k: ' lead',
+      l: '~',
+      m: '1.5',
+      n: 'null',
+      on: 'key',
+    });
+    assert.equal(
+      yaml,
+      [
+        "a: 'on'",
+        "b: '123'",
+        "c: ''",
+        "d: 'x: y'",
+        'e: plain text',
+        'f: 2001',
+        "g: '2001-12-14'",
+        'h: true',
+        'i: a,b',
+        "j: it's",
+        "k: ' lead'",
+        "l: '~'",
+        "m: '1.5'",
+        "n: 'null'",
+        "'on': key",
+        '',
+      ].join('\n'),
+    );
+    assert.equal(renderYaml({ c: '\u0001' }), 'c: "\\x01"\n');
+  });
+
+  it('strips a lone document key and handles an empty map', () => {
+    assert.equal(renderYaml({ document: 'hello' }), 'hello\n');
+    assert.equal(renderYaml({ 'document[0]': 'a', 'document[1]': 'b' }), '- a\n- b\n');
+    assert.equal(renderYaml({}), '{}\n');
+  });
+
+  it('renders JSON with types kept and no prototype tricks', () => {
+    const json = renderJson({ 'a.b[0]': 'c', 'a.b[1].d': 1, flag: false, '__proto__.x': 1 }) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(JSON.stringify(json), '{"a":{"b":["c",{"d":1}]},"flag":false,"__proto__":{"x":1}}');
+    assert.equal(Object.getPrototypeOf(json), Object.prototype);
+  });
+});
+
+describe('placeholders', () => {
+  it('resolves references, defaults, nesting and escapes', () => {
+    const resolved = resolvePlaceholders({
+      host: 'db',
+      port: 5432,
+      url: 'jdbc://${host}:${port}/${name:app}',
+      nested: '${${which}}',
+      which: 'host',
+      escaped: '\\${host}',
+      defaulted: '${missing:${host}-fallback}',
+      emptyDefault: '${missing:}',
+    });
+    assert.equal(resolved.url, 'jdbc://db:5432/app');
+    assert.equal(resolved.nested, 'db');
+    assert.equal(resolved.escaped, '${host}');
+    assert.equal(resolved.defaulted, 'db-fallback');
+    assert.equal(resolved.emptyDefault, '');
+    assert.equal(resolved.port, 5432);
+  });
+
+  it('keeps unresolvable and circular placeholders literal', () => {
+    const resolved = resolvePlaceholders({
+      a: '${missing}',
+      self: '${self}',
+      ping: 'p-${pong}',
+      pong: 'q-${ping}',
+      open: '${unclosed',
+    });
+    assert.deepEqual(resolved, {
+      a: '${missing}',
+      self: '${self}',
+      ping: 'p-${pong}',
+      pong: 'q-${ping}',
+      open: '${unclosed',
+    });
+  });
+});

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isSecretKey, maskUriUserInfo, maskValue } from '@confbus/core';
+
+describe('secrets', () => {
+  it('recognises Boot sanitizer keys, case-insensitively', () => {
+    for (const key of [
+      'spring.datasource.password',
+      'DB_PASSWORD',
+      'client-secret',
+      'api.token',
+      'aws.credentials.id',
+      'vcap_services',
+      'encrypt.key',
+      'my.apiKey',
+      'list[0].private-key',
+      'sun.java.command',
+    ]) {
+      assert.equal(isSecretKey(key), true, key);
+    }
+    for (const key of ['server.port', 'key.alias', 'keystore.type', 'spring.application.name', 'monkeys']) {
+      assert.equal(isSecretKey(key), false, key);
+    }
+  });
+
+  it('masks values and URI passwords', () => {
+    assert.equal(maskValue('hunter2'), '******');
+    assert.equal(maskUriUserInfo('https://user:pw@h/x'), 'https://user:******@h/x');
+    assert.equal(
+      maskUriUserInfo('amqp://u:p@a:5672,amqp://v:q@b'),
+      'amqp://u:******@a:5672,amqp://v:******@b',
+    );
+    assert.equal(maskUriUserInfo('https://user@h'), 'https://user@h');
+    assert.equal(maskUriUserInfo('https://h/path:x@y'), 'https://h/path:x@y');
+  });
+});

@@ -1,0 +1,14 @@
+/** What the environment service needs from a repository; GitMirror implements it, tests may fake it. */
+export interface ResolvedRevision {
+  /** The label actually used (the default label when the request named none). */
+  label: string;
+  commit: string;
+  /** True when upstream could not be reached and the last fetched state is served. */
+  stale: boolean;
+}
+
+export interface ConfigRepository {
+  resolve(label: string | null): Promise<ResolvedRevision>;
+  listFiles(commit: string): Promise<readonly string[]>;
+  readFile(commit: string, path: string): Promise<Buffer | undefined>;
+}

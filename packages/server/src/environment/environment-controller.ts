@@ -1,0 +1,128 @@
+/**
+ * HTTP routes of Spring's environment and file-format endpoints:
+ *   GET /{application}/{profiles}[/{label}]                      → environment JSON
+ *   GET /{application}-{profiles}.(yml|yaml|properties|json)      → merged file, default label
+ *   GET /{label}/{application}-{profiles}.(yml|yaml|properties|json)
+ * Path segments arrive percent-decoded (`%2C`, `%2F` from cloud-config-client); `(_)` stands for `/` (Spring's
+ * own client). Everything is validated before the repository is touched.
+ */
+import {
+  decodeSpringSegment,
+  parseApplications,
+  parseProfiles,
+  validateApplicationName,
+  validateProfile,
+} from '@confbus/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { validateLabel } from '../git/index.js';
+import { badRequest, notFound } from '../http/http-errors.js';
+import type { EnvironmentRequest, EnvironmentService, RenderFormat } from './environment-service.js';
+
+const V2_MEDIA_TYPE = 'application/vnd.spring-cloud.config-server.v2+json';
+const FILE_SUFFIX = /\.(yml|yaml|properties|json)$/;
+
+export interface EnvironmentRoutesOptions {
+  service: EnvironmentService;
+  maxProfiles: number;
+}
+
+export function registerEnvironmentRoutes(app: FastifyInstance, options: EnvironmentRoutesOptions): void {
+  const { service } = options;
+
+  const sendEnvironment = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    parts: RawParts,
+  ): Promise<string> => {
+    const parsed = parseRequest(parts, options.maxProfiles);
+    const { resolved, revision } = await service.find(parsed);
+    setRevisionHeaders(reply, revision.commit, revision.stale);
+    const wantsV2 = (request.headers.accept ?? '').includes(V2_MEDIA_TYPE);
+    reply.type(wantsV2 ? V2_MEDIA_TYPE : 'application/json');
+    return resolved.json;
+  };
+
+  const sendFile = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    label: string | null,
+    file: string,
+  ): Promise<string> => {
+    const match = /^(.+)-([^-]+)\.(yml|yaml|properties|json)$/.exec(file);
+    if (!match) {
+      throw notFound(
+        'CONFBUS_NOT_FOUND',
+        `No endpoint for '${file}': expected {application}-{profiles}.yml|yaml|properties|json`,
+      );
+    }
+    const [, name = '', profiles = '', extension = ''] = match;
+    const parsed = parseRequest({ name, profiles, label }, options.maxProfiles);
+    const { resolved, revision } = await service.find(parsed);
+    setRevisionHeaders(reply, revision.commit, revision.stale);
+    const format: RenderFormat = extension === 'yaml' ? 'yml' : (extension as RenderFormat);
+    const query = request.query as Record<string, string | undefined>;
+    const resolve = query.resolvePlaceholders !== 'false';
+    reply.type(format === 'json' ? 'application/json' : 'text/plain; charset=utf-8');
+    return resolved.render(format, resolve);
+  };
+
+  app.get<{ Params: { file: string } }>('/:file', (request, reply) =>
+    sendFile(request, reply, null, request.params.file),
+  );
+
+  app.get<{ Params: { name: string; profiles: string } }>('/:name/:profiles', (request, reply) => {
+    const { name, profiles } = request.params;
+    // `/{label}/{app}-{profiles}.yml` shares this shape; Spring's `/{name}/{profiles}` excludes file suffixes.
+    if (FILE_SUFFIX.test(profiles)) return sendFile(request, reply, name, profiles);
+    return sendEnvironment(request, reply, { name, profiles, label: null });
+  });
+
+  app.get<{ Params: { name: string; profiles: string; '*': string } }>(
+    '/:name/:profiles/*',
+    (request, reply) => {
+      const { name, profiles } = request.params;
+      return sendEnvironment(request, reply, { name, profiles, label: request.params['*'] });
+    },
+  );
+}
+
+interface RawParts {
+  name: string;
+  profiles: string;
+  label: string | null;
+}
+
+function parseRequest(parts: RawParts, maxProfiles: number): EnvironmentRequest {
+  const name = decodeSpringSegment(parts.name);
+  const applications = parseApplications(name);
+  if (applications.length === 0) throw badRequest('CONFBUS_INVALID_APPLICATION', 'Application name is empty');
+  for (const application of applications) {
+    const problem = validateApplicationName(application);
+    if (problem) throw badRequest('CONFBUS_INVALID_APPLICATION', problem);
+  }
+  const profilesText = decodeSpringSegment(parts.profiles);
+  const profiles = parseProfiles(profilesText);
+  if (profiles.length > maxProfiles) {
+    throw badRequest(
+      'CONFBUS_TOO_MANY_PROFILES',
+      `At most ${maxProfiles} profiles may be requested, got ${profiles.length}`,
+    );
+  }
+  for (const profile of profiles) {
+    const problem = validateProfile(profile);
+    if (problem) throw badRequest('CONFBUS_INVALID_PROFILE', problem);
+  }
+  let label: string | null = null;
+  if (parts.label !== null && parts.label !== '') {
+    label = decodeSpringSegment(parts.label);
+    const problem = validateLabel(label);
+    if (problem) throw badRequest('CONFBUS_INVALID_LABEL', problem);
+  }
+  return { name, applications, profilesText, profiles, label };
+}
+
+function setRevisionHeaders(reply: FastifyReply, commit: string, stale: boolean): void {
+  // Not part of Spring's protocol: lets operators and our client see what was served without parsing the body.
+  reply.header('x-config-version', commit);
+  if (stale) reply.header('x-config-stale', 'true');
+}

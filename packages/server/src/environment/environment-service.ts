@@ -1,0 +1,161 @@
+/**
+ * Builds Spring environments from a repository at a commit, and caches them.
+ * A cache hit costs no git process and no YAML parse: the key is (commit, applications, profiles, label),
+ * and a commit never changes. Concurrent misses for the same key share one build, so a thousand clients
+ * re-fetching after a push cost one read per (commit, application, profiles).
+ */
+import {
+  type ConfigDocument,
+  type Environment,
+  type FlatProperties,
+  buildPropertySources,
+  candidateConfigFiles,
+  mergeForRendering,
+  parseConfigFile,
+  renderJson,
+  renderProperties,
+  renderYaml,
+  resolvePlaceholders,
+} from '@confbus/core';
+import type { ConfigRepository, ResolvedRevision } from './config-repository.js';
+import { LruCache } from './lru-cache.js';
+import { directoriesOf, expandSearchDirectories } from './search-directories.js';
+
+export interface EnvironmentRequest {
+  /** The raw application segment, e.g. `foo` or `foo,bar` (after `(_)` decoding). */
+  name: string;
+  applications: readonly string[];
+  /** The raw profiles segment, e.g. `dev,db`; Spring echoes it as a one-element array. */
+  profilesText: string;
+  profiles: readonly string[];
+  label: string | null;
+}
+
+export type RenderFormat = 'properties' | 'yml' | 'json';
+
+/** One resolved environment with its serialisations, built lazily and kept with the cache entry. */
+export class ResolvedEnvironment {
+  private jsonText?: string;
+  private readonly renderings = new Map<string, string>();
+
+  constructor(readonly environment: Environment) {}
+
+  get json(): string {
+    this.jsonText ??= JSON.stringify(this.environment);
+    return this.jsonText;
+  }
+
+  render(format: RenderFormat, resolve: boolean): string {
+    const key = `${format}:${resolve}`;
+    let text = this.renderings.get(key);
+    if (text === undefined) {
+      let merged: FlatProperties = mergeForRendering(this.environment.propertySources);
+      if (resolve) merged = resolvePlaceholders(merged);
+      text =
+        format === 'properties'
+          ? renderProperties(merged)
+          : format === 'yml'
+            ? renderYaml(merged)
+            : JSON.stringify(renderJson(merged));
+      this.renderings.set(key, text);
+    }
+    return text;
+  }
+}
+
+export interface EnvironmentServiceOptions {
+  repository: ConfigRepository;
+  /** Shown in property-source names: `<uri>/<path>`, credentials already stripped. */
+  displayUri: string;
+  searchPaths: readonly string[];
+  maxCacheEntries: number;
+  acceptEmpty: boolean;
+}
+
+export class ApplicationNotFoundError extends Error {
+  readonly code = 'CONFBUS_APPLICATION_NOT_FOUND';
+}
+
+export class EnvironmentService {
+  private readonly cache: LruCache<string, ResolvedEnvironment>;
+  private readonly building = new Map<string, Promise<ResolvedEnvironment>>();
+  /** Parsed documents per (commit, path): several applications share `application.yml`. */
+  private readonly parsed: LruCache<string, ConfigDocument[]>;
+  private readonly uri: string;
+  /** Builds, for tests and benchmarks that check "one read per (commit, app, profiles)". */
+  builds = 0;
+
+  constructor(private readonly options: EnvironmentServiceOptions) {
+    this.cache = new LruCache(options.maxCacheEntries);
+    this.parsed = new LruCache(Math.max(1000, options.maxCacheEntries));
+    this.uri = options.displayUri.replace(/\/+$/, '');
+  }
+
+  async find(
+    request: EnvironmentRequest,
+  ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
+    const revision = await this.options.repository.resolve(request.label);
+    const key = [revision.commit, request.name, request.profilesText, request.label ?? ''].join('\u0000');
+    const hit = this.cache.get(key);
+    if (hit) return { resolved: hit, revision };
+    let pending = this.building.get(key);
+    if (!pending) {
+      pending = this.build(request, revision.commit, revision.label).finally(() => this.building.delete(key));
+      this.building.set(key, pending);
+    }
+    const resolved = await pending;
+    this.cache.set(key, resolved);
+    return { resolved, revision };
+  }
+
+  private async build(
+    request: EnvironmentRequest,
+    commit: string,
+    effectiveLabel: string,
+  ): Promise<ResolvedEnvironment> {
+    this.builds++;
+    const { repository } = this.options;
+    const files = await repository.listFiles(commit);
+    const present = new Set(files);
+    const directories = expandSearchDirectories(
+      this.options.searchPaths,
+      { applications: request.applications, profiles: request.profiles, label: effectiveLabel },
+      directoriesOf(files),
+    );
+    const candidates = candidateConfigFiles({
+      applications: [...request.applications],
+      profiles: [...request.profiles],
+      directories,
+    }).filter((candidate) => present.has(candidate.path));
+
+    const loaded = await Promise.all(
+      candidates.map(async (candidate) => ({
+        ...candidate,
+        documents: await this.documents(commit, candidate.path),
+      })),
+    );
+    const propertySources = buildPropertySources(loaded, [...request.profiles], this.uri);
+    if (propertySources.length === 0 && !this.options.acceptEmpty) {
+      throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
+    }
+    const environment: Environment = {
+      name: request.name,
+      profiles: [request.profilesText],
+      label: request.label,
+      version: commit,
+      state: null,
+      propertySources,
+    };
+    return new ResolvedEnvironment(environment);
+  }
+
+  private async documents(commit: string, path: string): Promise<ConfigDocument[]> {
+    const key = `${commit}\u0000${path}`;
+    const cached = this.parsed.get(key);
+    if (cached) return cached;
+    const bytes = await this.options.repository.readFile(commit, path);
+    const documents = bytes === undefined ? [] : parseConfigFile(path, bytes.toString('utf8'));
+    this.parsed.set(key, documents);
+    return documents;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Expands `search-paths` (with `{application}`, `{profile}`, `{label}` placeholders and Ant wildcards)
+ * into the repository directories to look in. The root is always searched first, as Spring does.
+ */
+import { posix } from 'node:path';
+
+export interface SearchContext {
+  applications: readonly string[];
+  profiles: readonly string[];
+  label: string;
+}
+
+export function expandSearchDirectories(
+  patterns: readonly string[],
+  context: SearchContext,
+  directoriesInTree: ReadonlySet<string>,
+): string[] {
+  const out = [''];
+  for (const pattern of patterns) {
+    for (const expanded of expandPlaceholders(pattern, context)) {
+      const clean = expanded.replace(/^\/+|\/+$/g, '');
+      if (clean === '' || clean.split('/').some((part) => part === '..' || part === '.')) continue;
+      if (/[*?]/.test(clean)) {
+        const matcher = antPattern(clean);
+        for (const dir of [...directoriesInTree].sort()) if (matcher.test(dir)) out.push(dir);
+      } else if (directoriesInTree.has(clean)) {
+        out.push(clean);
+      }
+    }
+  }
+  return [...new Set(out)];
+}
+
+/** Every directory that holds at least one file, for wildcard matching. */
+export function directoriesOf(files: readonly string[]): Set<string> {
+  const dirs = new Set<string>();
+  for (const file of files) {
+    let dir = posix.dirname(file);
+    while (dir !== '.' && !dirs.has(dir)) {
+      dirs.add(dir);
+      dir = posix.dirname(dir);
+    }
+  }
+  return dirs;
+}
+
+function expandPlaceholders(pattern: string, context: SearchContext): string[] {
+  let results = [pattern];
+  const substitute = (token: string, values: readonly string[]): void => {
+    if (!pattern.includes(token)) return;
+    results = results.flatMap((r) => values.map((v) => r.split(token).join(v)));
+  };
+  substitute('{application}', context.applications);
+  substitute('{profile}', context.profiles);
+  substitute('{label}', [context.label]);
+  return results;
+}
+
+function antPattern(pattern: string): RegExp {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i] as string;
+    if (ch === '*' && pattern[i + 1] === '*') {
+      re += '.*';
+      i++;
+    } else if (ch === '*') re += '[^/]*';
+    else if (ch === '?') re += '[^/]';
+    else re += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}

@@ -1,0 +1,29 @@
+/**
+ * `GET /actuator/health`. Unlike Spring (which stays UP on a stale cache, config#1934), the git component
+ * says when upstream was last reached and whether what we serve may be stale. The overall status stays UP
+ * while we can serve something, because taking a config server out of rotation for an upstream outage would
+ * turn a stale-config problem into a no-config problem.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { MirrorHealth } from '../git/index.js';
+
+export interface HealthSources {
+  git: () => MirrorHealth;
+  /** Extra components (the bus adds one). */
+  components?: () => Record<string, { status: string; details?: Record<string, unknown> }>;
+}
+
+export function registerHealthRoutes(app: FastifyInstance, sources: HealthSources): void {
+  app.get('/actuator/health', async () => {
+    const git = sources.git();
+    const gitStatus = git.lastSuccessAt === undefined ? 'UNKNOWN' : git.stale ? 'STALE' : 'UP';
+    const extra = sources.components?.() ?? {};
+    return {
+      status: 'UP',
+      components: {
+        git: { status: gitStatus, details: git },
+        ...extra,
+      },
+    };
+  });
+}

@@ -1,0 +1,98 @@
+/** Every setting the config server understands, with Spring's names and defaults. */
+import { type SettingSpec, busSettingSpecs, settingsFileSpecs } from '@confbus/core';
+
+const git = 'spring.cloud.config.server.git';
+
+export const serverSettingSpecs: readonly SettingSpec[] = [
+  ...settingsFileSpecs,
+  { key: 'server.port', type: 'integer', default: 8888, description: 'HTTP port (0 = any free port)' },
+  { key: 'server.address', type: 'string', default: '0.0.0.0', description: 'Interface to listen on' },
+  {
+    key: 'spring.application.name',
+    type: 'string',
+    default: 'configserver',
+    description: "The server's own name (its bus id starts with it)",
+  },
+  {
+    key: `${git}.uri`,
+    type: 'string',
+    description:
+      'Git repository with the configuration files (path, file://, git://, https://, ssh://). Unset: a sample repository is created under .confbus/',
+  },
+  {
+    key: `${git}.default-label`,
+    type: 'string',
+    default: 'master',
+    description: "Label served when a request names none; falls back to 'main' when there is no such branch",
+  },
+  {
+    key: `${git}.search-paths`,
+    type: 'list',
+    default: [],
+    description:
+      'Extra directories to search, comma list; {application}, {profile}, {label} and * / ** allowed',
+  },
+  {
+    key: `${git}.refresh-rate`,
+    type: 'integer',
+    default: 0,
+    description:
+      'Seconds between upstream checks; 0 = every request (concurrent requests share one check); <0 = never',
+  },
+  {
+    key: `${git}.basedir`,
+    type: 'string',
+    description:
+      'Where the local mirror is kept (default .confbus/mirrors/<hash of uri> in the working directory)',
+  },
+  {
+    key: `${git}.timeout`,
+    type: 'integer',
+    default: 5,
+    description: 'Seconds before a git network operation is killed',
+  },
+  {
+    key: `${git}.clone-on-start`,
+    type: 'boolean',
+    default: false,
+    description: 'Clone at startup, so a bad uri fails the start instead of the first request',
+  },
+  { key: `${git}.username`, type: 'string', description: 'User for an HTTPS remote' },
+  {
+    key: `${git}.password`,
+    type: 'string',
+    secret: true,
+    description: 'Password or token for an HTTPS remote',
+  },
+  {
+    key: 'spring.cloud.config.server.accept-empty',
+    type: 'boolean',
+    default: true,
+    description: 'When false, an application with no configuration files answers 404',
+  },
+  {
+    key: 'confbus.server.cache.max-entries',
+    type: 'integer',
+    default: 5000,
+    description: 'Resolved environments kept in memory, keyed by (commit, application, profiles, label)',
+  },
+  {
+    key: 'confbus.server.max-profiles',
+    type: 'integer',
+    default: 32,
+    description: 'Most profiles one request may name',
+  },
+  {
+    key: 'confbus.server.max-url-length',
+    type: 'integer',
+    default: 2048,
+    description: 'Longest request URL accepted (414 beyond)',
+  },
+  {
+    key: 'confbus.server.max-body-bytes',
+    type: 'integer',
+    default: 1048576,
+    description: 'Largest request body accepted, e.g. a webhook (413 beyond)',
+  },
+  ...busSettingSpecs,
+];

@@ -1,0 +1,52 @@
+/** Starts an in-process config server on 127.0.0.1 for a test and tears it down again. */
+import { resolveSettings } from '@confbus/core';
+import { makeTempDir } from '@confbus/testkit/temp-dir';
+import pino from 'pino';
+import { type ConfigServer, createConfigServer, serverSettingSpecs } from '../src/index.js';
+
+export interface TestServer {
+  server: ConfigServer;
+  base: string;
+  logs: Array<Record<string, unknown>>;
+  get(
+    path: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: string; headers: Headers; json: () => unknown }>;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(settings: Record<string, string>): Promise<TestServer> {
+  const work = await makeTempDir('confbus-server-');
+  const logs: Array<Record<string, unknown>> = [];
+  const logger = pino(
+    { level: 'debug' },
+    {
+      write(line: string) {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      },
+    },
+  );
+  const args = Object.entries({
+    'server.port': '0',
+    'server.address': '127.0.0.1',
+    'spring.cloud.config.server.git.basedir': `${work.path}/mirror`,
+    ...settings,
+  }).map(([key, value]) => `--${key}=${value}`);
+  const resolved = resolveSettings(serverSettingSpecs, { args, env: {} }, { unknownKeys: 'error' });
+  const server = await createConfigServer({ settings: resolved, logger, cwd: work.path });
+  const base = await server.listen();
+  return {
+    server,
+    base,
+    logs,
+    async get(path, headers = {}) {
+      const response = await fetch(`${base}${path}`, { headers });
+      const body = await response.text();
+      return { status: response.status, body, headers: response.headers, json: () => JSON.parse(body) };
+    },
+    async stop() {
+      await server.close();
+      await work.remove();
+    },
+  };
+}
