@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { onCleanup } from './lib/cleanup.mjs';
-import { burst, get, latency, throughput, timeGit } from './lib/load.mjs';
+import { burst, compareLatency, compareThroughput, get, throughput, timeGit } from './lib/load.mjs';
 import { startBaseline, startConfbusServer } from './lib/processes.mjs';
 import { createConfigRepo, fillerFiles, makeTempDir, sampleConfigFiles } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
@@ -100,13 +100,15 @@ export async function run({ log }) {
     await writeFile(spec, JSON.stringify({ headers, bodyBase64: sample.body.toString('base64') }));
     note(`- response for GET ${path}: ${sample.body.length} bytes, content-type ${headers['content-type']}`);
 
-    log('1. cached confbus');
-    const cb = await throughput({ url: cachedSmall.url + path, connections: CONNECTIONS, seconds: 8 });
+    log('1. cached confbus vs bare node:http (alternating rounds)');
     const baseline = await startBaseline(STATIC_SERVER, [spec]);
-    log('1. bare node:http');
-    const st = await throughput({ url: baseline.url + path, connections: CONNECTIONS, seconds: 8 });
+    const cmp = await compareThroughput({
+      a: cachedSmall.url + path,
+      b: baseline.url + path,
+      connections: CONNECTIONS,
+    });
     await baseline.stop();
-    const ratio = cb.rps / st.rps;
+    const { a: cb, b: st, ratio } = cmp;
     rows.push({
       measure: m1,
       confbus: fmt(cb.rps),
@@ -115,9 +117,11 @@ export async function run({ log }) {
       goal: '>= 0.80x',
       pass: ratio >= 0.8,
     });
+    const rounds = (x) => x.rounds.map((r) => fmt(r)).join(' / ');
     note(
-      `- cached: confbus ${fmt(cb.rps)} req/s, p50 ${cb.p50} ms, p99 ${cb.p99} ms, failed ${cb.failed}; ` +
-        `bare node:http ${fmt(st.rps)} req/s, p50 ${st.p50} ms, p99 ${st.p99} ms, failed ${st.failed}`,
+      `- cached (median of ${cb.rounds.length} alternating 4 s rounds, ratio = median of per-round ratios): ` +
+        `confbus ${fmt(cb.rps)} req/s (${rounds(cb)}), p50 ${cb.p50} ms, p99 ${cb.p99} ms, failed ${cb.failed}; ` +
+        `bare node:http ${fmt(st.rps)} req/s (${rounds(st)}), p50 ${st.p50} ms, p99 ${st.p99} ms, failed ${st.failed}`,
     );
   });
 
@@ -129,9 +133,6 @@ export async function run({ log }) {
       refreshRate: 60,
     });
     await getOk(cachedSmall.url + path);
-    log('4. sequential latency, 10-file repository');
-    const s = await latency({ url: cachedSmall.url + path, count: 3000, warmup: 500 });
-    await cachedSmall.stop();
     const cachedLarge = await startConfbusServer({
       uri: largeUri,
       basedir: basedir('cached-large'),
@@ -140,9 +141,10 @@ export async function run({ log }) {
     const t0 = performance.now();
     await getOk(cachedLarge.url + path);
     const firstMs = performance.now() - t0;
-    log('4. sequential latency, 10,000-file repository');
-    const l = await latency({ url: cachedLarge.url + path, count: 3000, warmup: 500 });
+    log('4. sequential latency, 10,000-file vs 10-file repository (alternating blocks)');
+    const { a: l, b: s } = await compareLatency({ a: cachedLarge.url + path, b: cachedSmall.url + path });
     await cachedLarge.stop();
+    await cachedSmall.stop();
     const ratio = l.mean / s.mean;
     rows.push({
       measure: m4,
@@ -161,7 +163,7 @@ export async function run({ log }) {
       pass: l.p50 / s.p50 <= 1.2,
     });
     note(
-      `- warm latency (1 connection, sequential, after 500 warm-up requests; ${s.count} / ${l.count} requests measured): 10 files mean ${fmt(s.mean)} ms / p50 ${fmt(s.p50)} / p99 ${fmt(s.p99)}; ` +
+      `- warm latency (1 connection, sequential, 500 warm-up requests each, then alternating blocks; ${l.count} / ${s.count} requests measured): 10 files mean ${fmt(s.mean)} ms / p50 ${fmt(s.p50)} / p99 ${fmt(s.p99)}; ` +
         `10,000 files mean ${fmt(l.mean)} ms / p50 ${fmt(l.p50)} / p99 ${fmt(l.p99)}`,
     );
     note(

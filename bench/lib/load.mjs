@@ -30,6 +30,50 @@ export async function throughput({ url, connections = 50, warmupSeconds = 3, sec
   };
 }
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Throughput of `a` against `b` in alternating rounds (a, b, a, b, ...) after one warm-up each, so
+ * that load from elsewhere on a shared machine hits both sides alike. The ratio is the median of the
+ * per-round ratios a/b; rps figures are per-side medians.
+ */
+export async function compareThroughput({
+  a,
+  b,
+  connections = 50,
+  rounds = 3,
+  warmupSeconds = 2,
+  seconds = 4,
+}) {
+  const opts = { connections, timeout: 30 };
+  await autocannon({ ...opts, url: a, duration: warmupSeconds });
+  await autocannon({ ...opts, url: b, duration: warmupSeconds });
+  const runs = { a: [], b: [] };
+  for (let i = 0; i < rounds; i++) {
+    for (const side of ['a', 'b']) {
+      const r = await autocannon({ ...opts, url: side === 'a' ? a : b, duration: seconds });
+      runs[side].push({
+        rps: (r['2xx'] - r.mismatches) / seconds,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        failed: r.non2xx + r.errors + r.timeouts,
+      });
+    }
+  }
+  const side = (list) => ({
+    rps: median(list.map((r) => r.rps)),
+    p50: median(list.map((r) => r.p50)),
+    p99: median(list.map((r) => r.p99)),
+    failed: list.reduce((n, r) => n + r.failed, 0),
+    rounds: list.map((r) => r.rps),
+  });
+  return {
+    a: side(runs.a),
+    b: side(runs.b),
+    ratio: median(runs.a.map((r, i) => r.rps / runs.b[i].rps)),
+  };
+}
+
 /** Sends one GET; resolves with status, headers and body. */
 export function get(url, agent) {
   return new Promise((resolve, reject) => {
@@ -74,16 +118,44 @@ export async function latency({ url, count = 2000, warmup = 300, concurrency = 1
     await run(warmup);
     const samples = [];
     await run(count, samples);
-    samples.sort((a, b) => a - b);
-    return {
-      mean: samples.reduce((a, b) => a + b, 0) / samples.length,
-      p50: percentile(samples, 50),
-      p99: percentile(samples, 99),
-      count: samples.length,
-    };
+    return summarise(samples);
   } finally {
     agent.destroy();
   }
+}
+
+function summarise(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    count: sorted.length,
+    samples,
+  };
+}
+
+/**
+ * Sequential latency of `a` against `b`, in alternating blocks of `count / rounds` requests after a
+ * warm-up of each, so that load from elsewhere on a shared machine hits both sides alike.
+ */
+export async function compareLatency({ a, b, count = 3000, rounds = 6, warmup = 500, seconds = 12 }) {
+  await latency({ url: a, count: 0, warmup });
+  await latency({ url: b, count: 0, warmup });
+  const block = Math.ceil(count / rounds);
+  const samples = { a: [], b: [] };
+  for (let i = 0; i < rounds; i++) {
+    for (const side of ['a', 'b']) {
+      const r = await latency({
+        url: side === 'a' ? a : b,
+        count: block,
+        warmup: 0,
+        seconds: seconds / rounds,
+      });
+      samples[side].push(...r.samples);
+    }
+  }
+  return { a: summarise(samples.a), b: summarise(samples.b) };
 }
 
 /**
