@@ -136,16 +136,19 @@ function summarise(samples) {
 }
 
 /**
- * Sequential latency of `a` against `b`, in alternating blocks of `count / rounds` requests after a
- * warm-up of each, so that load from elsewhere on a shared machine hits both sides alike.
+ * Sequential latency of `a` against `b`, in `rounds` alternating blocks (a b, b a, a b, ...) after a
+ * warm-up of each, so that load from elsewhere on a shared machine hits both sides alike. `ratio` is
+ * the median of the per-round mean ratios a/b, which is far steadier than a ratio of overall means.
  */
-export async function compareLatency({ a, b, count = 3000, rounds = 6, warmup = 500, seconds = 12 }) {
+export async function compareLatency({ a, b, count = 4000, rounds = 10, warmup = 500, seconds = 14 }) {
   await latency({ url: a, count: 0, warmup });
   await latency({ url: b, count: 0, warmup });
   const block = Math.ceil(count / rounds);
   const samples = { a: [], b: [] };
+  const ratios = [];
   for (let i = 0; i < rounds; i++) {
-    for (const side of ['a', 'b']) {
+    const means = {};
+    for (const side of i % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
       const r = await latency({
         url: side === 'a' ? a : b,
         count: block,
@@ -153,9 +156,11 @@ export async function compareLatency({ a, b, count = 3000, rounds = 6, warmup = 
         seconds: seconds / rounds,
       });
       samples[side].push(...r.samples);
+      means[side] = r.mean;
     }
+    ratios.push(means.a / means.b);
   }
-  return { a: summarise(samples.a), b: summarise(samples.b) };
+  return { a: summarise(samples.a), b: summarise(samples.b), ratio: median(ratios) };
 }
 
 /**
