@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
+import * as prettier from 'prettier';
 
 /**
  * A row: { measure, confbus, baseline, ratio, goal, pass } - all strings except `pass`
@@ -76,5 +77,7 @@ export async function writeBenchmarksMd(path, { rows, machine, sections, seconds
     '',
     ...sections.flatMap((s) => [`## ${s.title}`, '', ...s.lines, '']),
   ].join('\n');
-  await writeFile(path, md);
+  // Formatted as `prettier --check .` (part of the pre-commit checks) expects.
+  const options = (await prettier.resolveConfig(path)) ?? {};
+  await writeFile(path, await prettier.format(md, { ...options, filepath: path }));
 }
