@@ -84,6 +84,8 @@ export async function createConfigServer({
     loggerInstance: logger as FastifyBaseLogger,
     // Per-request log lines would dominate the cost of a cache hit; metrics and errors are logged instead.
     logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request: it showed in the cached-path profile, and request logging is off anyway.
+    childLoggerFactory: (parent) => parent,
     bodyLimit: settings.number('confbus.server.max-body-bytes'),
     // Labels and application names may be long; the URL length limit is the real bound.
     routerOptions: { maxParamLength: maxUrlLength },
