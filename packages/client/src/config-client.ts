@@ -6,7 +6,13 @@ import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { resolveSettings, type PropertyValue, type SettingValue, type Settings } from '@confbus/core';
+import {
+  maskUriUserInfo,
+  resolveSettings,
+  type PropertyValue,
+  type SettingValue,
+  type Settings,
+} from '@confbus/core';
 import { pino } from 'pino';
 import { readBackup, writeBackup } from './backup-store.js';
 import { clientSettingSpecs, readClientSettings, type ClientSettings } from './client-settings.js';
@@ -37,7 +43,6 @@ import {
   type RefreshableOptions,
 } from './refreshable.js';
 import { fetchEnvironment, type RemoteEnvironment } from './remote-environment.js';
-import { maskUriUserInfo } from './secret-keys.js';
 
 /** The logging the client needs; a pino logger fits. Messages never contain secret values. */
 export interface ClientLogger {

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConfigClient } from './config-client.js';
-import { isSecretKey, maskUriUserInfo, maskValue } from './secret-keys.js';
+import { isSecretKey, maskUriUserInfo, maskValue } from '@confbus/core';
 
 export type ManagementMethod = 'GET' | 'POST' | 'DELETE';
 

@@ -4,9 +4,8 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { FlatProperties, PropertyValue } from '@confbus/core';
+import { maskUriUserInfo, type FlatProperties, type PropertyValue } from '@confbus/core';
 import { ConfigClientError } from './errors.js';
-import { maskUriUserInfo } from './secret-keys.js';
 
 export interface RemotePropertySource {
   readonly name: string;
