@@ -189,11 +189,29 @@ describe('client bus member', () => {
     assert.equal(response.status, 503);
     assert.match(
       response.body?.message ?? '',
-      /not connected to the broker \(127\.0\.0\.1:1\); only this node was refreshed/,
+      /^Only this node was refreshed: the bus is not connected to the broker \(127\.0\.0\.1:1\)/,
     );
     assert.equal(client.getString('group.comment'), 'two');
     assert.ok(logger.lines.includes('info: Received remote refresh request.'));
     assert.ok(!logger.lines.some((line) => line.includes('never-logged-pw')));
+  });
+
+  it('says so when this node fails to refresh on busrefresh, while the others were sent the event', async () => {
+    const { url } = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:2:failing']));
+    stub.setFailing(503);
+    try {
+      const response = await post(`${url}/actuator/busrefresh/nobody`);
+      assert.equal(response.status, 204, 'a destination that skips this node needs no fetch');
+      const failed = await post(`${url}/actuator/busrefresh/app:dev:2:failing`);
+      assert.equal(failed.status, 500);
+      assert.match(
+        failed.body?.message ?? '',
+        /^Refreshing this node failed \(Refresh failed, keeping the current configuration/,
+      );
+      assert.match(failed.body?.message ?? '', /the other nodes were sent the event$/);
+    } finally {
+      stub.setFailing(null);
+    }
   });
 
   it('waits for the port when server.port=0, then uses it in the bus id', async () => {

@@ -116,15 +116,36 @@ export class ClientBus {
   async refreshAndPublish(destination?: string): Promise<BusRefreshOutcome> {
     const event = createRefreshEvent(this.busId, destination);
     const local = this.#handleRefresh(event);
+    let published: Error | undefined;
     if (!this.#node.connected) {
-      await local;
-      throw new ConfigClientError(
-        'CONFBUS_BUS_UNAVAILABLE',
-        `The bus is not connected to the broker (${this.#options.settings.addresses.join(', ')}); only this node was refreshed. The connection is retried in the background.`,
+      published = new Error(
+        `the bus is not connected to the broker (${this.#options.settings.addresses.join(', ')}); the connection is retried in the background`,
+      );
+    } else {
+      published = await this.#node.publish(event).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
       );
     }
-    const [localKeys] = await Promise.all([local, this.#node.publish(event)]);
-    return { event, localKeys };
+    const outcome = await local;
+    if (outcome.error !== undefined) {
+      const others = published
+        ? `nothing was sent to the other nodes (${published.message})`
+        : 'the other nodes were sent the event';
+      throw new ConfigClientError(
+        'CONFBUS_REFRESH_FAILED',
+        `Refreshing this node failed (${messageOf(outcome.error)}); ${others}`,
+        { cause: outcome.error },
+      );
+    }
+    if (published) {
+      throw new ConfigClientError(
+        'CONFBUS_BUS_UNAVAILABLE',
+        `Only this node was refreshed: ${published.message}`,
+        { cause: published },
+      );
+    }
+    return { event, localKeys: outcome.keys };
   }
 
   async close(): Promise<void> {
@@ -140,21 +161,21 @@ export class ClientBus {
   }
 
   /** Spring's RefreshListener: refresh when addressed, else say whom the event was for. */
-  async #handleRefresh(event: RefreshBusEvent): Promise<string[] | null> {
+  async #handleRefresh(event: RefreshBusEvent): Promise<{ keys: string[] | null; error?: unknown }> {
     const { logger } = this.#options;
     if (!isForSelf(event, this.busId, [...this.#options.configNames])) {
       logger.info(`Refresh not performed, the event was targeting ${event.destinationService}`);
-      return null;
+      return { keys: null };
     }
     logger.info('Received remote refresh request.');
     try {
       const keys = await this.#options.target.refresh();
       logger.info(`Keys refreshed [${keys.join(', ')}]`);
-      return keys;
+      return { keys };
     } catch (error) {
-      // The client already logged why; the event is handled (and acked) either way.
+      // The client already logged the cause; the event counts as handled (and is acked) anyway.
       logger.warn(`Remote refresh ${event.id} from ${event.originService} failed: ${messageOf(error)}`);
-      return [];
+      return { keys: null, error };
     }
   }
 
