@@ -20,7 +20,7 @@ import {
   isRefreshEvent,
 } from '@confbus/core';
 import { Connection, type Consumer, type Publisher, type AsyncMessage } from 'rabbitmq-client';
-import { describeError, redactSecret } from './redact.js';
+import { describeError } from './redact.js';
 
 /** Spring Cloud Bus's default destination (`spring.cloud.bus.destination`). */
 export const DEFAULT_BUS_DESTINATION = 'springCloudBus';
@@ -285,5 +285,3 @@ function rawBody(msg: AsyncMessage): string | Uint8Array {
 function base64UrlUuid(): string {
   return Buffer.from(randomUUID().replace(/-/g, ''), 'hex').toString('base64url');
 }
-
-export { redactSecret };
