@@ -124,7 +124,7 @@ describe('sample clients on the bus', () => {
     assert.equal(health.components.bus.status, 'UP');
     assert.match(health.components.bus.details.busId, new RegExp(`^sample:dev:${dev.port}:[0-9a-f]{32}$`));
 
-    await remote.commit({ 'sample.yml': yaml('second') });
+    const secondSha = await remote.commit({ 'sample.yml': yaml('second') });
     const response = await postJson(`${dev.url}/actuator/busrefresh`);
     assert.equal(response.status, 204);
     for (const client of [dev, real1, real2]) await waitForComment(client, 'second');
@@ -146,6 +146,8 @@ describe('sample clients on the bus', () => {
     });
     assert.equal(new Set(realAcks.map((ack) => ack.ackId)).size, 1);
     assert.ok(realAcks.every((ack) => ack.ackDestinationService === '**'));
+    // confbus's extra: the version each node serves after the refresh.
+    assert.ok(realAcks.every((ack) => ack.configVersion === secondSha));
     assert.ok(!acks.some((ack) => ack.originService.startsWith('sample:dev:')));
   });
 

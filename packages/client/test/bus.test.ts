@@ -248,6 +248,8 @@ describe('client bus member', () => {
     assert.equal(ack.originService, 'app:dev:8080:events');
     assert.equal(ack.ackDestinationService, 'app:dev:8080:events');
     assert.equal(ack.event, 'org.springframework.cloud.bus.event.RefreshRemoteApplicationEvent');
+    assert.equal(ack.configVersion, client.status.version);
+    assert.equal(ack.configVersion, String(version).padStart(40, '0'));
     assert.equal(acks.filter((a) => a.originService === 'app:dev:8080:events').length, 1);
     const keysLine = logger.lines.find((line) => line.startsWith('info: Keys refreshed ['));
     assert.equal(keysLine, 'info: Keys refreshed [config.client.version, group.comment]');

@@ -181,10 +181,16 @@ export class ClientBus {
 
   async #sendAck(event: BusEvent): Promise<void> {
     const { settings, logger, target } = this.#options;
-    const ack = createAckEvent(this.busId, event, settings.ackDestination);
+    const version = target.currentVersion();
+    // configVersion is confbus's addition (Spring ignores unknown fields): the server's ack tracking
+    // sees which version each node serves after the refresh.
+    const ack = {
+      ...createAckEvent(this.busId, event, settings.ackDestination),
+      ...(version === null ? {} : { configVersion: version }),
+    };
     try {
       await this.#node.publish(ack);
-      logger.debug(`Sent bus ack for ${event.id} (config version ${target.currentVersion() ?? 'none'})`);
+      logger.debug(`Sent bus ack for ${event.id} (config version ${version ?? 'none'})`);
     } catch (error) {
       logger.warn(`Could not send the bus ack for ${event.id}: ${messageOf(error)}`);
     }
