@@ -110,27 +110,27 @@ export class ClientBus {
   /**
    * What `POST /actuator/busrefresh[/{destination}]` does: refresh this node when the destination
    * addresses it (Spring handles its own request locally first), then publish the event so every
-   * other matching node refreshes. Rejects (CONFBUS_BUS_UNAVAILABLE when disconnected) if the event could not be published; the local
-   * refresh has happened by then.
+   * other matching node refreshes. Rejects with CONFBUS_REFRESH_FAILED when this node failed to
+   * refresh, and with CONFBUS_BUS_UNAVAILABLE when the event could not be published.
    */
   async refreshAndPublish(destination?: string): Promise<BusRefreshOutcome> {
     const event = createRefreshEvent(this.busId, destination);
     const local = this.#handleRefresh(event);
-    let published: Error | undefined;
+    let publishError: Error | undefined;
     if (!this.#node.connected) {
-      published = new Error(
+      publishError = new Error(
         `the bus is not connected to the broker (${this.#options.settings.addresses.join(', ')}); the connection is retried in the background`,
       );
     } else {
-      published = await this.#node.publish(event).then(
+      publishError = await this.#node.publish(event).then(
         () => undefined,
         (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
       );
     }
     const outcome = await local;
     if (outcome.error !== undefined) {
-      const others = published
-        ? `nothing was sent to the other nodes (${published.message})`
+      const others = publishError
+        ? `nothing was sent to the other nodes (${publishError.message})`
         : 'the other nodes were sent the event';
       throw new ConfigClientError(
         'CONFBUS_REFRESH_FAILED',
@@ -138,11 +138,11 @@ export class ClientBus {
         { cause: outcome.error },
       );
     }
-    if (published) {
+    if (publishError) {
       throw new ConfigClientError(
         'CONFBUS_BUS_UNAVAILABLE',
-        `Only this node was refreshed: ${published.message}`,
-        { cause: published },
+        `${outcome.keys === null ? 'Nothing was refreshed (the destination does not address this node)' : 'Only this node was refreshed'}: ${publishError.message}`,
+        { cause: publishError },
       );
     }
     return { event, localKeys: outcome.keys };
