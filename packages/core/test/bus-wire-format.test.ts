@@ -117,6 +117,24 @@ describe('bus wire format', () => {
     );
   });
 
+  it("keeps an ack's configVersion (ours), writes it only when set, and ignores one of the wrong shape", () => {
+    const withVersion = ACK_JSON.replace(/}$/, ',"configVersion":"0123abcd"}');
+    const e = decodeBusEvent(withVersion);
+    assert.ok(isAckEvent(e));
+    assert.equal(e.configVersion, '0123abcd');
+    assert.equal(encodeBusEvent(e), withVersion);
+    const plain = decodeBusEvent(ACK_JSON);
+    assert.ok(isAckEvent(plain) && !('configVersion' in plain));
+    assert.equal(encodeBusEvent(plain), ACK_JSON);
+    const snake = decodeBusEvent(ACK_JSON.replace(/}$/, ',"config_version":"beef"}'));
+    assert.ok(isAckEvent(snake) && snake.configVersion === 'beef');
+    const odd = decodeBusEvent(ACK_JSON.replace(/}$/, ',"configVersion":42}'));
+    assert.ok(
+      isAckEvent(odd) && odd.configVersion === undefined,
+      'a numeric version is ignored, the ack kept',
+    );
+  });
+
   it('reads the snake_case keys an app with a snake_case Jackson mapper sends', () => {
     // Shape of the captured ack in ityouknow/blog-comments#91.
     const e = decodeBusEvent(

@@ -34,6 +34,11 @@ export interface AckBusEvent extends BusEventBase {
   readonly ackDestinationService: string;
   /** Fully qualified Java class name of the acknowledged event. */
   readonly event: string;
+  /**
+   * Not in Spring: the config version (commit) the acking service now serves. Spring ignores unknown fields,
+   * so sending it is harmless; written only when set, so Spring-shaped acks stay byte-identical.
+   */
+  readonly configVersion?: string;
 }
 
 export interface EnvironmentChangeBusEvent extends BusEventBase {
@@ -122,6 +127,7 @@ export function encodeBusEvent(e: BusEvent): string {
     out.ackId = e.ackId;
     out.ackDestinationService = e.ackDestinationService;
     out.event = e.event;
+    if (e.configVersion !== undefined) out.configVersion = e.configVersion;
   } else if (isEnvironmentChangeEvent(e)) {
     out.values = e.values;
   } else if ('extra' in e) {
@@ -145,6 +151,7 @@ const FIELD_BY_CANONICAL_KEY = new Map(
     'ackId',
     'ackDestinationService',
     'event',
+    'configVersion',
     'values',
   ].map((f) => [canonicalKey(f), f]),
 );
@@ -179,19 +186,23 @@ export function decodeBusEvent(body: string | Uint8Array): BusEvent {
   switch (type) {
     case REFRESH_EVENT_TYPE:
       return { type, ...base };
-    case ACK_EVENT_TYPE:
+    case ACK_EVENT_TYPE: {
+      // Ours, not Spring's: a value of the wrong shape is ignored (as Spring ignores it), not a reason to drop the ack.
+      const configVersion = fields.configVersion;
       return {
         type,
         ...base,
         ackId: requireString(fields, 'ackId'),
         ackDestinationService: requireString(fields, 'ackDestinationService'),
         event: requireString(fields, 'event'),
+        ...(typeof configVersion === 'string' && configVersion !== '' ? { configVersion } : {}),
       };
+    }
     case ENVIRONMENT_CHANGE_EVENT_TYPE:
       return { type, ...base, values: requireValues(fields.values) };
     default: {
       // Fields that are ours by name but not part of the base stay with the unknown event.
-      for (const k of ['ackId', 'ackDestinationService', 'event', 'values']) {
+      for (const k of ['ackId', 'ackDestinationService', 'event', 'configVersion', 'values']) {
         if (k in fields) extra[k] = fields[k];
       }
       return { type, ...base, extra };

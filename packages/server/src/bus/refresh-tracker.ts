@@ -53,10 +53,10 @@ export class RefreshTracker {
     this.scheduleSummary(event.id);
   }
 
-  acked(ack: AckBusEvent & { configVersion?: unknown }): void {
+  acked(ack: AckBusEvent): void {
     const tracked = this.events.get(ack.ackId);
     if (!tracked) return;
-    const configVersion = typeof ack.configVersion === 'string' ? ack.configVersion : undefined;
+    const configVersion = ack.configVersion;
     tracked.entry.acks.push({
       service: ack.originService,
       afterMs: Math.max(0, ack.timestamp - tracked.publishedMs),
