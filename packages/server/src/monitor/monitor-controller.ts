@@ -32,8 +32,12 @@ interface RawBodyRequest extends FastifyRequest {
 }
 
 export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRoutesOptions): void {
-  /** Services already announced for the newest commit, so a burst of webhooks for one push publishes once. */
-  const announced = new Map<string, Set<string>>();
+  /**
+   * Publications per service for the newest commit, so a burst of webhooks for one push publishes once. A
+   * webhook arriving while a publication is in flight awaits it (and shares its failure); a failed one is
+   * forgotten, so the host's redelivery of the webhook publishes it.
+   */
+  const announced = new Map<string, Map<string, Promise<void>>>();
 
   // Encapsulated so the raw-body parsers apply to /monitor only.
   app.register(async (scope) => {
@@ -131,15 +135,44 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
         );
       }
 
-      const seen = announced.get(commit) ?? new Set<string>();
+      const publications = announced.get(commit) ?? new Map<string, Promise<void>>();
       announced.clear();
-      announced.set(commit, seen);
+      announced.set(commit, publications);
+      const failed: Array<{ service: string; error: unknown }> = [];
+      // One after the other, so events go out in the order the services were named.
       for (const service of services) {
         options.logger.info({ service, commit }, `Refresh for: ${service}`);
-        if (seen.has(service)) continue;
-        seen.add(service);
-        const event = await options.bus.publishRefresh(service);
-        options.tracker.published(event, commit);
+        let publication = publications.get(service);
+        if (publication === undefined) {
+          const started = options.bus
+            .publishRefresh(service)
+            .then((event) => options.tracker.published(event, commit));
+          publication = started;
+          publications.set(service, started);
+          // Registered before anyone awaits it, so the entry is gone before a waiter can answer.
+          started.catch(() => {
+            if (publications.get(service) === started) publications.delete(service);
+          });
+        }
+        try {
+          await publication;
+        } catch (error) {
+          failed.push({ service, error });
+        }
+      }
+      if (failed.length > 0) {
+        const reason =
+          failed[0]!.error instanceof Error ? failed[0]!.error.message : String(failed[0]!.error);
+        options.logger.warn(
+          { services: failed.map((f) => f.service), commit, reason },
+          'Could not publish refresh events',
+        );
+        throw new HttpError(
+          503,
+          'CONFBUS_BUS_PUBLISH_FAILED',
+          `Git was re-read (commit ${commit}), but the refresh for ${failed.map((f) => f.service).join(', ')} ` +
+            `could not be published (${reason}); redeliver the webhook to retry`,
+        );
       }
 
       if (rejected.length > 0) {
