@@ -12,6 +12,10 @@ import { registerEnvironmentRoutes } from './environment/environment-controller.
 import { GitMirror } from './git/index.js';
 import { registerHealthRoutes } from './health/health-controller.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { type RequestLimits, requestLimitServerOptions } from './http/request-limits.js';
+import { registerMetricsRoutes } from './metrics/metrics-routes.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
+import { installSecurity } from './security/install-security.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 
 const GIT = 'spring.cloud.config.server.git';
@@ -72,16 +76,20 @@ export async function createConfigServer({
     acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),
   });
 
-  const maxUrlLength = settings.number('confbus.server.max-url-length');
+  const limits: RequestLimits = {
+    maxUrlLength: settings.number('confbus.server.max-url-length'),
+    maxBodyBytes: settings.number('confbus.server.max-body-bytes'),
+    maxHeaderBytes: settings.number('confbus.server.max-header-bytes'),
+  };
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // Per-request log lines would dominate the cost of a cache hit; metrics and errors are logged instead.
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: settings.number('confbus.server.max-body-bytes'),
-    // Labels and application names may be long; the URL length limit is the real bound.
-    routerOptions: { maxParamLength: maxUrlLength },
+    ...requestLimitServerOptions(limits),
   });
-  installErrorHandling(app, maxUrlLength);
+  installErrorHandling(app, limits);
+  installSecurity(app, settings);
+  registerMetricsRoutes(app, new ServerMetrics({ git: () => mirror.health(), environments }));
   registerHealthRoutes(app, { git: () => mirror.health() });
   registerEnvironmentRoutes(app, {
     service: environments,
