@@ -1,0 +1,50 @@
+/**
+ * Like ../server-harness.ts, but lets a test add routes before the server listens (fastify refuses new routes
+ * afterwards): the limits and auth tests need a POST route whatever the monitor endpoint's state.
+ */
+import { resolveSettings } from '@confbus/core';
+import { makeTempDir } from '@confbus/testkit/temp-dir';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { type ConfigServer, createConfigServer, serverSettingSpecs } from '../../src/index.js';
+
+export interface PreparedServer {
+  server: ConfigServer;
+  base: string;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+/** A stand-in `POST /monitor` (echoes the JSON body) unless the server already has the real one. */
+export function ensureMonitorRoute(app: FastifyInstance): void {
+  if (!app.hasRoute({ method: 'POST', url: '/monitor' }))
+    app.post('/monitor', async (request) => request.body ?? null);
+}
+
+export async function startPreparedServer(
+  settings: Record<string, string>,
+  prepare: (app: FastifyInstance) => void = ensureMonitorRoute,
+): Promise<PreparedServer> {
+  const work = await makeTempDir('confbus-server-');
+  const logs: string[] = [];
+  const logger = pino({ level: 'trace' }, { write: (line: string) => void logs.push(line) });
+  const args = Object.entries({
+    'server.port': '0',
+    'server.address': '127.0.0.1',
+    'spring.cloud.config.server.git.basedir': `${work.path}/mirror`,
+    ...settings,
+  }).map(([key, value]) => `--${key}=${value}`);
+  const resolved = resolveSettings(serverSettingSpecs, { args, env: {} }, { unknownKeys: 'error' });
+  const server = await createConfigServer({ settings: resolved, logger, cwd: work.path });
+  prepare(server.app);
+  const base = await server.listen();
+  return {
+    server,
+    base,
+    logs,
+    async stop() {
+      await server.close();
+      await work.remove();
+    },
+  };
+}
