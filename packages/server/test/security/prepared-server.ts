@@ -12,6 +12,8 @@ export interface PreparedServer {
   server: ConfigServer;
   base: string;
   logs: string[];
+  /** The server's working directory (a temp dir; the git mirror lives below it). */
+  workDir: string;
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startPreparedServer(
     server,
     base,
     logs,
+    workDir: work.path,
     async stop() {
       await server.close();
       await work.remove();
