@@ -1,7 +1,8 @@
 /**
  * The sample service: the smallest complete example of writing a service with @confbus/client.
  * `/static` serves a component built once at start-up; `/dynamic` serves a refreshable one, so
- * after `POST /actuator/refresh` only `/dynamic` shows the new `group.*` values.
+ * after `POST /actuator/refresh` only `/dynamic` shows the new `group.*` values. The bus
+ * (`--spring.cloud.bus.enabled=true`, `spring.rabbitmq.*`) is switched on by settings alone.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,7 +31,15 @@ function readGroup(config: ConfigView): Group {
 }
 
 export async function startSampleClient(options: SampleClientOptions = {}): Promise<SampleClient> {
-  const config = await ConfigClient.start({ args: options.args ?? [], env: options.env ?? process.env });
+  const config = await ConfigClient.start({
+    args: options.args ?? [],
+    env: options.env ?? process.env,
+    // The sample shows its refresh endpoints unless told otherwise; the bus ones answer 503 while
+    // the bus is disabled.
+    defaults: {
+      'management.endpoints.web.exposure.include': ['health', 'refresh', 'busrefresh', 'bus-refresh'],
+    },
+  });
   const startupGroup = readGroup(config); // read once: keeps its start-up values, like a plain @Value
   const liveGroup = config.refreshable(readGroup); // rebuilt when a group.* key changes (@RefreshScope)
   const management = createManagementHandler(config);
@@ -56,6 +65,7 @@ export async function startSampleClient(options: SampleClientOptions = {}): Prom
     server.listen(config.getNumber('server.port', 8080), host, resolve);
   });
   const port = (server.address() as AddressInfo).port;
+  await config.setLocalServerPort(port); // the bus id carries the port, as Spring's local.server.port
   config.logger.info(`Listening on http://${host}:${port}`);
 
   return {

@@ -1,1 +1,2 @@
-export {};
+export * from './bus-node.js';
+export * from './bus-settings.js';

@@ -7,10 +7,9 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { FlatProperties } from '@confbus/core';
+import { isSecretKey, type FlatProperties } from '@confbus/core';
 import type { RemoteEnvironment } from './remote-environment.js';
 import { parseEnvironment } from './remote-environment.js';
-import { isSecretKey } from './secret-keys.js';
 
 const FORMAT = 'confbus-client-backup/1';
 

@@ -4,7 +4,8 @@
  * variables, the YAML settings file, defaults — resolved by @confbus/core's settings resolver.
  */
 import type { SettingSpec, Settings } from '@confbus/core';
-import { settingsFileSpecs } from '@confbus/core';
+import { busSettingSpecs, settingsFileSpecs } from '@confbus/core';
+import { clientBusSettingSpecs, readBusSettings, type BusSettings } from './bus/bus-settings.js';
 
 export const clientSettingSpecs: readonly SettingSpec[] = [
   ...settingsFileSpecs,
@@ -119,6 +120,8 @@ export const clientSettingSpecs: readonly SettingSpec[] = [
     default: false,
     description: 'Write secret values unencrypted when no backup key is set',
   },
+  ...busSettingSpecs,
+  ...clientBusSettingSpecs,
 ];
 
 export interface RetryPolicy {
@@ -147,6 +150,7 @@ export interface ClientSettings {
     readonly key: string | undefined;
     readonly plaintextSecrets: boolean;
   };
+  readonly bus: BusSettings;
 }
 
 const CONFIG_SERVER_IMPORT = /^(optional:)?configserver:(.*)$/;
@@ -203,5 +207,6 @@ export function readClientSettings(settings: Settings): ClientSettings {
       key: settings.optionalString('confbus.client.backup.key'),
       plaintextSecrets: settings.boolean('confbus.client.backup.plaintext-secrets'),
     },
+    bus: readBusSettings(settings),
   };
 }

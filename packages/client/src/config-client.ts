@@ -6,9 +6,17 @@ import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { resolveSettings, type PropertyValue, type SettingValue, type Settings } from '@confbus/core';
+import {
+  defaultBusId,
+  maskUriUserInfo,
+  resolveSettings,
+  type PropertyValue,
+  type SettingValue,
+  type Settings,
+} from '@confbus/core';
 import { pino } from 'pino';
 import { readBackup, writeBackup } from './backup-store.js';
+import { ClientBus, type BusHealth } from './bus/client-bus.js';
 import { clientSettingSpecs, readClientSettings, type ClientSettings } from './client-settings.js';
 import {
   changedKeys,
@@ -37,7 +45,6 @@ import {
   type RefreshableOptions,
 } from './refreshable.js';
 import { fetchEnvironment, type RemoteEnvironment } from './remote-environment.js';
-import { maskUriUserInfo } from './secret-keys.js';
 
 /** The logging the client needs; a pino logger fits. Messages never contain secret values. */
 export interface ClientLogger {
@@ -54,6 +61,8 @@ export interface ConfigClientOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Programmatic settings, between arguments and environment variables. */
   readonly overrides?: Readonly<Record<string, SettingValue | undefined>>;
+  /** An application's own defaults: below every source (e.g. its management exposure list). */
+  readonly defaults?: Readonly<Record<string, SettingValue>>;
   /** Where `application.yml` is looked for (default: `process.cwd()`). */
   readonly cwd?: string;
   readonly logger?: ClientLogger;
@@ -77,6 +86,19 @@ export interface ConfigStatus extends SnapshotMeta {
 /** What `refreshable` gives: the holder for a sync factory, a promise of it for an async one. */
 export type RefreshableResult<R> = R extends PromiseLike<infer T> ? Promise<Refreshable<T>> : Refreshable<R>;
 
+/** The bus as the client sees it: off, waiting for `setLocalServerPort` (its id needs the port), or running. */
+export type BusState =
+  | { readonly state: 'disabled' }
+  | { readonly state: 'waiting-for-port' }
+  | { readonly state: 'started'; readonly bus: ClientBus };
+
+/** `refreshIfVersionChanged()`'s answer when the server had a new version. */
+export interface VersionCatchUp {
+  readonly keys: string[];
+  readonly from: string | null;
+  readonly to: string | null;
+}
+
 interface Fetched {
   readonly env: RemoteEnvironment;
   readonly uri: string;
@@ -91,6 +113,8 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   #lastRefreshError: string | undefined;
   #warnedOmittedSecrets = false;
   #closed = false;
+  #bus: BusState;
+  #busStarting: Promise<void> | undefined;
 
   private constructor(
     readonly settings: ClientSettings,
@@ -103,6 +127,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     super();
     this.#snapshot = initial;
     this.#view = new SnapshotView(() => this.#snapshot);
+    this.#bus = settings.bus.enabled ? { state: 'waiting-for-port' } : { state: 'disabled' };
   }
 
   /** Resolves the local settings, fetches the remote configuration (with fail-fast/backup rules), and returns a ready client. */
@@ -136,7 +161,70 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     }
     const client = new ConfigClient(settings, localSettings, localLayer, logger, snapshot);
     if (fetched) await client.saveBackup(fetched.env);
+    // The bus id holds the port (Spring: local.server.port, else server.port, else 8080). With
+    // server.port=0 it is known only once the app listens: then setLocalServerPort() starts the bus.
+    if (settings.bus.enabled) {
+      const port = client.getNumber('server.port');
+      if (settings.bus.id !== undefined || port !== 0) await client.#startBus(port ?? 8080);
+      else logger.info('Bus enabled; it connects once the application reports its port (setLocalServerPort)');
+    }
     return client;
+  }
+
+  // ---- bus ----
+
+  /** The bus state; `bus` is the running member, if any. */
+  get busState(): BusState {
+    return this.#bus;
+  }
+
+  get bus(): ClientBus | undefined {
+    return this.#bus.state === 'started' ? this.#bus.bus : undefined;
+  }
+
+  /** The `bus` health component, or undefined when the bus is disabled. */
+  busHealth(): BusHealth | { status: 'UNKNOWN'; details: { reason: string } } | undefined {
+    if (this.#bus.state === 'disabled') return undefined;
+    if (this.#bus.state === 'waiting-for-port') {
+      return { status: 'UNKNOWN', details: { reason: 'waiting for the application to report its port' } };
+    }
+    return this.#bus.bus.health();
+  }
+
+  /**
+   * Tells the client the port the application listens on (Spring's `local.server.port`). Starts
+   * the bus if it was waiting for it; resolves once connected or the broker was found down.
+   */
+  async setLocalServerPort(port: number): Promise<void> {
+    if (this.#bus.state === 'waiting-for-port' && !this.#closed) await this.#startBus(port);
+    else await this.#busStarting;
+  }
+
+  #startBus(port: number): Promise<void> {
+    this.#busStarting ??= (async () => {
+      const settings = this.settings.bus;
+      const busId =
+        settings.id ??
+        defaultBusId({
+          applicationName: this.settings.applicationName,
+          profiles: [...this.settings.profiles],
+          port,
+        });
+      const bus = await ClientBus.start({
+        settings,
+        busId,
+        configNames: this.settings.name.split(',').map((name) => name.trim()),
+        logger: this.logger,
+        target: {
+          refresh: () => this.refresh(),
+          refreshIfVersionChanged: () => this.refreshIfVersionChanged(),
+          currentVersion: () => this.#snapshot.meta.version,
+        },
+      });
+      this.#bus = { state: 'started', bus };
+      if (this.#closed) await bus.close();
+    })();
+    return this.#busStarting;
   }
 
   // ---- reads (always the current snapshot) ----
@@ -247,6 +335,20 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     return this.#queued;
   }
 
+  /**
+   * Asks the server for the current version and refreshes only if it differs from ours; resolves
+   * with `null` when it is the same. Used after a bus outage to catch up on missed refresh events.
+   */
+  async refreshIfVersionChanged(): Promise<VersionCatchUp | null> {
+    // Let a refresh in progress land first, so "ours" is the newest we have.
+    await Promise.allSettled([this.#running, this.#queued]);
+    const from = this.#snapshot.meta.version;
+    const { env } = await fetchAnyUri(this.settings, this.logger);
+    if (env.version !== null && env.version === from) return null;
+    const keys = await this.refresh();
+    return { keys, from, to: this.#snapshot.meta.version };
+  }
+
   #startRefresh(): Promise<string[]> {
     const run = this.#refreshOnce().finally(() => {
       if (this.#running === run) this.#running = undefined;
@@ -336,6 +438,8 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   /** Stops accepting refreshes and waits for one in progress. */
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#busStarting?.catch(() => undefined);
+    await this.bus?.close();
     await Promise.allSettled([this.#running, this.#queued]);
   }
 }
@@ -350,7 +454,11 @@ function resolveLocalSettings(
   env: Readonly<Record<string, string | undefined>>,
 ): Settings {
   const input = { args: options.args ?? [], env, overrides: options.overrides ?? {} };
-  const first = resolveSettings(clientSettingSpecs, input, { unknownKeys: 'keep' });
+  const defaults = options.defaults ?? {};
+  const specs = clientSettingSpecs.map((spec) =>
+    Object.hasOwn(defaults, spec.key) ? { ...spec, default: defaults[spec.key] } : spec,
+  );
+  const first = resolveSettings(specs, input, { unknownKeys: 'keep' });
   const explicit = first.optionalString('spring.config.location');
   const path = resolvePath(options.cwd ?? process.cwd(), explicit ?? 'application.yml');
   if (!explicit && !existsSync(path)) return first;
@@ -366,7 +474,7 @@ function resolveLocalSettings(
       },
     );
   }
-  return resolveSettings(clientSettingSpecs, { ...input, file: { path, text } }, { unknownKeys: 'keep' });
+  return resolveSettings(specs, { ...input, file: { path, text } }, { unknownKeys: 'keep' });
 }
 
 function buildSnapshot(

@@ -6,7 +6,9 @@ export type ConfigClientErrorCode =
   | 'CONFBUS_BAD_VALUE'
   | 'CONFBUS_BIND'
   | 'CONFBUS_REFRESH_FAILED'
-  | 'CONFBUS_CLIENT_CLOSED';
+  | 'CONFBUS_CLIENT_CLOSED'
+  | 'CONFBUS_BAD_SETTING'
+  | 'CONFBUS_BUS_UNAVAILABLE';
 
 export class ConfigClientError extends Error {
   constructor(

@@ -2,12 +2,16 @@
  * Spring-style management endpoints (`/actuator/refresh`, `/health`, `/env`) as a plain node:http
  * handler, plus thin adapters for express and fastify written against minimal structural types,
  * so the library depends on neither framework. Only endpoints named in
- * `management.endpoints.web.exposure.include` answer; more (e.g. `busrefresh`) plug in through
- * `extraEndpoints`.
+ * `management.endpoints.web.exposure.include` answer; the bus ones (`busrefresh`, `bus-refresh`)
+ * are built in too, and more plug in through `extraEndpoints`.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { busEndpoints } from './bus/bus-endpoints.js';
 import type { ConfigClient } from './config-client.js';
-import { isSecretKey, maskUriUserInfo, maskValue } from './secret-keys.js';
+import { ManagementEndpointError } from './management-endpoint-error.js';
+
+export { ManagementEndpointError };
+import { isSecretKey, maskUriUserInfo, maskValue } from '@confbus/core';
 
 export type ManagementMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -66,8 +70,16 @@ export function builtInEndpoints(): Record<string, ManagementEndpoint> {
           state: status.state,
         };
         if (status.lastRefreshError) details.lastRefreshError = status.lastRefreshError;
+        const body: Record<string, unknown> = {
+          status: status.source === 'server' ? 'UP' : 'UNKNOWN',
+          details,
+        };
+        // A broker outage does not pull the overall status down: the service still serves, the bus
+        // reconnects and catches up by itself, and a DOWN would have orchestrators restart the fleet.
+        const bus = client.busHealth();
+        if (bus) body.components = { bus };
         // Running on a backup or on local settings only is worth a look, not a restart: 200, UNKNOWN.
-        return { status: 200, body: { status: status.source === 'server' ? 'UP' : 'UNKNOWN', details } };
+        return { status: 200, body };
       },
     },
     env: {
@@ -86,6 +98,7 @@ export function builtInEndpoints(): Record<string, ManagementEndpoint> {
         },
       }),
     },
+    ...busEndpoints(),
   };
 }
 
@@ -147,13 +160,10 @@ export function createManagementHandler(
         });
         sendJson(res, response.status, response.body);
       } catch (error) {
-        const status = error instanceof BadRequest ? 400 : 500;
+        const status =
+          error instanceof BadRequest ? 400 : error instanceof ManagementEndpointError ? error.status : 500;
         const message = error instanceof Error ? error.message : String(error);
-        sendJson(
-          res,
-          status,
-          errorBody(status, status === 400 ? 'Bad Request' : 'Internal Server Error', message, path),
-        );
+        sendJson(res, status, errorBody(status, STATUS_CODES[status] ?? 'Error', message, path));
       }
     })();
     return true;

@@ -4,9 +4,8 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { FlatProperties, PropertyValue } from '@confbus/core';
+import { maskUriUserInfo, type FlatProperties, type PropertyValue } from '@confbus/core';
 import { ConfigClientError } from './errors.js';
-import { maskUriUserInfo } from './secret-keys.js';
 
 export interface RemotePropertySource {
   readonly name: string;
@@ -87,7 +86,7 @@ export async function fetchEnvironment(req: FetchRequest): Promise<RemoteEnviron
   if (status !== 200) {
     throw new ConfigClientError(
       'CONFBUS_CONFIG_FETCH',
-      `GET ${url.href} answered ${status}${status === 401 || status === 403 ? ' (check spring.cloud.config.username/password)' : ''}${status === 404 && req.label !== undefined ? ` (label '${req.label}' not found?)` : ''}`,
+      `GET ${url.href} answered ${status}${status === 401 || status === 403 ? ' (check spring.cloud.config.username/password)' : ''}${status === 404 && req.label !== undefined ? ` (label '${req.label}' not found?)` : ''}${serverMessage(body)}`,
     );
   }
   let json: unknown;
@@ -184,4 +183,17 @@ function get(
     req.on('close', () => clearTimeout(connectTimer));
     req.end();
   });
+}
+
+/** The `message` of a Spring-style error body (`{status, error, message, path}`), so the cause reaches the logs. */
+function serverMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown };
+    if (typeof parsed.message === 'string' && parsed.message.trim() !== '') {
+      return `: ${maskUriUserInfo(parsed.message.trim().slice(0, 500))}`;
+    }
+  } catch {
+    // Not JSON (a proxy's HTML page, say): the status alone has to do.
+  }
+  return '';
 }

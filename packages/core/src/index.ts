@@ -16,3 +16,4 @@ export {
 } from './environment/property-tree.js';
 export * from './secrets.js';
 export * from './settings/index.js';
+export * from './bus/index.js';

@@ -4,7 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { type Settings, maskUriUserInfo } from '@confbus/core';
+import { BusNode, busOptionsFromSettings, isBusEnabled } from '@confbus/bus';
+import { type Settings, defaultBusId, maskUriUserInfo } from '@confbus/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { EnvironmentService } from './environment/environment-service.js';
@@ -12,6 +13,9 @@ import { registerEnvironmentRoutes } from './environment/environment-controller.
 import { GitMirror } from './git/index.js';
 import { registerHealthRoutes } from './health/health-controller.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { RefreshTracker } from './bus/refresh-tracker.js';
+import { registerMonitorRoutes } from './monitor/monitor-controller.js';
+import type { WebhookSecrets } from './monitor/index.js';
 import { type RequestLimits, requestLimitServerOptions } from './http/request-limits.js';
 import { registerMetricsRoutes } from './metrics/metrics-routes.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
@@ -24,6 +28,9 @@ export interface ConfigServer {
   readonly app: FastifyInstance;
   readonly mirror: GitMirror;
   readonly environments: EnvironmentService;
+  readonly tracker: RefreshTracker;
+  /** Set once listening, when spring.cloud.bus.enabled. */
+  readonly bus: BusNode | undefined;
   /** Listens on server.address/server.port; resolves to the bound URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -85,12 +92,42 @@ export async function createConfigServer({
     loggerInstance: logger as FastifyBaseLogger,
     // Per-request log lines would dominate the cost of a cache hit; metrics and errors are logged instead.
     logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request: it showed in the cached-path profile, and request logging is off anyway.
+    childLoggerFactory: (parent) => parent,
     ...requestLimitServerOptions(limits),
   });
-  installErrorHandling(app, limits);
+  installErrorHandling(app, limits.maxUrlLength);
   installSecurity(app, settings);
   registerMetricsRoutes(app, new ServerMetrics({ git: () => mirror.health(), environments }));
-  registerHealthRoutes(app, { git: () => mirror.health() });
+
+  const tracker = new RefreshTracker(logger.child({ component: 'bus' }));
+  let bus: BusNode | undefined;
+  const secrets: WebhookSecrets = {};
+  for (const host of ['github', 'gitlab', 'bitbucket', 'gitea', 'gogs', 'gitee'] as const) {
+    const secret = settings.optionalString(`confbus.monitor.${host}.secret`);
+    if (secret !== undefined) secrets[host] = secret;
+  }
+  registerMonitorRoutes(app, {
+    mirror,
+    bus: { publishRefresh: (destination) => requireBus().publishRefresh(destination) },
+    busEnabled: isBusEnabled(settings),
+    tracker,
+    secrets,
+    requireSignature: settings.boolean('confbus.monitor.require-signature'),
+    logger: logger.child({ component: 'monitor' }),
+  });
+  const requireBus = (): BusNode => {
+    if (!bus) throw new Error('The bus is not started');
+    return bus;
+  };
+
+  registerHealthRoutes(app, {
+    git: () => mirror.health(),
+    components: (): Record<string, { status: string; details?: Record<string, unknown> }> =>
+      bus
+        ? { bus: { status: bus.connected ? 'UP' : 'DOWN', details: { id: bus.busId, queue: bus.queueName } } }
+        : {},
+  });
   registerEnvironmentRoutes(app, {
     service: environments,
     maxProfiles: settings.number('confbus.server.max-profiles'),
@@ -100,6 +137,10 @@ export async function createConfigServer({
     app,
     mirror,
     environments,
+    tracker,
+    get bus() {
+      return bus;
+    },
     async listen() {
       if (settings.boolean(`${GIT}.clone-on-start`)) await mirror.start();
       else
@@ -112,11 +153,26 @@ export async function createConfigServer({
         port: settings.number('server.port'),
         host: settings.string('server.address'),
       });
+      if (isBusEnabled(settings)) {
+        const port = new URL(address).port;
+        const busId =
+          settings.optionalString('spring.cloud.bus.id') ??
+          defaultBusId({ applicationName: settings.string('spring.application.name'), port });
+        // The server publishes refreshes and collects acks; it has nothing of its own to refresh, so it sends no acks.
+        bus = new BusNode({
+          ...busOptionsFromSettings(settings, { busId, logger: logger.child({ component: 'bus' }) }),
+          ackEnabled: false,
+        });
+        bus.on('ack', (ack) => tracker.acked(ack));
+        await bus.start();
+      }
       logger.info({ uri: displayUri, basedir }, `Config server listening on ${address}`);
       return address;
     },
     async close() {
       await app.close();
+      tracker.close();
+      await bus?.close();
       await mirror.close();
     },
   };

@@ -17,6 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validateLabel } from '../git/index.js';
 import { badRequest, notFound } from '../http/http-errors.js';
 import type { EnvironmentRequest, EnvironmentService, RenderFormat } from './environment-service.js';
+import { LruCache } from './lru-cache.js';
 
 const V2_MEDIA_TYPE = 'application/vnd.spring-cloud.config-server.v2+json';
 const FILE_SUFFIX = /\.(yml|yaml|properties|json)$/;
@@ -28,13 +29,24 @@ export interface EnvironmentRoutesOptions {
 
 export function registerEnvironmentRoutes(app: FastifyInstance, options: EnvironmentRoutesOptions): void {
   const { service } = options;
+  // Clients ask for the same few (application, profiles, label) over and over: validate each once.
+  const validated = new LruCache<string, EnvironmentRequest>(2000);
+  const parseRequest = (parts: RawParts): EnvironmentRequest => {
+    const key = `${parts.name}\u0000${parts.profiles}\u0000${parts.label ?? ''}`;
+    let parsed = validated.get(key);
+    if (!parsed) {
+      parsed = validateRequest(parts, options.maxProfiles);
+      validated.set(key, parsed);
+    }
+    return parsed;
+  };
 
   const sendEnvironment = async (
     request: FastifyRequest,
     reply: FastifyReply,
     parts: RawParts,
-  ): Promise<string> => {
-    const parsed = parseRequest(parts, options.maxProfiles);
+  ): Promise<Buffer> => {
+    const parsed = parseRequest(parts);
     const { resolved, revision } = await service.find(parsed);
     setRevisionHeaders(reply, revision.commit, revision.stale);
     const wantsV2 = (request.headers.accept ?? '').includes(V2_MEDIA_TYPE);
@@ -56,7 +68,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
       );
     }
     const [, name = '', profiles = '', extension = ''] = match;
-    const parsed = parseRequest({ name, profiles, label }, options.maxProfiles);
+    const parsed = parseRequest({ name, profiles, label });
     const { resolved, revision } = await service.find(parsed);
     setRevisionHeaders(reply, revision.commit, revision.stale);
     const format: RenderFormat = extension === 'yaml' ? 'yml' : (extension as RenderFormat);
@@ -92,7 +104,7 @@ interface RawParts {
   label: string | null;
 }
 
-function parseRequest(parts: RawParts, maxProfiles: number): EnvironmentRequest {
+function validateRequest(parts: RawParts, maxProfiles: number): EnvironmentRequest {
   const name = decodeSpringSegment(parts.name);
   const applications = parseApplications(name);
   if (applications.length === 0) throw badRequest('CONFBUS_INVALID_APPLICATION', 'Application name is empty');

@@ -35,14 +35,15 @@ export type RenderFormat = 'properties' | 'yml' | 'json';
 
 /** One resolved environment with its serialisations, built lazily and kept with the cache entry. */
 export class ResolvedEnvironment {
-  private jsonText?: string;
+  private jsonBytes?: Buffer;
   private readonly renderings = new Map<string, string>();
 
   constructor(readonly environment: Environment) {}
 
-  get json(): string {
-    this.jsonText ??= JSON.stringify(this.environment);
-    return this.jsonText;
+  /** Serialised once; a Buffer so that sending it costs no re-encoding per request. */
+  get json(): Buffer {
+    this.jsonBytes ??= Buffer.from(JSON.stringify(this.environment));
+    return this.jsonBytes;
   }
 
   render(format: RenderFormat, resolve: boolean): string {

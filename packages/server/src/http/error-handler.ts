@@ -3,7 +3,7 @@ import { ApplicationNotFoundError } from '../environment/environment-service.js'
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidLabelError, LabelNotFoundError, RepositoryUnavailableError } from '../git/index.js';
 import { HttpError, springErrorBody } from './http-errors.js';
-import { LIMIT_SETTINGS, type RequestLimits, installUrlLengthLimit } from './request-limits.js';
+import { LIMIT_SETTINGS, installUrlLengthLimit } from './request-limits.js';
 
 interface Mapped {
   status: number;
@@ -11,7 +11,7 @@ interface Mapped {
   message: string;
 }
 
-function mapError(error: unknown, request: FastifyRequest, limits: RequestLimits): Mapped | undefined {
+function mapError(error: unknown, request: FastifyRequest): Mapped | undefined {
   if (error instanceof HttpError)
     return { status: error.statusCode, code: error.code, message: error.message };
   if (error instanceof InvalidLabelError) return { status: 400, code: error.code, message: error.message };
@@ -29,7 +29,7 @@ function mapError(error: unknown, request: FastifyRequest, limits: RequestLimits
     return {
       status: 413,
       code: 'CONFBUS_BODY_TOO_LARGE',
-      message: `Request body larger than ${limits.maxBodyBytes} bytes (${LIMIT_SETTINGS.body})`,
+      message: `Request body larger than ${request.routeOptions.bodyLimit} bytes (${LIMIT_SETTINGS.body})`,
     };
   }
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
@@ -54,11 +54,11 @@ function mapError(error: unknown, request: FastifyRequest, limits: RequestLimits
   return undefined;
 }
 
-export function installErrorHandling(app: FastifyInstance, limits: RequestLimits): void {
-  installUrlLengthLimit(app, limits);
+export function installErrorHandling(app: FastifyInstance, maxUrlLength: number): void {
+  installUrlLengthLimit(app, maxUrlLength);
 
   app.setErrorHandler((error, request, reply) => {
-    const mapped = mapError(error, request, limits);
+    const mapped = mapError(error, request);
     if (mapped) {
       if (mapped.status >= 500)
         request.log.error({ code: mapped.code, path: request.routeOptions.url }, mapped.message);

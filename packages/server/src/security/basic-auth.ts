@@ -36,16 +36,19 @@ export function installBasicAuth(app: FastifyInstance, options: BasicAuthOptions
     return open.has(`${method} ${url}`);
   };
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (isOpen(request)) return;
-    if (verifier.verify(parseBasicAuthorization(request.headers.authorization))) return;
+  // A callback hook (no promise per request), like the URL length check: it runs on every request.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (isOpen(request) || verifier.verify(parseBasicAuthorization(request.headers.authorization))) {
+      done();
+      return;
+    }
     // Neither the header nor the presented user name is logged: a password typed into the wrong field
     // would end up in the log.
     request.log.debug(
       { path: request.routeOptions.url ?? 'unmatched' },
       'Rejected request without valid credentials',
     );
-    return reply
+    reply
       .code(401)
       .header('www-authenticate', `Basic realm="${BASIC_REALM}"`)
       .send(

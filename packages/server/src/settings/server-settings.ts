@@ -125,4 +125,17 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     description: 'POST /monitor answers without credentials (webhooks authenticate with their own secrets)',
   },
   ...busSettingSpecs,
+  ...['github', 'gitlab', 'bitbucket', 'gitea', 'gogs', 'gitee'].map((host): SettingSpec => ({
+    key: `confbus.monitor.${host}.secret`,
+    type: 'string',
+    secret: true,
+    description: `Webhook secret for ${host} pushes to /monitor; when set, a missing or wrong signature gets 401`,
+  })),
+  {
+    key: 'confbus.monitor.require-signature',
+    type: 'boolean',
+    default: false,
+    description:
+      'Reject /monitor requests that carry no verifiable signature (form posts, hosts without a secret)',
+  },
 ];

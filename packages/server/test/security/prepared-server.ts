@@ -1,6 +1,6 @@
 /**
- * Like ../server-harness.ts, but lets a test add routes before the server listens (fastify refuses new routes
- * afterwards): the limits and auth tests need a POST route whatever the monitor endpoint's state.
+ * Like ../server-harness.ts, but keeps the raw log lines (for "no secret in the log" checks), exposes the
+ * working directory, and lets a test touch the fastify instance before the server listens.
  */
 import { resolveSettings } from '@confbus/core';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
@@ -17,15 +17,9 @@ export interface PreparedServer {
   stop(): Promise<void>;
 }
 
-/** A stand-in `POST /monitor` (echoes the JSON body) unless the server already has the real one. */
-export function ensureMonitorRoute(app: FastifyInstance): void {
-  if (!app.hasRoute({ method: 'POST', url: '/monitor' }))
-    app.post('/monitor', async (request) => request.body ?? null);
-}
-
 export async function startPreparedServer(
   settings: Record<string, string>,
-  prepare: (app: FastifyInstance) => void = ensureMonitorRoute,
+  prepare: (app: FastifyInstance) => void = () => undefined,
 ): Promise<PreparedServer> {
   const work = await makeTempDir('confbus-server-');
   const logs: string[] = [];

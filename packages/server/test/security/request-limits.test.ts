@@ -107,7 +107,9 @@ describe('request limits', () => {
       body: '{"path":"foo.yml"}',
       headers: { 'content-type': 'application/json' },
     });
-    assert.equal(ok.status, 200);
+    // Accepted: the monitor itself answers (503 here, as this server has no bus), not the content-type check.
+    assert.ok(![413, 415].includes(ok.status), String(ok.status));
+    assert.notEqual(((await ok.json()) as ErrorBody).code, 'CONFBUS_UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('431 for request line plus headers over max-header-bytes, answered on the socket', async () => {

@@ -1,0 +1,356 @@
+// Client benchmarks, against a real confbus server (child process) over a real git repository:
+//   1. idle memory of the sample client (RSS and heap used after start + forced GC) vs a bare node:http process;
+//   2. cost of a refresh that changes 1,000 keys (ConfigClient in this process; median and p95 of 20 refreshes,
+//      each after a push that changes all 1,000 values) vs a refresh that changes nothing, in alternating rounds.
+// Run alone: `npm run build && node bench/client-bench.mjs`; bench/run-all.mjs can list it (exports title, run).
+// Self-contained on purpose (no bench/lib imports), so it runs on any branch that has the built packages.
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { clearTimeout, setTimeout } from 'node:timers';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+
+export const title = 'Client';
+
+// Node 20's global fetch (undici); the lint config for .mjs files declares no browser-style globals.
+const { fetch } = globalThis;
+
+const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+const CONFBUS_BIN = join(REPO_ROOT, 'packages/cli/bin/confbus.js');
+const SAMPLE_MAIN = join(REPO_ROOT, 'examples/sample-client/dist/main.js');
+const KEYS = 1000;
+const REFRESHES = 20;
+const MEMORY_SAMPLES = 5;
+const MiB = 2 ** 20;
+
+// Loaded into both measured processes: on SIGUSR2, collect garbage fully and print memoryUsage() on stdout.
+const MEMORY_PROBE =
+  'data:text/javascript,' +
+  encodeURIComponent(
+    "process.on('SIGUSR2', () => { for (let i = 0; i < 3; i++) globalThis.gc(); " +
+      "process.stdout.write('CONFBUS_MEMORY ' + JSON.stringify(process.memoryUsage()) + '\\n'); });",
+  );
+// The baseline: a bare node:http server, as small as a service can be.
+const BARE_HTTP =
+  "require('node:http').createServer((q, s) => s.end('{}'))" +
+  ".listen(0, '127.0.0.1', function () { console.log('Listening on http://127.0.0.1:' + this.address().port); });";
+
+const execFileAsync = promisify(execFile);
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@confbus.invalid',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@confbus.invalid',
+};
+const git = (cwd, ...args) => execFileAsync('git', args, { cwd, env: GIT_ENV, maxBuffer: 64 * MiB });
+
+/** `keys:` with KEYS entries, every value carrying `round`, so each push changes all of them. */
+function benchYaml(round) {
+  const lines = ['keys:'];
+  for (let i = 0; i < KEYS; i++) lines.push(`  k${String(i).padStart(4, '0')}: value-${i}-round-${round}`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function createRepo(root) {
+  const bare = join(root, 'config.git');
+  const work = join(root, 'work');
+  await git(root, 'init', '--quiet', '--bare', '--initial-branch=master', bare);
+  await git(root, 'init', '--quiet', '--initial-branch=master', work);
+  await git(work, 'remote', 'add', 'origin', bare);
+  await writeFile(join(work, 'sample.yml'), 'group:\n  profile: default\n  comment: bench\n');
+  await writeFile(join(work, 'application.yml'), 'shared: true\n');
+  await writeFile(join(work, 'bench.yml'), benchYaml(0));
+  await git(work, 'add', '-A');
+  await git(work, 'commit', '--quiet', '-m', 'initial');
+  await git(work, 'push', '--quiet', 'origin', 'master');
+  let round = 0;
+  return {
+    uri: pathToFileURL(bare).href,
+    async pushAllKeysChanged() {
+      round++;
+      await writeFile(join(work, 'bench.yml'), benchYaml(round));
+      await git(work, 'commit', '--quiet', '-am', `round ${round}`);
+      await git(work, 'push', '--quiet', 'origin', 'master');
+    },
+  };
+}
+
+/** Spawns a node process; resolves once a stdout line matches `ready` (its first group is the value). */
+async function startNode(name, args, ready, children, deadlineMs = 60_000) {
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let tail = '';
+  const listeners = new Set();
+  const onLine = (line) => {
+    tail = `${tail}${line}\n`.slice(-8000);
+    for (const l of listeners) l(line);
+  };
+  createInterface({ input: child.stdout }).on('line', onLine);
+  createInterface({ input: child.stderr }).on('line', onLine);
+  const waitLine = (pattern, what, ms) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        listeners.delete(listener);
+        reject(new Error(`${name}: no ${what} within ${ms} ms:\n${tail}`));
+      }, ms);
+      const listener = (line) => {
+        const m = pattern.exec(line);
+        if (!m) return;
+        clearTimeout(timer);
+        listeners.delete(listener);
+        resolve(m[1]);
+      };
+      listeners.add(listener);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${name} exited (code ${code}):\n${tail}`));
+      });
+    });
+  const value = await waitLine(ready, 'ready line', deadlineMs);
+  return {
+    value,
+    /** Forces GC in the child and reads its memoryUsage(). */
+    async memory() {
+      const reading = waitLine(/^CONFBUS_MEMORY (\{.*\})$/, 'memory reading', 30_000);
+      child.kill('SIGUSR2');
+      return JSON.parse(await reading);
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+/** Nearest-rank percentile. */
+const percentile = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)];
+
+function fmt(n, unit = '') {
+  if (n === undefined || n === null || Number.isNaN(n)) return 'n/a';
+  const digits = Math.abs(n) >= 100 ? 0 : Math.abs(n) >= 10 ? 1 : Math.abs(n) >= 1 ? 2 : 3;
+  return `${n.toFixed(digits)}${unit}`;
+}
+
+const row = (measure, value, baseline, ratio) => ({
+  measure,
+  confbus: value,
+  baseline,
+  ratio: `${fmt(ratio)}x`,
+  goal: 'report',
+  pass: null,
+});
+
+/** Median of MEMORY_SAMPLES readings taken after start-up has settled. */
+async function idleMemory(proc) {
+  const readings = [];
+  for (let i = 0; i < MEMORY_SAMPLES; i++) {
+    // Spaced out so timers and lazy start-up work have run between readings (a benchmark, not a test).
+    await new Promise((r) => setTimeout(r, 300));
+    readings.push(await proc.memory());
+  }
+  return {
+    rss: median(readings.map((m) => m.rss)) / MiB,
+    heapUsed: median(readings.map((m) => m.heapUsed)) / MiB,
+  };
+}
+
+export async function run({ log = console.log } = {}) {
+  const rows = [];
+  const details = [];
+  const children = [];
+  const root = await mkdtemp(join(tmpdir(), 'confbus-client-bench-'));
+  let client;
+  try {
+    log('creating the repository (1,000-key bench.yml) and starting the confbus server');
+    const repo = await createRepo(root);
+    const server = await startNode(
+      'confbus server',
+      [
+        CONFBUS_BIN,
+        'server',
+        '--server.port=0',
+        '--server.address=127.0.0.1',
+        `--spring.cloud.config.server.git.uri=${repo.uri}`,
+        `--spring.cloud.config.server.git.basedir=${join(root, 'mirror')}`,
+        // Every refresh must see the push that preceded it.
+        '--spring.cloud.config.server.git.refresh-rate=0',
+        '--spring.cloud.config.server.git.clone-on-start=true',
+      ],
+      /"msg":"Config server listening on (http:\/\/[^"\s]+?)\/?"/,
+      children,
+    );
+    const serverUrl = server.value;
+    details.push(`- confbus server at ${serverUrl}, refresh-rate 0, file:// repository`);
+
+    // 1. Idle memory.
+    log('1. idle memory: sample client vs bare node:http');
+    const sample = await startNode(
+      'sample client',
+      [
+        '--expose-gc',
+        `--import=${MEMORY_PROBE}`,
+        SAMPLE_MAIN,
+        '--server.port=0',
+        `--spring.cloud.config.uri=${serverUrl}`,
+        '--spring.application.name=sample',
+      ],
+      /Listening on (http:\/\/127\.0\.0\.1:\d+)/,
+      children,
+    );
+    // One request each, so both have served traffic before they idle.
+    await (await fetch(`${sample.value}/dynamic`)).text();
+    const sampleMemory = await idleMemory(sample);
+    await sample.stop();
+    const bare = await startNode(
+      'bare node:http',
+      ['--expose-gc', `--import=${MEMORY_PROBE}`, '-e', BARE_HTTP],
+      /Listening on (http:\/\/127\.0\.0\.1:\d+)/,
+      children,
+    );
+    await (await fetch(bare.value)).text();
+    const bareMemory = await idleMemory(bare);
+    await bare.stop();
+    rows.push(
+      row(
+        'idle RSS after GC, MiB (sample client)',
+        fmt(sampleMemory.rss),
+        `${fmt(bareMemory.rss)} (bare node:http)`,
+        sampleMemory.rss / bareMemory.rss,
+      ),
+      row(
+        'idle heap used after GC, MiB (sample client)',
+        fmt(sampleMemory.heapUsed),
+        `${fmt(bareMemory.heapUsed)} (bare node:http)`,
+        sampleMemory.heapUsed / bareMemory.heapUsed,
+      ),
+    );
+    details.push(
+      `- idle memory: median of ${MEMORY_SAMPLES} readings after 3 forced GCs each (node --expose-gc), after one request`,
+    );
+
+    // 2. Refresh cost, in this process.
+    log(`2. refresh that changes ${KEYS} keys vs one that changes nothing (${REFRESHES} alternating rounds)`);
+    const { ConfigClient } = await import('@confbus/client');
+    const silent = { debug() {}, info() {}, warn() {}, error() {} };
+    const cwd = join(root, 'client');
+    await mkdir(cwd);
+    client = await ConfigClient.start({
+      args: [`--spring.cloud.config.uri=${serverUrl}`, '--spring.application.name=bench'],
+      env: {},
+      cwd,
+      logger: silent,
+    });
+    // A component that depends on every key, as a service binding its whole config section would.
+    const bound = client.refreshable((config) => config.bind('keys'));
+    if (Object.keys(bound.current).length !== KEYS) {
+      throw new Error(`expected ${KEYS} keys under "keys", got ${Object.keys(bound.current).length}`);
+    }
+    // Warm-up round (JIT, connection, server caches), not measured.
+    await repo.pushAllKeysChanged();
+    await client.refresh();
+    await client.refresh();
+    const changed = [];
+    const unchanged = [];
+    // The server's share of a changed refresh: the same GET without a client, right after a push.
+    const serverAfterPush = [];
+    const timedGet = async () => {
+      const t = performance.now();
+      const response = await fetch(`${serverUrl}/bench/default`);
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`GET /bench/default answered ${response.status}`);
+      return performance.now() - t;
+    };
+    for (let i = 0; i < REFRESHES; i++) {
+      await repo.pushAllKeysChanged();
+      let t = performance.now();
+      const keys = await client.refresh();
+      changed.push(performance.now() - t);
+      // config.client.version changes with the commit as well.
+      if (keys.filter((k) => k.startsWith('keys.')).length !== KEYS) {
+        throw new Error(`round ${i}: the refresh changed ${keys.length} keys, expected ${KEYS} (+ version)`);
+      }
+      t = performance.now();
+      const none = await client.refresh();
+      unchanged.push(performance.now() - t);
+      if (none.length !== 0) throw new Error(`round ${i}: the no-change refresh changed ${none.join(', ')}`);
+      await repo.pushAllKeysChanged();
+      serverAfterPush.push(await timedGet());
+    }
+    if (bound.current.k0000 !== `value-0-round-${2 * REFRESHES}`) {
+      throw new Error(`the refreshable component was not rebuilt: k0000=${bound.current.k0000}`);
+    }
+    rows.push(
+      row(
+        `refresh changing ${KEYS} keys, median ms`,
+        fmt(median(changed)),
+        `${fmt(median(unchanged))} (no change)`,
+        median(changed) / median(unchanged),
+      ),
+      row(
+        `refresh changing ${KEYS} keys, p95 ms`,
+        fmt(percentile(changed, 95)),
+        `${fmt(percentile(unchanged, 95))} (no change)`,
+        percentile(changed, 95) / percentile(unchanged, 95),
+      ),
+    );
+    rows.push(
+      row(
+        'server share: GET /bench/default right after a push, median ms',
+        fmt(median(serverAfterPush)),
+        `${fmt(median(changed))} (whole changed refresh)`,
+        median(serverAfterPush) / median(changed),
+      ),
+    );
+    details.push(
+      `- refresh: ConfigClient.refresh() in-process with one refreshable bound to all ${KEYS} keys; each ` +
+        `changed refresh follows a push of all ${KEYS} values; each no-change refresh follows it directly. ` +
+        'Both include the HTTP fetch and the server checking git upstream (refresh-rate 0).',
+      `- changed (ms): ${changed.map((x) => fmt(x)).join(' ')}`,
+      `- no change (ms): ${unchanged.map((x) => fmt(x)).join(' ')}`,
+    );
+    await server.stop();
+  } finally {
+    await client?.close().catch(() => undefined);
+    for (const child of children) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    await rm(root, { recursive: true, force: true });
+  }
+  return { rows, sections: [{ title: 'Client (bench/client-bench.mjs)', lines: details }] };
+}
+
+function formatTable(rows) {
+  const headers = ['measure', 'value', 'baseline', 'ratio'];
+  const data = [headers, ...rows.map((r) => [r.measure, r.confbus, r.baseline, r.ratio])];
+  const widths = headers.map((_, i) => Math.max(...data.map((r) => String(r[i]).length)));
+  const line = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join(' | ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('-|-'), ...data.slice(1).map(line)].join('\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { rows, sections } = await run({ log: (line) => console.error(line) });
+  console.log(`\n${formatTable(rows)}\n`);
+  for (const section of sections) console.log(`${section.title}\n${section.lines.join('\n')}\n`);
+}

@@ -1,0 +1,11 @@
+// `npm run bench`: runs every benchmark file, prints one table and rewrites BENCHMARKS.md.
+// Figures never fail the run (each goal is printed as PASS/MISS); only a broken harness exits non-zero.
+import { fileURLToPath } from 'node:url';
+import { runBenches } from './lib/runner.mjs';
+
+const BENCHES = ['./server-bench.mjs', './client-bench.mjs'];
+
+await runBenches(
+  BENCHES.map((b) => new URL(b, import.meta.url).href),
+  { markdownPath: fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url)) },
+);

@@ -1,0 +1,34 @@
+import type { BusLogger } from '@confbus/bus';
+
+export interface LogLine {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  obj: object;
+  msg: string | undefined;
+}
+
+/** A pino-like logger that keeps every line, so tests can wait on and inspect what was logged. */
+export function captureLogger(): BusLogger & { lines: LogLine[]; text(): string } {
+  const lines: LogLine[] = [];
+  const at =
+    (level: LogLine['level']) =>
+    (obj: object, msg?: string): void => {
+      lines.push({ level, obj, msg });
+    };
+  return {
+    lines,
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    text: () => lines.map((l) => `${l.level} ${l.msg ?? ''} ${JSON.stringify(l.obj)}`).join('\n'),
+  };
+}
+
+/** Polls `condition` until it holds or the deadline passes (then fails naming `what`). */
+export async function waitFor(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * The client's member of Spring Cloud Bus: refreshes on RefreshRemoteApplicationEvents addressed
+ * to this node (with Spring's log lines), acks them once the refresh is done, publishes refreshes
+ * for `/actuator/busrefresh`, and after a broker outage asks the config server whether a version
+ * was missed — Spring loses events sent while a node is disconnected; we catch up.
+ */
+import {
+  createAckEvent,
+  createRefreshEvent,
+  isForSelf,
+  type BusEvent,
+  type RefreshBusEvent,
+} from '@confbus/core';
+import { BusNode, type BusLogger } from '@confbus/bus';
+import { ConfigClientError } from '../errors.js';
+import type { BusSettings } from './bus-settings.js';
+
+/** What the bus needs from the config client (kept narrow so the two stay decoupled). */
+export interface BusRefreshTarget {
+  refresh(): Promise<string[]>;
+  /** Fetches; refreshes only when the server's version differs. `null` = same version. */
+  refreshIfVersionChanged(): Promise<{ keys: string[]; from: string | null; to: string | null } | null>;
+  /** The current `config.client.version` (null before any fetch succeeded). */
+  currentVersion(): string | null;
+}
+
+/** The plain-message logger the client uses (pino fits). */
+export interface BusClientLogger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface ClientBusOptions {
+  readonly settings: BusSettings;
+  readonly busId: string;
+  /** `spring.cloud.config.name` entries; a destination naming one of them also addresses this node. */
+  readonly configNames: readonly string[];
+  readonly target: BusRefreshTarget;
+  readonly logger: BusClientLogger;
+}
+
+export interface BusHealth {
+  readonly status: 'UP' | 'DOWN';
+  readonly details: { readonly busId: string; readonly destination: string; readonly connected: boolean };
+}
+
+/** Outcome of `refreshAndPublish`: what happened here and on the bus. */
+export interface BusRefreshOutcome {
+  readonly event: RefreshBusEvent;
+  /** Changed keys on this node, or `null` when the destination does not address it. */
+  readonly localKeys: string[] | null;
+}
+
+export class ClientBus {
+  readonly #node: BusNode;
+  readonly #options: ClientBusOptions;
+  /** Catch-up runs one at a time; a reconnect during one marks that another is needed. */
+  #catchUp: Promise<void> | undefined;
+  #catchUpAgain = false;
+  #closed = false;
+
+  private constructor(options: ClientBusOptions) {
+    this.#options = options;
+    const { settings } = options;
+    this.#node = new BusNode({
+      addresses: [...settings.addresses],
+      username: settings.username,
+      password: settings.password,
+      vhost: settings.virtualHost,
+      destination: settings.destination,
+      busId: options.busId,
+      // Acks are sent here after the refresh finished (BusNode would send them on receipt).
+      ackEnabled: false,
+      ...(settings.ackDestination === undefined ? {} : { ackDestination: settings.ackDestination }),
+      configNames: [...options.configNames],
+      logger: structuredLogger(options.logger),
+      reconnectDelayMs: { ...settings.reconnectDelayMs },
+    });
+    this.#node.on('refresh', (event) => {
+      void this.#onRemoteRefresh(event);
+    });
+    this.#node.on('reconnected', () => this.#onReconnected());
+  }
+
+  /** Connects; resolves once connected or once the broker was found unreachable (then it keeps retrying). */
+  static async start(options: ClientBusOptions): Promise<ClientBus> {
+    const bus = new ClientBus(options);
+    await bus.#node.start();
+    return bus;
+  }
+
+  get busId(): string {
+    return this.#options.busId;
+  }
+
+  get connected(): boolean {
+    return this.#node.connected;
+  }
+
+  health(): BusHealth {
+    const connected = this.#node.connected;
+    return {
+      status: connected ? 'UP' : 'DOWN',
+      details: { busId: this.busId, destination: this.#options.settings.destination, connected },
+    };
+  }
+
+  /**
+   * What `POST /actuator/busrefresh[/{destination}]` does: refresh this node when the destination
+   * addresses it (Spring handles its own request locally first), then publish the event so every
+   * other matching node refreshes. Rejects with CONFBUS_REFRESH_FAILED when this node failed to
+   * refresh, and with CONFBUS_BUS_UNAVAILABLE when the event could not be published.
+   */
+  async refreshAndPublish(destination?: string): Promise<BusRefreshOutcome> {
+    const event = createRefreshEvent(this.busId, destination);
+    const local = this.#handleRefresh(event);
+    let publishError: Error | undefined;
+    if (!this.#node.connected) {
+      publishError = new Error(
+        `the bus is not connected to the broker (${this.#options.settings.addresses.join(', ')}); the connection is retried in the background`,
+      );
+    } else {
+      publishError = await this.#node.publish(event).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+    const outcome = await local;
+    if (outcome.error !== undefined) {
+      const others = publishError
+        ? `nothing was sent to the other nodes (${publishError.message})`
+        : 'the other nodes were sent the event';
+      throw new ConfigClientError(
+        'CONFBUS_REFRESH_FAILED',
+        `Refreshing this node failed (${messageOf(outcome.error)}); ${others}`,
+        { cause: outcome.error },
+      );
+    }
+    if (publishError) {
+      throw new ConfigClientError(
+        'CONFBUS_BUS_UNAVAILABLE',
+        `${outcome.keys === null ? 'Nothing was refreshed (the destination does not address this node)' : 'Only this node was refreshed'}: ${publishError.message}`,
+        { cause: publishError },
+      );
+    }
+    return { event, localKeys: outcome.keys };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#node.close();
+    await this.#catchUp;
+  }
+
+  async #onRemoteRefresh(event: RefreshBusEvent): Promise<void> {
+    if (this.#closed) return;
+    await this.#handleRefresh(event);
+    if (this.#options.settings.ackEnabled) await this.#sendAck(event);
+  }
+
+  /** Spring's RefreshListener: refresh when addressed, else say whom the event was for. */
+  async #handleRefresh(event: RefreshBusEvent): Promise<{ keys: string[] | null; error?: unknown }> {
+    const { logger } = this.#options;
+    if (!isForSelf(event, this.busId, [...this.#options.configNames])) {
+      logger.info(`Refresh not performed, the event was targeting ${event.destinationService}`);
+      return { keys: null };
+    }
+    logger.info('Received remote refresh request.');
+    try {
+      const keys = await this.#options.target.refresh();
+      logger.info(`Keys refreshed [${keys.join(', ')}]`);
+      return { keys };
+    } catch (error) {
+      // The client already logged the cause; the event counts as handled (and is acked) anyway.
+      logger.warn(`Remote refresh ${event.id} from ${event.originService} failed: ${messageOf(error)}`);
+      return { keys: null, error };
+    }
+  }
+
+  async #sendAck(event: BusEvent): Promise<void> {
+    const { settings, logger, target } = this.#options;
+    const version = target.currentVersion();
+    // configVersion is confbus's addition (Spring ignores unknown fields): the server's ack tracking
+    // sees which version each node serves after the refresh.
+    const ack = {
+      ...createAckEvent(this.busId, event, settings.ackDestination),
+      ...(version === null ? {} : { configVersion: version }),
+    };
+    try {
+      await this.#node.publish(ack);
+      logger.debug(`Sent bus ack for ${event.id} (config version ${version ?? 'none'})`);
+    } catch (error) {
+      logger.warn(`Could not send the bus ack for ${event.id}: ${messageOf(error)}`);
+    }
+  }
+
+  #onReconnected(): void {
+    if (this.#closed) return;
+    if (this.#catchUp) {
+      this.#catchUpAgain = true;
+      return;
+    }
+    this.#catchUp = this.#catchUpLoop().finally(() => {
+      this.#catchUp = undefined;
+    });
+  }
+
+  async #catchUpLoop(): Promise<void> {
+    const { logger, target } = this.#options;
+    do {
+      this.#catchUpAgain = false;
+      if (this.#closed) return;
+      try {
+        const outcome = await target.refreshIfVersionChanged();
+        if (outcome === null) {
+          logger.info(
+            `Bus reconnected: config version ${target.currentVersion() ?? 'none'} is current, no refresh event was missed`,
+          );
+        } else {
+          logger.info(
+            `Bus reconnected: the config server moved from version ${outcome.from ?? 'none'} to ${outcome.to ?? 'none'} while the bus was down; Keys refreshed [${outcome.keys.join(', ')}]`,
+          );
+        }
+      } catch (error) {
+        logger.warn(
+          `Bus reconnected, but checking for a missed configuration version failed: ${messageOf(error)}`,
+        );
+      }
+    } while (this.#catchUpAgain);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** BusNode logs pino-style (fields, message); the client's logger takes one line of text. */
+function structuredLogger(logger: BusClientLogger): BusLogger {
+  const line = (fields: object, message?: string) => {
+    const shown = Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(fields)}`;
+    return `${message ?? ''}${shown}`;
+  };
+  return {
+    debug: (fields, message) => logger.debug(line(fields, message)),
+    info: (fields, message) => logger.info(line(fields, message)),
+    warn: (fields, message) => logger.warn(line(fields, message)),
+    error: (fields, message) => logger.error(line(fields, message)),
+  };
+}

@@ -1,0 +1,261 @@
+// The client's bus member in process, against a stub config server and a real RabbitMQ (own vhost).
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { BusNode } from '@confbus/bus';
+import { ConfigClient, createManagementHandler, readBusSettings, clientSettingSpecs } from '@confbus/client';
+import { createRefreshEvent, resolveSettings, type AckBusEvent } from '@confbus/core';
+import { waitFor } from '@confbus/testkit/confbus-processes';
+import {
+  createTestVhost,
+  RABBIT_HOST,
+  RABBIT_PASSWORD,
+  RABBIT_PORT,
+  RABBIT_USER,
+  type TestVhost,
+} from '@confbus/testkit/rabbit-vhost';
+import { startStubConfigServer, type StubConfigServer } from '@confbus/testkit/stub-config-server';
+import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { CaptureLogger } from './support/capture-logger.js';
+
+describe('bus settings', () => {
+  const read = (args: string[]) =>
+    readBusSettings(resolveSettings(clientSettingSpecs, { args, env: {} }, { unknownKeys: 'keep' }));
+
+  it("defaults to Spring's: disabled, springCloudBus, acks on, localhost:5672 guest", () => {
+    const settings = read([]);
+    assert.equal(settings.enabled, false);
+    assert.equal(settings.destination, 'springCloudBus');
+    assert.equal(settings.ackEnabled, true);
+    assert.deepEqual(settings.addresses, ['localhost:5672']);
+    assert.equal(settings.username, 'guest');
+    assert.equal(settings.virtualHost, '/');
+    assert.deepEqual(settings.reconnectDelayMs, { min: 1000, max: 30000 });
+  });
+
+  it('reads spring.rabbitmq.addresses as host[:port] or amqp:// URLs whose parts win', () => {
+    const settings = read([
+      '--spring.rabbitmq.addresses=rabbit-a,amqp://svc:s%40cret@rabbit-b:5673/prod%2Fbus',
+      '--spring.rabbitmq.host=ignored',
+    ]);
+    assert.deepEqual(settings.addresses, ['rabbit-a:5672', 'rabbit-b:5673']);
+    assert.equal(settings.username, 'svc');
+    assert.equal(settings.password, 's@cret');
+    assert.equal(settings.virtualHost, 'prod/bus');
+  });
+
+  it('names a malformed address without showing its password', () => {
+    assert.throws(
+      () => read(['--spring.rabbitmq.addresses=amqp://svc:topsecret@']),
+      (error: Error & { code?: string }) =>
+        error.code === 'CONFBUS_BAD_SETTING' &&
+        error.message.includes('spring.rabbitmq.addresses') &&
+        !error.message.includes('topsecret'),
+    );
+  });
+});
+
+describe('client bus member', () => {
+  let stub: StubConfigServer;
+  let vhost: TestVhost;
+  let temp: { path: string; remove: () => Promise<void> };
+  const servers: Server[] = [];
+  const clients: ConfigClient[] = [];
+  const nodes: BusNode[] = [];
+  let version = 0;
+
+  const publish = (comment: string) => {
+    version++;
+    stub.setEnvironment('app', 'dev', {
+      version: String(version).padStart(40, '0'),
+      propertySources: [{ name: 'repo/app.yml', source: { 'group.comment': comment } }],
+    });
+  };
+
+  before(async () => {
+    stub = await startStubConfigServer();
+    vhost = await createTestVhost();
+    temp = await makeTempDir();
+    publish('one');
+  });
+  after(async () => {
+    for (const server of servers) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    for (const client of clients) await client.close();
+    for (const node of nodes) await node.close();
+    await vhost.remove();
+    await stub.stop();
+    await temp.remove();
+  });
+
+  const startClient = async (args: string[], logger = new CaptureLogger()) => {
+    const client = await ConfigClient.start({
+      args: [
+        `--spring.cloud.config.uri=${stub.url}`,
+        '--spring.application.name=app',
+        '--spring.profiles.active=dev',
+        '--management.endpoints.web.exposure.include=health,refresh,busrefresh,bus-refresh',
+        ...args,
+      ],
+      env: {},
+      cwd: temp.path,
+      logger,
+    });
+    clients.push(client);
+    const handler = createManagementHandler(client);
+    const server = createServer((req, res) => {
+      if (!handler(req, res)) res.writeHead(404).end();
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { client, logger, url };
+  };
+
+  const busArgs = (extra: string[] = []) => [
+    '--spring.cloud.bus.enabled=true',
+    `--spring.rabbitmq.host=${RABBIT_HOST}`,
+    `--spring.rabbitmq.port=${RABBIT_PORT}`,
+    `--spring.rabbitmq.virtual-host=${vhost.name}`,
+    `--spring.rabbitmq.username=${RABBIT_USER}`,
+    `--spring.rabbitmq.password=${RABBIT_PASSWORD}`,
+    '--confbus.bus.reconnect.initial-interval=200',
+    ...extra,
+  ];
+
+  const startNode = async (busId: string) => {
+    const node = new BusNode({
+      addresses: [`${RABBIT_HOST}:${RABBIT_PORT}`],
+      username: RABBIT_USER,
+      password: RABBIT_PASSWORD,
+      vhost: vhost.name,
+      destination: 'springCloudBus',
+      busId,
+      ackEnabled: false,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
+    nodes.push(node);
+    await node.start();
+    return node;
+  };
+
+  const post = async (url: string) => {
+    const response = await fetch(url, { method: 'POST' });
+    const text = await response.text();
+    return { status: response.status, body: text ? (JSON.parse(text) as { message?: string }) : undefined };
+  };
+
+  it('answers 503 on busrefresh and bus-refresh when the bus is disabled, and has no bus health', async () => {
+    const { url, client } = await startClient([]);
+    assert.equal(client.busState.state, 'disabled');
+    for (const id of ['busrefresh', 'bus-refresh']) {
+      const response = await post(`${url}/actuator/${id}`);
+      assert.equal(response.status, 503);
+      assert.match(response.body?.message ?? '', /bus is disabled \(spring\.cloud\.bus\.enabled=false\)/);
+    }
+    const health = (await (await fetch(`${url}/actuator/health`)).json()) as Record<string, unknown>;
+    assert.equal(health.components, undefined);
+  });
+
+  it('only answers busrefresh when it is exposed', async () => {
+    const { url } = await startClient([
+      ...busArgs(['--spring.cloud.bus.id=app:dev:1:exposure']),
+      '--management.endpoints.web.exposure.include=health,bus-refresh',
+    ]);
+    assert.equal((await post(`${url}/actuator/busrefresh`)).status, 404);
+    assert.equal((await post(`${url}/actuator/bus-refresh`)).status, 204);
+  });
+
+  it('starts and serves with the broker down; busrefresh refreshes this node and says the bus is down', async () => {
+    const { url, client, logger } = await startClient([
+      '--spring.cloud.bus.enabled=true',
+      '--spring.rabbitmq.addresses=127.0.0.1:1',
+      '--spring.rabbitmq.password=never-logged-pw',
+      '--spring.cloud.bus.id=app:dev:9:down',
+    ]);
+    assert.equal(client.getString('group.comment'), 'one');
+    const health = (await (await fetch(`${url}/actuator/health`)).json()) as {
+      status: string;
+      components: { bus: { status: string } };
+    };
+    assert.equal(health.status, 'UP');
+    assert.equal(health.components.bus.status, 'DOWN');
+
+    publish('two');
+    const response = await post(`${url}/actuator/busrefresh`);
+    assert.equal(response.status, 503);
+    assert.match(
+      response.body?.message ?? '',
+      /^Only this node was refreshed: the bus is not connected to the broker \(127\.0\.0\.1:1\)/,
+    );
+    assert.equal(client.getString('group.comment'), 'two');
+    assert.ok(logger.lines.includes('info: Received remote refresh request.'));
+    assert.ok(!logger.lines.some((line) => line.includes('never-logged-pw')));
+  });
+
+  it('says so when this node fails to refresh on busrefresh, while the others were sent the event', async () => {
+    const { url } = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:2:failing']));
+    stub.setFailing(503);
+    try {
+      const response = await post(`${url}/actuator/busrefresh/nobody`);
+      assert.equal(response.status, 204, 'a destination that skips this node needs no fetch');
+      const failed = await post(`${url}/actuator/busrefresh/app:dev:2:failing`);
+      assert.equal(failed.status, 500);
+      assert.match(
+        failed.body?.message ?? '',
+        /^Refreshing this node failed \(Refresh failed, keeping the current configuration/,
+      );
+      assert.match(failed.body?.message ?? '', /the other nodes were sent the event$/);
+    } finally {
+      stub.setFailing(null);
+    }
+  });
+
+  it('waits for the port when server.port=0, then uses it in the bus id', async () => {
+    const { client, url } = await startClient(busArgs(['--server.port=0']));
+    assert.equal(client.busState.state, 'waiting-for-port');
+    assert.equal((await post(`${url}/actuator/busrefresh`)).status, 503);
+    const health = (await (await fetch(`${url}/actuator/health`)).json()) as {
+      components: { bus: { status: string } };
+    };
+    assert.equal(health.components.bus.status, 'UNKNOWN');
+    await client.setLocalServerPort(4321);
+    assert.equal(client.busState.state, 'started');
+    assert.match(client.bus?.busId ?? '', /^app:dev:4321:[0-9a-f]{32}$/);
+    assert.ok(client.bus?.connected);
+  });
+
+  it('refreshes on an event for it with Spring log lines, acks after refreshing, ignores others', async () => {
+    const { client, logger } = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:8080:events']));
+    const sender = await startNode('sender:0:test');
+    const acks: AckBusEvent[] = [];
+    sender.on('ack', (ack) => acks.push(ack));
+    const received = () => logger.lines.filter((line) => line === 'info: Received remote refresh request.');
+
+    // Not for it: nothing happens and nothing is logged.
+    publish('three');
+    await sender.publish(createRefreshEvent('sender:0:test', 'other:**'));
+    // Then one for it (by its full id: other clients of this file share the vhost). Events arrive
+    // in order, so once this one is handled the first one was too.
+    const event = createRefreshEvent('sender:0:test', 'app:dev:8080:events');
+    await sender.publish(event);
+    const ack = await waitFor('the ack', () => acks.find((a) => a.ackId === event.id));
+    assert.equal(received().length, 1);
+    assert.equal(client.getString('group.comment'), 'three');
+    assert.equal(ack.originService, 'app:dev:8080:events');
+    assert.equal(ack.ackDestinationService, 'app:dev:8080:events');
+    assert.equal(ack.event, 'org.springframework.cloud.bus.event.RefreshRemoteApplicationEvent');
+    assert.equal(ack.configVersion, client.status.version);
+    assert.equal(ack.configVersion, String(version).padStart(40, '0'));
+    assert.equal(acks.filter((a) => a.originService === 'app:dev:8080:events').length, 1);
+    const keysLine = logger.lines.find((line) => line.startsWith('info: Keys refreshed ['));
+    assert.equal(keysLine, 'info: Keys refreshed [config.client.version, group.comment]');
+    // The ack went out after the refresh had finished.
+    assert.ok(
+      logger.lines.indexOf(keysLine) < logger.lines.findIndex((l) => l.startsWith('debug: Sent bus ack')),
+    );
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * Bus addressing as Spring Cloud Bus does it: destinations are AntPathMatcher patterns with ":" as separator,
+ * matched against service ids of the form `app[:profiles]:index:random` (see PathServiceMatcher,
+ * DefaultBusPathMatcher and PathDestinationFactory).
+ */
+import { randomBytes } from 'node:crypto';
+import { antMatch } from './ant-path-matcher.js';
+import type { BusEvent } from './bus-event.js';
+
+/** The destination that addresses every service. */
+export const ALL_SERVICES = '**';
+
+/** PathDestinationFactory: `null` → `**`; `foo` → `foo:**`; `customers:9000` → `customers:9000:**`. */
+export function normalizeDestination(d?: string | null): string {
+  if (d === undefined || d === null) return ALL_SERVICES;
+  const colons = d.split(':').length - 1;
+  if (d !== ALL_SERVICES && colons <= 1 && !d.endsWith(':**')) return `${d}:**`;
+  return d;
+}
+
+/** Plain AntPathMatcher match with ":" as the separator. */
+export function matchesServicePattern(pattern: string, serviceId: string): boolean {
+  return antMatch(pattern, serviceId);
+}
+
+/**
+ * DefaultBusPathMatcher: a plain match, or, for an id whose second part lists several profiles
+ * (`app:dev,db:8080:x`), a match of any of the ids with one of those profiles (`app:dev:8080:x`, `app:db:8080:x`).
+ */
+function busMatch(pattern: string, serviceId: string): boolean {
+  if (antMatch(pattern, serviceId)) return true;
+  // Spring tokenises with trimming and without empty tokens here.
+  const tokens = serviceId
+    .split(':')
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
+  if (tokens.length <= 1) return false;
+  const profiles = tokens[1]!
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
+  if (profiles.length <= 1) return false;
+  return profiles.some((profile) => antMatch(pattern, [tokens[0], profile, ...tokens.slice(2)].join(':')));
+}
+
+/**
+ * Whether this node (bus id `busId`) should handle the event: blank destination, a match of the bus id, or a
+ * match of one of the `spring.cloud.config.name` entries with the bus id's `:profiles:index:random` appended.
+ */
+export function isForSelf(e: BusEvent, busId: string, configNames: readonly string[] = []): boolean {
+  const destination = e.destinationService;
+  if (destination.trim() === '' || busMatch(destination, busId)) return true;
+  const colon = busId.indexOf(':');
+  const suffix = colon >= 0 ? busId.slice(colon) : '';
+  return configNames.some((name) => busMatch(destination, name + suffix));
+}
+
+export function isFromSelf(e: BusEvent, busId: string): boolean {
+  return busMatch(e.originService, busId);
+}
+
+export interface BusIdParts {
+  applicationName?: string;
+  profiles?: string[];
+  port?: number | string;
+  /** Random instance part; a fresh 32-hex-digit value (like Spring's `cachedrandom`) when absent. */
+  random?: string;
+}
+
+/** `app[:profile1,profile2]:port:random`, defaulting to `application` and 8080 as Spring does. */
+export function defaultBusId(o: BusIdParts): string {
+  const app = o.applicationName?.trim() || 'application';
+  const profiles = (o.profiles ?? []).map((p) => p.trim()).filter((p) => p.length > 0);
+  const name = profiles.length > 0 ? `${app}:${profiles.join(',')}` : app;
+  const index = o.port === undefined || o.port === '' ? 8080 : o.port;
+  const random = o.random ?? randomBytes(16).toString('hex');
+  return `${name}:${index}:${random}`;
+}

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  createRefreshEvent,
+  defaultBusId,
+  guessServiceNames,
+  isForSelf,
+  isFromSelf,
+  matchesServicePattern,
+  normalizeDestination,
+} from '@confbus/core';
+
+describe('bus destinations', () => {
+  it('normalises destinations as PathDestinationFactory does', () => {
+    const table: [string | null | undefined, string][] = [
+      [undefined, '**'],
+      [null, '**'],
+      ['**', '**'],
+      ['foo', 'foo:**'],
+      ['*', '*:**'],
+      ['foo:**', 'foo:**'],
+      ['customers:9000', 'customers:9000:**'],
+      ['customers:9000:abc', 'customers:9000:abc'],
+      ['app:dev:**', 'app:dev:**'],
+    ];
+    for (const [input, expected] of table) assert.equal(normalizeDestination(input), expected, String(input));
+  });
+
+  it('matches service ids with AntPathMatcher and ":" as separator', () => {
+    const table: [string, string, boolean][] = [
+      ['**', 'foo:8080:abc', true],
+      ['foo:**', 'foo:8080:abc', true],
+      ['foo:**', 'foo', true],
+      ['foo:**', 'foobar:8080:abc', false],
+      ['foo*:**', 'foobar:8080:abc', true],
+      ['*:**', 'anything:8080:abc', true],
+      ['customers:9000:**', 'customers:9000:abc', true],
+      ['customers:9000:**', 'customers:9001:abc', false],
+      ['customers:900?:**', 'customers:9001:abc', true],
+      ['foo:*:abc', 'foo:8080:abc', true],
+      ['foo:*:abc', 'foo:8080:x:abc', false],
+      ['foo:**:abc', 'foo:8080:x:abc', true],
+      ['foo:{port}:**', 'foo:8080:abc', true],
+      ['foo:{port:\\d+}:**', 'foo:80a:abc', false],
+      ['foo', 'foo', true],
+      ['foo', 'foo:8080', false],
+      ['app:dev:**', 'app:dev,db:8080:abc', false],
+      ['a.b:**', 'axb:1', false],
+    ];
+    for (const [pattern, id, expected] of table) {
+      assert.equal(matchesServicePattern(pattern, id), expected, `${pattern} vs ${id}`);
+    }
+  });
+
+  it('decides isForSelf including config names and multi-profile ids', () => {
+    const forDest = (d: string) => ({ ...createRefreshEvent('origin:1:x'), destinationService: d });
+    const id = 'foo:8080:abc';
+    assert.ok(isForSelf(forDest('**'), id));
+    assert.ok(isForSelf(forDest(''), id));
+    assert.ok(isForSelf(forDest(' '), id));
+    assert.ok(isForSelf(forDest(normalizeDestination('foo')), id));
+    assert.ok(!isForSelf(forDest(normalizeDestination('bar')), id));
+    assert.ok(isForSelf(forDest(normalizeDestination('*')), id));
+    assert.ok(isForSelf(forDest(normalizeDestination('foo:8080')), id));
+    assert.ok(!isForSelf(forDest(normalizeDestination('foo:9000')), id));
+    // spring.cloud.config.name entries are tried with the id's ":8080:abc" appended.
+    assert.ok(isForSelf(forDest(normalizeDestination('shared')), id, ['shared', 'other']));
+    assert.ok(!isForSelf(forDest(normalizeDestination('shared')), id, ['other']));
+    // Multi-profile ids: tried once per single profile.
+    const multi = 'app:dev,db:8080:abc';
+    assert.ok(isForSelf(forDest('app:dev:**'), multi));
+    assert.ok(isForSelf(forDest('app:db:**'), multi));
+    assert.ok(isForSelf(forDest('app:**'), multi));
+    assert.ok(!isForSelf(forDest('app:prod:**'), multi));
+    assert.ok(isForSelf(forDest('shared:db:**'), multi, ['shared']));
+  });
+
+  it('decides isFromSelf by matching the origin against the bus id', () => {
+    const from = (origin: string) => createRefreshEvent(origin);
+    assert.ok(isFromSelf(from('foo:8080:abc'), 'foo:8080:abc'));
+    assert.ok(!isFromSelf(from('foo:8080:abd'), 'foo:8080:abc'));
+    assert.ok(isFromSelf(from('app:dev:8080:abc'), 'app:dev,db:8080:abc'));
+  });
+
+  it('builds the default bus id as app[:profiles]:port:random', () => {
+    assert.equal(defaultBusId({ applicationName: 'foo', port: 9000, random: 'r' }), 'foo:9000:r');
+    assert.equal(defaultBusId({ random: 'r' }), 'application:8080:r');
+    assert.equal(
+      defaultBusId({ applicationName: 'app', profiles: ['dev', 'db'], port: '8081', random: 'r' }),
+      'app:dev,db:8081:r',
+    );
+    assert.match(defaultBusId({ applicationName: 'foo' }), /^foo:8080:[0-9a-f]{32}$/);
+    assert.notEqual(defaultBusId({}), defaultBusId({}));
+  });
+});
+
+describe('guessServiceNames (monitor, 3.1.5+ rules)', () => {
+  it('follows the PropertyPathEndpointTests table', () => {
+    const table: [string[], string[]][] = [
+      [['foo.yml'], ['foo']],
+      [['foo-local.yml'], ['foo-local', 'foo']],
+      [['foo-local-dev.yml'], ['foo-local-dev', 'foo-local', 'foo']],
+      [['application.yml'], ['*']],
+      [['application-local.yml'], ['application-local', '*']],
+      [
+        ['/foo/bar.properties', '/application.properties'],
+        ['bar', '*'],
+      ],
+      [['config\\win\\baz-dev.yml'], ['baz-dev', 'baz']],
+      [
+        ['foo.yml', 'foo-dev.yml'],
+        ['foo', 'foo-dev'],
+      ],
+      [['noext'], ['noext']],
+      [[], []],
+    ];
+    for (const [paths, expected] of table)
+      assert.deepEqual(guessServiceNames(paths), expected, paths.join(','));
+  });
+});

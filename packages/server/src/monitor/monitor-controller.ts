@@ -1,0 +1,221 @@
+/**
+ * `POST /monitor`: Git host push webhooks (Spring Cloud Config Monitor's endpoint). Fetches from Git first, so
+ * clients that re-fetch get the new commit, then publishes one refresh event per guessed service.
+ * Beyond Spring: optional per-host webhook signatures (401 and nothing published when wrong), a file that does not
+ * parse is reported and no refresh is published for the services it feeds, repeated webhooks for a commit that
+ * was already announced publish nothing new, and without a bus the answer says so instead of pretending.
+ */
+import { type RefreshBusEvent, guessServiceNames, isConfigFileName, parseConfigFile } from '@confbus/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RefreshTracker } from '../bus/refresh-tracker.js';
+import type { GitMirror } from '../git/index.js';
+import { HttpError, springErrorBody } from '../http/http-errors.js';
+import { type WebhookSecrets, WebhookError, parsePushWebhook, verifyWebhookSignature } from './index.js';
+
+export interface RefreshPublisher {
+  publishRefresh(destination?: string): Promise<RefreshBusEvent>;
+}
+
+export interface MonitorRoutesOptions {
+  mirror: GitMirror;
+  bus: RefreshPublisher;
+  busEnabled: boolean;
+  tracker: RefreshTracker;
+  secrets: WebhookSecrets;
+  /** Reject webhooks that carry no signature we can verify. */
+  requireSignature: boolean;
+  logger: { info(o: object, m?: string): void; warn(o: object, m?: string): void };
+}
+
+interface RawBodyRequest extends FastifyRequest {
+  rawBody?: Buffer;
+}
+
+export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRoutesOptions): void {
+  /**
+   * Publications per service for the newest commit, so a burst of webhooks for one push publishes once. A
+   * webhook arriving while a publication is in flight awaits it (and shares its failure); a failed one is
+   * forgotten, so the host's redelivery of the webhook publishes it.
+   */
+  const announced = new Map<string, Map<string, Promise<void>>>();
+
+  // Encapsulated so the raw-body parsers apply to /monitor only.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      ['application/json', 'text/plain'],
+      { parseAs: 'buffer' },
+      (request, body, done) => {
+        const raw = body as Buffer;
+        (request as RawBodyRequest).rawBody = raw;
+        if (raw.length === 0) return done(null, undefined);
+        try {
+          done(null, JSON.parse(raw.toString('utf8')));
+        } catch {
+          done(new HttpError(400, 'CONFBUS_BAD_WEBHOOK', 'Request body is not valid JSON'), undefined);
+        }
+      },
+    );
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'buffer' },
+      (request, body, done) => {
+        const raw = body as Buffer;
+        (request as RawBodyRequest).rawBody = raw;
+        const form: Record<string, string | string[]> = {};
+        for (const [key, value] of new URLSearchParams(raw.toString('utf8'))) {
+          const existing = form[key];
+          form[key] =
+            existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+        }
+        done(null, form);
+      },
+    );
+
+    scope.post('/monitor', async (request, reply) => {
+      const rawBody = (request as RawBodyRequest).rawBody ?? Buffer.alloc(0);
+      if (request.body === undefined || request.body === null || rawBody.length === 0) {
+        throw new HttpError(400, 'CONFBUS_BAD_WEBHOOK', 'Required request body is missing');
+      }
+      let push: ReturnType<typeof parsePushWebhook>;
+      try {
+        push = parsePushWebhook({
+          headers: request.headers,
+          body: request.body,
+          contentType: String(request.headers['content-type'] ?? ''),
+        });
+      } catch (error) {
+        if (error instanceof WebhookError) throw new HttpError(error.statusCode, error.code, error.message);
+        throw error;
+      }
+      const signature = verifyWebhookSignature({
+        host: push.host,
+        headers: request.headers,
+        rawBody,
+        secrets: options.secrets,
+      });
+      if (signature.ok && options.requireSignature && !hasSecretFor(push.host, options.secrets)) {
+        throw new HttpError(
+          401,
+          'CONFBUS_BAD_WEBHOOK_SIGNATURE',
+          `Webhooks must be signed (confbus.monitor.require-signature) and no secret is configured for '${push.host}'`,
+        );
+      }
+      if (!signature.ok) {
+        options.logger.warn({ host: push.host }, `Rejected webhook: ${signature.reason}`);
+        throw new HttpError(401, 'CONFBUS_BAD_WEBHOOK_SIGNATURE', signature.reason);
+      }
+      if (push.paths.length === 0) return [];
+
+      const outcome = await options.mirror.refreshNow();
+      if (outcome.stale) {
+        throw new HttpError(
+          503,
+          'CONFBUS_UPSTREAM_UNAVAILABLE',
+          'Could not fetch from the Git repository, so no refresh was published (clients would re-read the old state)',
+        );
+      }
+      const { commit } = await options.mirror.resolve(null);
+      const rejected = await findUnparsableFiles(options.mirror, commit, push.paths);
+      const accepted = push.paths.filter((path) => !rejected.some((r) => r.file === path));
+      const services = guessServiceNames(accepted);
+
+      if (!options.busEnabled) {
+        options.logger.warn(
+          { services },
+          'Webhook received but the bus is disabled: no refresh event was published',
+        );
+        reply.code(503);
+        return springErrorBody(
+          503,
+          'CONFBUS_BUS_DISABLED',
+          `Git was re-read (commit ${commit}), but no refresh event was published because the bus is disabled ` +
+            `(spring.cloud.bus.enabled=false). Services that would have been refreshed: ${services.join(', ') || 'none'}`,
+          request.url,
+        );
+      }
+
+      const publications = announced.get(commit) ?? new Map<string, Promise<void>>();
+      announced.clear();
+      announced.set(commit, publications);
+      const failed: Array<{ service: string; error: unknown }> = [];
+      // One after the other, so events go out in the order the services were named.
+      for (const service of services) {
+        options.logger.info({ service, commit }, `Refresh for: ${service}`);
+        let publication = publications.get(service);
+        if (publication === undefined) {
+          const started = options.bus
+            .publishRefresh(service)
+            .then((event) => options.tracker.published(event, commit));
+          publication = started;
+          publications.set(service, started);
+          // Registered before anyone awaits it, so the entry is gone before a waiter can answer.
+          started.catch(() => {
+            if (publications.get(service) === started) publications.delete(service);
+          });
+        }
+        try {
+          await publication;
+        } catch (error) {
+          failed.push({ service, error });
+        }
+      }
+      if (failed.length > 0) {
+        const reason =
+          failed[0]!.error instanceof Error ? failed[0]!.error.message : String(failed[0]!.error);
+        options.logger.warn(
+          { services: failed.map((f) => f.service), commit, reason },
+          'Could not publish refresh events',
+        );
+        throw new HttpError(
+          503,
+          'CONFBUS_BUS_PUBLISH_FAILED',
+          `Git was re-read (commit ${commit}), but the refresh for ${failed.map((f) => f.service).join(', ')} ` +
+            `could not be published (${reason}); redeliver the webhook to retry`,
+        );
+      }
+
+      if (rejected.length > 0) {
+        reply.code(422);
+        return {
+          ...springErrorBody(
+            422,
+            'CONFBUS_CONFIG_PARSE',
+            `Not refreshed, these files do not parse: ${rejected.map((r) => r.message).join('; ')}`,
+            request.url,
+          ),
+          rejected,
+          refreshed: services,
+        };
+      }
+      return services;
+    });
+  });
+
+  app.get('/actuator/refresh-events', async () => options.tracker.list());
+}
+
+function hasSecretFor(host: string, secrets: WebhookSecrets): boolean {
+  const key = host === 'bitbucket-cloud' || host === 'bitbucket-server' ? 'bitbucket' : host;
+  return (secrets as Record<string, string | undefined>)[key] !== undefined;
+}
+
+async function findUnparsableFiles(
+  mirror: GitMirror,
+  commit: string,
+  paths: readonly string[],
+): Promise<Array<{ file: string; message: string }>> {
+  const rejected: Array<{ file: string; message: string }> = [];
+  for (const path of new Set(paths)) {
+    if (!isConfigFileName(path)) continue;
+    const clean = path.replace(/^\/+/, '');
+    const bytes = await mirror.readFile(commit, clean);
+    if (bytes === undefined) continue;
+    try {
+      parseConfigFile(clean, bytes.toString('utf8'));
+    } catch (error) {
+      rejected.push({ file: path, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return rejected;
+}

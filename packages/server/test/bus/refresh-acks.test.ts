@@ -1,0 +1,160 @@
+// Acks for the refreshes /monitor publishes, collected by the server and listed at GET /actuator/refresh-events:
+// two BusNodes act as clients; a hand-built ack (raw amqplib) carries a configVersion.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { BusNode, DEFAULT_BUS_DESTINATION } from '@confbus/bus';
+import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import {
+  type TestVhost,
+  RABBIT_HOST,
+  RABBIT_PASSWORD,
+  RABBIT_PORT,
+  RABBIT_USER,
+  createTestVhost,
+} from '@confbus/testkit/rabbit-vhost';
+import { type TestServer, startTestServer } from '../server-harness.js';
+import { type RawBusTap, openRawBusTap } from './raw-bus-tap.js';
+
+interface TrackedRefresh {
+  id: string;
+  destination: string;
+  commit: string;
+  publishedAt: string;
+  acks: Array<{ service: string; afterMs: number; configVersion?: string }>;
+}
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('refresh acks at /actuator/refresh-events', () => {
+  let remote: GitRemote;
+  let vhost: TestVhost;
+  let server: TestServer;
+  let tap: RawBusTap;
+  const clients: BusNode[] = [];
+
+  before(async () => {
+    remote = await createGitRemote();
+    await remote.commit({ 'foo.yml': 'value: 0\n', 'bar.yml': 'value: 0\n' });
+    vhost = await createTestVhost();
+    server = await startTestServer({
+      'spring.cloud.config.server.git.uri': remote.url,
+      'spring.cloud.config.server.git.clone-on-start': 'true',
+      'spring.cloud.bus.enabled': 'true',
+      'spring.rabbitmq.host': RABBIT_HOST,
+      'spring.rabbitmq.virtual-host': vhost.name,
+    });
+    for (const busId of ['foo:8080:one', 'foo:dev:8081:two']) {
+      const node = new BusNode({
+        addresses: [`${RABBIT_HOST}:${RABBIT_PORT}`],
+        username: RABBIT_USER,
+        password: RABBIT_PASSWORD,
+        vhost: vhost.name,
+        destination: DEFAULT_BUS_DESTINATION,
+        busId,
+        ackEnabled: true,
+        logger: quiet,
+      });
+      clients.push(node);
+      await node.start();
+      assert.ok(node.connected, `${busId} joined the bus`);
+    }
+    tap = await openRawBusTap(vhost.amqpUrl);
+  });
+
+  after(async () => {
+    await tap?.close();
+    await Promise.all(clients.map((c) => c.close()));
+    await server?.stop();
+    await vhost?.remove();
+    await remote?.remove();
+  });
+
+  async function refreshEvents(): Promise<TrackedRefresh[]> {
+    const response = await server.get('/actuator/refresh-events');
+    assert.equal(response.status, 200, response.body);
+    return response.json() as TrackedRefresh[];
+  }
+
+  async function monitor(path: string): Promise<void> {
+    const response = await fetch(`${server.base}/monitor`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path }),
+    });
+    assert.equal(response.status, 200, await response.text());
+  }
+
+  it('lists the published event with the acks of both clients', async () => {
+    const commit = await remote.commit({ 'foo.yml': 'value: 1\n' });
+    await monitor('foo.yml');
+    const entry = await waitFor('two acks for the foo refresh', async () => {
+      const found = (await refreshEvents()).find((e) => e.destination === 'foo:**' && e.commit === commit);
+      return found && found.acks.length >= 2 ? found : undefined;
+    });
+    assert.equal(entry.commit, commit);
+    assert.ok(!Number.isNaN(Date.parse(entry.publishedAt)));
+    assert.deepEqual(entry.acks.map((a) => a.service).sort(), ['foo:8080:one', 'foo:dev:8081:two']);
+    for (const ack of entry.acks) {
+      assert.ok(Number.isInteger(ack.afterMs) && ack.afterMs >= 0, `afterMs ${ack.afterMs}`);
+      assert.equal(ack.configVersion, undefined, 'BusNode acks carry no config version');
+    }
+  });
+
+  it('keeps the configVersion a hand-built ack carries, and ignores acks for events it did not publish', async () => {
+    const commit = await remote.commit({ 'bar.yml': 'value: 1\n' });
+    await monitor('bar.yml');
+    const published = await waitFor('the bar refresh to be listed', async () =>
+      (await refreshEvents()).find((e) => e.destination === 'bar:**' && e.commit === commit),
+    );
+    const ack = (ackId: string, originService: string, extra: Record<string, unknown> = {}) => ({
+      type: 'AckRemoteApplicationEvent',
+      timestamp: Date.now(),
+      originService,
+      destinationService: '**',
+      id: randomUUID(),
+      ackId,
+      ackDestinationService: 'bar:**',
+      event: 'org.springframework.cloud.bus.event.RefreshRemoteApplicationEvent',
+      ...extra,
+    });
+    await tap.publish(ack(published.id, 'bar:8080:java', { configVersion: commit }));
+    await tap.publish(ack(randomUUID(), 'bar:8080:stray', { configVersion: commit }));
+    // A Spring app with a snake_case Jackson mapper.
+    await tap.publish({
+      type: 'AckRemoteApplicationEvent',
+      timestamp: Date.now(),
+      origin_service: 'bar:8080:snake',
+      destination_service: '**',
+      id: randomUUID(),
+      ack_id: published.id,
+      ack_destination_service: 'bar:**',
+      event: 'org.springframework.cloud.bus.event.RefreshRemoteApplicationEvent',
+      config_version: commit,
+    });
+    const entry = await waitFor('both hand-built acks', async () => {
+      const found = (await refreshEvents()).find((e) => e.id === published.id);
+      return found && found.acks.length >= 2 ? found : undefined;
+    });
+    assert.deepEqual(
+      entry.acks.map((a) => [a.service, a.configVersion]),
+      [
+        ['bar:8080:java', commit],
+        ['bar:8080:snake', commit],
+      ],
+    );
+    const all = await refreshEvents();
+    assert.ok(!all.some((e) => e.acks.some((a) => a.service === 'bar:8080:stray')));
+    assert.equal(all[0]?.id, published.id, 'newest first');
+  });
+});

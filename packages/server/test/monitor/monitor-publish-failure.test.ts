@@ -1,0 +1,146 @@
+// When the bus refuses a refresh, /monitor must say so and must not remember the service as announced:
+// the Git host's redelivery of the webhook has to publish it. Real git mirror, a publisher that fails on demand.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type RefreshBusEvent, createRefreshEvent } from '@confbus/core';
+import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { makeTempDir } from '@confbus/testkit/temp-dir';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { RefreshTracker } from '../../src/bus/refresh-tracker.js';
+import { GitMirror } from '../../src/git/index.js';
+import { installErrorHandling } from '../../src/http/error-handler.js';
+import { registerMonitorRoutes } from '../../src/monitor/monitor-controller.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Publishes (records) or fails, and can hold publications until released, to line up concurrent webhooks. */
+class ControlledPublisher {
+  failing = false;
+  readonly published: RefreshBusEvent[] = [];
+  private gate: Promise<void> | undefined;
+  private open: (() => void) | undefined;
+  attempts = 0;
+
+  hold(): void {
+    this.gate = new Promise((resolve) => (this.open = resolve));
+  }
+
+  release(): void {
+    this.open?.();
+    this.gate = undefined;
+  }
+
+  async publishRefresh(destination?: string): Promise<RefreshBusEvent> {
+    this.attempts++;
+    await this.gate;
+    if (this.failing)
+      throw new Error('publishing RefreshRemoteApplicationEvent to the bus failed: broker gone');
+    const event = createRefreshEvent('configserver:0:test', destination);
+    this.published.push(event);
+    return event;
+  }
+}
+
+describe('POST /monitor when publishing fails', () => {
+  let remote: GitRemote;
+  let work: { path: string; remove(): Promise<void> };
+  let mirror: GitMirror;
+  let app: FastifyInstance;
+  let tracker: RefreshTracker;
+  const bus = new ControlledPublisher();
+
+  before(async () => {
+    remote = await createGitRemote();
+    await remote.commit({ 'foo.yml': 'value: 0\n', 'bar.yml': 'value: 0\n' });
+    work = await makeTempDir('confbus-monitor-');
+    mirror = new GitMirror({
+      uri: remote.url,
+      basedir: `${work.path}/mirror`,
+      defaultLabel: 'master',
+      refreshRateSeconds: 3600,
+      timeoutSeconds: 30,
+      logger: quiet,
+    });
+    await mirror.start();
+    tracker = new RefreshTracker(quiet);
+    app = Fastify();
+    installErrorHandling(app, 2048);
+    registerMonitorRoutes(app, {
+      mirror,
+      bus,
+      busEnabled: true,
+      tracker,
+      secrets: {},
+      requireSignature: false,
+      logger: quiet,
+    });
+    await app.ready();
+  });
+
+  after(async () => {
+    await app?.close();
+    tracker?.close();
+    await mirror?.close();
+    await work?.remove();
+    await remote?.remove();
+  });
+
+  const monitor = async (path: string[]) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/monitor',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ path }),
+    });
+    return { status: response.statusCode, body: response.json() as unknown };
+  };
+
+  it('answers 503 naming the services not announced, and a redelivery publishes them', async () => {
+    await remote.commit({ 'foo.yml': 'value: 1\n', 'bar.yml': 'value: 1\n' });
+    bus.failing = true;
+    const failed = await monitor(['foo.yml', 'bar.yml']);
+    assert.equal(failed.status, 503, JSON.stringify(failed.body));
+    const body = failed.body as { code: string; message: string };
+    assert.equal(body.code, 'CONFBUS_BUS_PUBLISH_FAILED');
+    assert.match(body.message, /foo/);
+    assert.match(body.message, /broker gone/);
+    assert.equal(bus.published.length, 0);
+
+    bus.failing = false;
+    const retried = await monitor(['foo.yml', 'bar.yml']);
+    assert.equal(retried.status, 200, JSON.stringify(retried.body));
+    assert.deepEqual(
+      bus.published.map((e) => e.destinationService),
+      ['foo:**', 'bar:**'],
+    );
+  });
+
+  it('a concurrent webhook waits for the publication in flight and shares its failure', async () => {
+    await remote.commit({ 'foo.yml': 'value: 2\n' });
+    const before = bus.published.length;
+    bus.failing = true;
+    bus.hold();
+    const attempts = bus.attempts;
+    const first = monitor(['foo.yml']);
+    // The second request arrives while the first one's publication is pending.
+    const deadline = Date.now() + 30_000;
+    while (bus.attempts === attempts) {
+      if (Date.now() > deadline) throw new Error('the first webhook never tried to publish');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const second = monitor(['foo.yml']);
+    // Let the second request reach the publication step before releasing the first.
+    await new Promise((r) => setImmediate(r));
+    bus.release();
+    const [a, b] = await Promise.all([first, second]);
+    assert.equal(a.status, 503);
+    assert.equal(b.status, 503, 'the second webhook did not claim success for a refresh that was never sent');
+    bus.failing = false;
+    const retried = await monitor(['foo.yml']);
+    assert.equal(retried.status, 200);
+    assert.deepEqual(
+      bus.published.slice(before).map((e) => e.destinationService),
+      ['foo:**'],
+    );
+  });
+});

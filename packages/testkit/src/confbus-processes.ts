@@ -1,0 +1,135 @@
+/**
+ * Runs the real `confbus` command (server and sample client) as child processes for end-to-end
+ * tests, and polls conditions with a deadline. Processes go through child-process.ts, so
+ * `stopAllNodeProcesses()` in `after` stops whatever a test left running.
+ */
+import { createServer } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { startNodeProcess, type NodeProcess } from './child-process.js';
+
+/** The CLI launcher; it runs the built dist/, so `npx tsc -b` must have run. */
+export const CONFBUS_BIN = fileURLToPath(new URL('../../cli/bin/confbus.js', import.meta.url));
+
+export interface ConfbusProcess {
+  /** `http://127.0.0.1:<port>` the process listens on. */
+  readonly url: string;
+  readonly port: number;
+  readonly process: NodeProcess;
+}
+
+export interface ConfbusServerOptions {
+  /** Upstream git repository (`file://…` or a path). */
+  readonly gitUri: string;
+  /** Where the server keeps its mirror (a temp dir of the test). */
+  readonly basedir: string;
+  /** Fixed port (default 0 = any free port). */
+  readonly port?: number;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+  readonly timeoutMs?: number;
+}
+
+const SERVER_LISTENING = /Config server listening on http:\/\/127\.0\.0\.1:(\d+)/;
+const CLIENT_LISTENING = /Listening on http:\/\/127\.0\.0\.1:(\d+)/;
+
+/** `confbus server` on 127.0.0.1; resolves once it logged that it listens. */
+export async function startConfbusServer(options: ConfbusServerOptions): Promise<ConfbusProcess> {
+  const child = startNodeProcess(
+    CONFBUS_BIN,
+    [
+      'server',
+      `--server.port=${options.port ?? 0}`,
+      '--server.address=127.0.0.1',
+      `--spring.cloud.config.server.git.uri=${options.gitUri}`,
+      `--spring.cloud.config.server.git.basedir=${options.basedir}`,
+      ...(options.args ?? []),
+    ],
+    options.env ?? {},
+    { cwd: options.cwd },
+  );
+  return listeningOn(child, SERVER_LISTENING, options.timeoutMs);
+}
+
+/** Starts `confbus sample-client [args]` without waiting (for tests on start-up failures). */
+export function spawnSampleClient(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+  cwd?: string,
+): NodeProcess {
+  return startNodeProcess(CONFBUS_BIN, ['sample-client', ...args], env, { cwd });
+}
+
+/** `confbus sample-client [args]`; resolves once it logged that it listens. */
+export async function startSampleClientProcess(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+  options: { cwd?: string; timeoutMs?: number } = {},
+): Promise<ConfbusProcess> {
+  return listeningOn(spawnSampleClient(args, env, options.cwd), CLIENT_LISTENING, options.timeoutMs);
+}
+
+/**
+ * Waits for the process's "listening" line. Only 127.0.0.1 is matched: the tests bind nothing else.
+ * The default deadline is generous: three Node processes starting on a loaded 2-core machine.
+ */
+async function listeningOn(child: NodeProcess, pattern: RegExp, timeoutMs = 60_000): Promise<ConfbusProcess> {
+  const line = await child.waitForLine(pattern, timeoutMs);
+  const port = Number(pattern.exec(line)?.[1]);
+  return { url: `http://127.0.0.1:${port}`, port, process: child };
+}
+
+/** A port that was free a moment ago (for "server starts later on a known port" tests). */
+export async function reserveFreePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('Could not reserve a port');
+  return address.port;
+}
+
+/**
+ * Polls `probe` until it returns something other than `undefined`/`false`, and resolves with it.
+ * On timeout, rejects naming `description` and the last value or error seen.
+ */
+export async function waitFor<T>(
+  description: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value;
+      last = value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      const detail = last instanceof Error ? last.message : JSON.stringify(last);
+      throw new Error(`Timed out waiting for ${description} (last: ${detail})`);
+    }
+    await delay(options.intervalMs ?? 200);
+  }
+}
+
+/** GET as JSON (status and parsed body). */
+export async function getJson(url: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url);
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+}
+
+/** POST without a body; returns status and the parsed JSON body (if any). */
+export async function postJson(url: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url, { method: 'POST' });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+}
