@@ -16,7 +16,8 @@ const GIT_PASSWORD = 'g1t-Pa55-9f3e';
 const AUTH_PASSWORD = 'b4sic-Pa55-71c2';
 const RABBIT_PASSWORD = 'S3cr3t-rabb1t-0d8a';
 const WRONG_PASSWORD = 'wr0ng-Pa55-55aa';
-const SECRETS = [GIT_PASSWORD, AUTH_PASSWORD, RABBIT_PASSWORD, WRONG_PASSWORD];
+const WEBHOOK_SECRET = 'h00k-S3cret-c0de';
+const SECRETS = [GIT_PASSWORD, AUTH_PASSWORD, RABBIT_PASSWORD, WRONG_PASSWORD, WEBHOOK_SECRET];
 /** Also the encodings a careless log line would carry: base64 (Authorization) and percent-encoded. */
 const FORMS = SECRETS.flatMap((secret) => [
   secret,
@@ -87,6 +88,7 @@ describe('secrets stay out of output', () => {
   it('a running server: bad credentials, bad requests, broken files and an upstream outage', async () => {
     // Credentials in the uri (the form people paste) and the explicit password setting both in play.
     const { proc, base } = await startServer('embedded', [
+      `--confbus.monitor.github.secret=${WEBHOOK_SECRET}`,
       `--spring.cloud.config.server.git.uri=${http.url('config-repo.git').replace('http://', `http://config:${GIT_PASSWORD}@`)}`,
     ]);
     const good = auth('user', AUTH_PASSWORD);
@@ -98,6 +100,19 @@ describe('secrets stay out of output', () => {
     assert.equal(await call(base, '/foo/dev/-bad..label', good), 400);
     assert.equal(await call(base, '/broken/dev', good), 500);
     assert.equal(await call(base, '/actuator/prometheus', good), 200);
+    // A webhook with a wrong signature (the monitor's own secret).
+    const webhook = await fetch(`${base}/monitor`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'push',
+        'x-hub-signature-256': `sha256=${'0'.repeat(64)}`,
+      },
+      body: JSON.stringify({ commits: [{ modified: ['foo.yml'] }] }),
+    });
+    const webhookText = await webhook.text();
+    assert.equal(webhook.status, 401, webhookText);
+    assertNoSecret(webhookText, 'webhook response');
     // Upstream outage: the check fails, the last state is served, health reports it.
     await http.stop();
     assert.equal(await call(base, '/foo/dev', good), 200);
