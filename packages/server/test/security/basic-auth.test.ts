@@ -1,10 +1,20 @@
 // Basic auth over a real server: what is open, what is closed, the 401 shape, and that neither the password
 // nor the Authorization header reaches the log.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { CredentialsVerifier, parseBasicAuthorization } from '../../src/security/basic-credentials.js';
 import { type PreparedServer, startPreparedServer } from './prepared-server.js';
+
+const cloudConfigClient = createRequire(import.meta.url)('cloud-config-client') as {
+  load(options: {
+    endpoint: string;
+    name: string;
+    profiles: string[];
+    auth?: { user: string; pass: string };
+  }): Promise<{ get(key: string): unknown }>;
+};
 
 const PASSWORD = 'Op3n:Sesame-4711';
 async function get(
@@ -136,6 +146,24 @@ describe('basic auth on the config server', () => {
     assert.equal(monitor.status, 401);
     const ok = await get(closedHealth, '/actuator/health', { authorization: basic('user', PASSWORD) });
     assert.equal(ok.status, 200);
+  });
+
+  it('lets a Spring-style client in with spring.cloud.config.username/password (cloud-config-client auth)', async () => {
+    const config = await cloudConfigClient.load({
+      endpoint: server.base,
+      name: 'foo',
+      profiles: ['default'],
+      auth: { user: 'ops', pass: PASSWORD },
+    });
+    assert.equal(config.get('a'), 1);
+    await assert.rejects(
+      cloudConfigClient.load({
+        endpoint: server.base,
+        name: 'foo',
+        profiles: ['default'],
+        auth: { user: 'ops', pass: 'x' },
+      }),
+    );
   });
 
   it('is off when no password is set', async () => {
