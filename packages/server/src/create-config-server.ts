@@ -16,6 +16,10 @@ import { installErrorHandling } from './http/error-handler.js';
 import { RefreshTracker } from './bus/refresh-tracker.js';
 import { registerMonitorRoutes } from './monitor/monitor-controller.js';
 import type { WebhookSecrets } from './monitor/index.js';
+import { type RequestLimits, requestLimitServerOptions } from './http/request-limits.js';
+import { registerMetricsRoutes } from './metrics/metrics-routes.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
+import { installSecurity } from './security/install-security.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 
 const GIT = 'spring.cloud.config.server.git';
@@ -79,18 +83,22 @@ export async function createConfigServer({
     acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),
   });
 
-  const maxUrlLength = settings.number('confbus.server.max-url-length');
+  const limits: RequestLimits = {
+    maxUrlLength: settings.number('confbus.server.max-url-length'),
+    maxBodyBytes: settings.number('confbus.server.max-body-bytes'),
+    maxHeaderBytes: settings.number('confbus.server.max-header-bytes'),
+  };
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // Per-request log lines would dominate the cost of a cache hit; metrics and errors are logged instead.
     logController: new LogController({ disableRequestLogging: true }),
     // No child logger per request: it showed in the cached-path profile, and request logging is off anyway.
     childLoggerFactory: (parent) => parent,
-    bodyLimit: settings.number('confbus.server.max-body-bytes'),
-    // Labels and application names may be long; the URL length limit is the real bound.
-    routerOptions: { maxParamLength: maxUrlLength },
+    ...requestLimitServerOptions(limits),
   });
-  installErrorHandling(app, maxUrlLength);
+  installErrorHandling(app, limits.maxUrlLength);
+  installSecurity(app, settings);
+  registerMetricsRoutes(app, new ServerMetrics({ git: () => mirror.health(), environments }));
 
   const tracker = new RefreshTracker(logger.child({ component: 'bus' }));
   let bus: BusNode | undefined;

@@ -1,8 +1,9 @@
 /** Maps every failure to a status code and Spring's error body; unexpected errors are logged, not leaked. */
 import { ApplicationNotFoundError } from '../environment/environment-service.js';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidLabelError, LabelNotFoundError, RepositoryUnavailableError } from '../git/index.js';
 import { HttpError, springErrorBody } from './http-errors.js';
+import { LIMIT_SETTINGS, installUrlLengthLimit } from './request-limits.js';
 
 interface Mapped {
   status: number;
@@ -10,7 +11,7 @@ interface Mapped {
   message: string;
 }
 
-function mapError(error: unknown): Mapped | undefined {
+function mapError(error: unknown, request: FastifyRequest): Mapped | undefined {
   if (error instanceof HttpError)
     return { status: error.statusCode, code: error.code, message: error.message };
   if (error instanceof InvalidLabelError) return { status: 400, code: error.code, message: error.message };
@@ -24,6 +25,21 @@ function mapError(error: unknown): Mapped | undefined {
     return { status: 500, code: 'CONFBUS_CONFIG_PARSE', message: error.message };
   }
   const fastifyError = error as FastifyError;
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return {
+      status: 413,
+      code: 'CONFBUS_BODY_TOO_LARGE',
+      message: `Request body larger than ${request.routeOptions.bodyLimit} bytes (${LIMIT_SETTINGS.body})`,
+    };
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const type = String(request.headers['content-type'] ?? '(none)').slice(0, 100);
+    return {
+      status: 415,
+      code: 'CONFBUS_UNSUPPORTED_MEDIA_TYPE',
+      message: `Content-Type '${type}' is not accepted by ${request.method} ${request.routeOptions.url ?? ''}`,
+    };
+  }
   if (
     typeof fastifyError.statusCode === 'number' &&
     fastifyError.statusCode >= 400 &&
@@ -39,21 +55,10 @@ function mapError(error: unknown): Mapped | undefined {
 }
 
 export function installErrorHandling(app: FastifyInstance, maxUrlLength: number): void {
-  // A callback hook, not an async one: it runs on every request and a promise per request shows in profiles.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.url.length > maxUrlLength) {
-      reply
-        .code(414)
-        .send(
-          springErrorBody(414, 'CONFBUS_URL_TOO_LONG', `URL longer than ${maxUrlLength} characters`, '/'),
-        );
-      return;
-    }
-    done();
-  });
+  installUrlLengthLimit(app, maxUrlLength);
 
   app.setErrorHandler((error, request, reply) => {
-    const mapped = mapError(error);
+    const mapped = mapError(error, request);
     if (mapped) {
       if (mapped.status >= 500)
         request.log.error({ code: mapped.code, path: request.routeOptions.url }, mapped.message);

@@ -94,6 +94,36 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     default: 1048576,
     description: 'Largest request body accepted, e.g. a webhook (413 beyond)',
   },
+  {
+    key: 'confbus.server.max-header-bytes',
+    type: 'integer',
+    default: 16384,
+    description: 'Largest request line plus headers accepted, in bytes (431 beyond)',
+  },
+  {
+    key: 'spring.security.user.name',
+    type: 'string',
+    default: 'user',
+    description: 'HTTP basic auth user (only used when spring.security.user.password is set)',
+  },
+  {
+    key: 'spring.security.user.password',
+    type: 'string',
+    secret: true,
+    description: 'HTTP basic auth password; when set, every endpoint needs it except the open ones below',
+  },
+  {
+    key: 'confbus.security.health-open',
+    type: 'boolean',
+    default: true,
+    description: 'GET /actuator/health answers without credentials (for load balancers)',
+  },
+  {
+    key: 'confbus.security.monitor-open',
+    type: 'boolean',
+    default: true,
+    description: 'POST /monitor answers without credentials (webhooks authenticate with their own secrets)',
+  },
   ...busSettingSpecs,
   ...['github', 'gitlab', 'bitbucket', 'gitea', 'gogs', 'gitee'].map((host): SettingSpec => ({
     key: `confbus.monitor.${host}.secret`,

@@ -1,0 +1,127 @@
+/**
+ * The server's Prometheus metrics, in a private Registry per server instance: tests (and embedders) run
+ * several servers in one process, and prom-client's global registry would mix their counts or refuse the
+ * second registration. Values owned by other components (git mirror, environment cache) are read at scrape
+ * time, so the hot path pays only for the per-request counter.
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { MirrorHealth } from '../git/index.js';
+
+/** What the environment service exposes; hit/miss counters appear in the output once it provides them. */
+export interface EnvironmentStats {
+  readonly builds: number;
+  readonly cacheHits?: number;
+  readonly cacheMisses?: number;
+}
+
+export interface MetricsSources {
+  git: () => MirrorHealth;
+  environments: EnvironmentStats;
+}
+
+export interface RequestObservation {
+  method: string;
+  /** The route pattern (never the raw URL, which would make cardinality unbounded), or `unmatched`. */
+  route: string;
+  status: number;
+  seconds: number;
+}
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly durations: Histogram<'method' | 'route'>;
+
+  constructor(sources: MetricsSources) {
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: 'confbus_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status code',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.durations = new Histogram({
+      name: 'confbus_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by method and route pattern',
+      labelNames: ['method', 'route'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      registers,
+    });
+
+    this.followCounter(
+      'confbus_environment_builds_total',
+      'Environments built (cache misses that read the repository)',
+      () => sources.environments.builds,
+    );
+    if (sources.environments.cacheHits !== undefined) {
+      this.followCounter(
+        'confbus_environment_cache_hits_total',
+        'Environment requests answered from the cache',
+        () => sources.environments.cacheHits ?? 0,
+      );
+    }
+    if (sources.environments.cacheMisses !== undefined) {
+      this.followCounter(
+        'confbus_environment_cache_misses_total',
+        'Environment requests not found in the cache',
+        () => sources.environments.cacheMisses ?? 0,
+      );
+    }
+    this.followCounter(
+      'confbus_git_upstream_checks_total',
+      'Upstream checks (git ls-remote) started',
+      () => sources.git().checks,
+    );
+    this.followCounter(
+      'confbus_git_upstream_fetches_total',
+      'Fetches performed because upstream refs had moved',
+      () => sources.git().fetches,
+    );
+    new Gauge({
+      name: 'confbus_git_stale',
+      help: '1 while the upstream is unreachable and the last fetched state is served, else 0',
+      registers,
+      collect() {
+        this.set(sources.git().stale ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'confbus_git_last_success_timestamp_seconds',
+      help: 'Unix time of the last successful upstream check (0 = never)',
+      registers,
+      collect() {
+        const at = sources.git().lastSuccessAt;
+        this.set(at === undefined ? 0 : at.getTime() / 1000);
+      },
+    });
+  }
+
+  observeRequest(observation: RequestObservation): void {
+    this.requests.inc({
+      method: observation.method,
+      route: observation.route,
+      status: String(observation.status),
+    });
+    this.durations.observe({ method: observation.method, route: observation.route }, observation.seconds);
+  }
+
+  /** The text exposition format, and its content type. */
+  async exposition(): Promise<{ contentType: string; text: string }> {
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+
+  /** A Prometheus counter that follows a monotonic count kept elsewhere, brought up to date at scrape time. */
+  private followCounter(name: string, help: string, read: () => number): void {
+    let seen = 0;
+    new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        const now = read();
+        if (now > seen) this.inc(now - seen);
+        seen = Math.max(seen, now);
+      },
+    });
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Optional HTTP basic authentication for the whole server.
+ *
+ * Spring Cloud Config has no security of its own (reference §8: "nothing is built in"; users add
+ * spring-boot-starter-security and set spring.security.user.*). confbus builds the common case in, with the
+ * same setting names: when `spring.security.user.password` is set, every endpoint needs those credentials,
+ * except the routes an operator leaves open (health for load balancers, /monitor for webhooks).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { springErrorBody } from '../http/http-errors.js';
+import { type BasicCredentials, CredentialsVerifier, parseBasicAuthorization } from './basic-credentials.js';
+
+export const BASIC_REALM = 'confbus';
+
+export interface OpenRoute {
+  method: string;
+  /** The route pattern as registered with fastify, e.g. `/actuator/health`. */
+  url: string;
+}
+
+export interface BasicAuthOptions {
+  credentials: BasicCredentials;
+  /** Routes that answer without credentials. A GET route listed here is open for HEAD too. */
+  openRoutes: readonly OpenRoute[];
+}
+
+export function installBasicAuth(app: FastifyInstance, options: BasicAuthOptions): void {
+  const verifier = new CredentialsVerifier(options.credentials);
+  const open = new Set(options.openRoutes.map((route) => `${route.method.toUpperCase()} ${route.url}`));
+  const isOpen = (request: FastifyRequest): boolean => {
+    // Match the routed pattern, not the raw URL: `/actuator/health/../foo` or `//actuator/health` must not
+    // borrow the health route's openness.
+    const url = request.routeOptions.url;
+    if (url === undefined) return false;
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    return open.has(`${method} ${url}`);
+  };
+
+  // A callback hook (no promise per request), like the URL length check: it runs on every request.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (isOpen(request) || verifier.verify(parseBasicAuthorization(request.headers.authorization))) {
+      done();
+      return;
+    }
+    // Neither the header nor the presented user name is logged: a password typed into the wrong field
+    // would end up in the log.
+    request.log.debug(
+      { path: request.routeOptions.url ?? 'unmatched' },
+      'Rejected request without valid credentials',
+    );
+    reply
+      .code(401)
+      .header('www-authenticate', `Basic realm="${BASIC_REALM}"`)
+      .send(
+        springErrorBody(
+          401,
+          'CONFBUS_UNAUTHORIZED',
+          'Full authentication is required to access this resource',
+          request.url,
+        ),
+      );
+  });
+}
