@@ -97,7 +97,7 @@ export async function createConfigServer({
     ...requestLimitServerOptions(limits),
   });
   installErrorHandling(app, limits.maxUrlLength);
-  installSecurity(app, settings);
+  const showHealthDetails = installSecurity(app, settings);
   registerMetricsRoutes(app, new ServerMetrics({ git: () => mirror.health(), environments }));
 
   const tracker = new RefreshTracker(logger.child({ component: 'bus' }));
@@ -122,6 +122,7 @@ export async function createConfigServer({
   };
 
   registerHealthRoutes(app, {
+    showDetails: showHealthDetails,
     git: () => mirror.health(),
     components: (): Record<string, { status: string; details?: Record<string, unknown> }> =>
       bus

@@ -117,7 +117,7 @@ function validateRequest(parts: RawParts, maxProfiles: number): EnvironmentReque
   if (profiles.length > maxProfiles) {
     throw badRequest(
       'CONFBUS_TOO_MANY_PROFILES',
-      `At most ${maxProfiles} profiles may be requested, got ${profiles.length}`,
+      `At most ${maxProfiles} profiles may be requested (confbus.server.max-profiles), got ${profiles.length}`,
     );
   }
   for (const profile of profiles) {

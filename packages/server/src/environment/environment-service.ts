@@ -83,8 +83,10 @@ export class EnvironmentService {
   /** Parsed documents per (commit, path): several applications share `application.yml`. */
   private readonly parsed: LruCache<string, ConfigDocument[]>;
   private readonly uri: string;
-  /** Builds, for tests and benchmarks that check "one read per (commit, app, profiles)". */
+  /** Builds, for tests and benchmarks that check "one read per (commit, app, profiles)"; also exported as metrics. */
   builds = 0;
+  cacheHits = 0;
+  cacheMisses = 0;
 
   constructor(private readonly options: EnvironmentServiceOptions) {
     this.cache = new LruCache(options.maxCacheEntries);
@@ -98,7 +100,11 @@ export class EnvironmentService {
     const revision = await this.options.repository.resolve(request.label);
     const key = [revision.commit, request.name, request.profilesText, request.label ?? ''].join('\u0000');
     const hit = this.cache.get(key);
-    if (hit) return { resolved: hit, revision };
+    if (hit) {
+      this.cacheHits++;
+      return { resolved: hit, revision };
+    }
+    this.cacheMisses++;
     let pending = this.building.get(key);
     if (!pending) {
       pending = this.build(request, revision.commit, revision.label).finally(() => this.building.delete(key));

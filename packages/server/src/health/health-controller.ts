@@ -4,17 +4,20 @@
  * while we can serve something, because taking a config server out of rotation for an upstream outage would
  * turn a stale-config problem into a no-config problem.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MirrorHealth } from '../git/index.js';
 
 export interface HealthSources {
   git: () => MirrorHealth;
+  /** Whether this request may see component details (false for anonymous callers when auth is on). */
+  showDetails?: (request: FastifyRequest) => boolean;
   /** Extra components (the bus adds one). */
   components?: () => Record<string, { status: string; details?: Record<string, unknown> }>;
 }
 
 export function registerHealthRoutes(app: FastifyInstance, sources: HealthSources): void {
-  app.get('/actuator/health', async () => {
+  app.get('/actuator/health', async (request) => {
+    if (sources.showDetails && !sources.showDetails(request)) return { status: 'UP' };
     const git = sources.git();
     const gitStatus = git.lastSuccessAt === undefined ? 'UNKNOWN' : git.stale ? 'STALE' : 'UP';
     const extra = sources.components?.() ?? {};

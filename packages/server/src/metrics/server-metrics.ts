@@ -7,11 +7,11 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MirrorHealth } from '../git/index.js';
 
-/** What the environment service exposes; hit/miss counters appear in the output once it provides them. */
+/** What the environment service counts. */
 export interface EnvironmentStats {
   readonly builds: number;
-  readonly cacheHits?: number;
-  readonly cacheMisses?: number;
+  readonly cacheHits: number;
+  readonly cacheMisses: number;
 }
 
 export interface MetricsSources {
@@ -53,20 +53,16 @@ export class ServerMetrics {
       'Environments built (cache misses that read the repository)',
       () => sources.environments.builds,
     );
-    if (sources.environments.cacheHits !== undefined) {
-      this.followCounter(
-        'confbus_environment_cache_hits_total',
-        'Environment requests answered from the cache',
-        () => sources.environments.cacheHits ?? 0,
-      );
-    }
-    if (sources.environments.cacheMisses !== undefined) {
-      this.followCounter(
-        'confbus_environment_cache_misses_total',
-        'Environment requests not found in the cache',
-        () => sources.environments.cacheMisses ?? 0,
-      );
-    }
+    this.followCounter(
+      'confbus_environment_cache_hits_total',
+      'Environment requests answered from the cache',
+      () => sources.environments.cacheHits,
+    );
+    this.followCounter(
+      'confbus_environment_cache_misses_total',
+      'Environment requests not found in the cache',
+      () => sources.environments.cacheMisses,
+    );
     this.followCounter(
       'confbus_git_upstream_checks_total',
       'Upstream checks (git ls-remote) started',

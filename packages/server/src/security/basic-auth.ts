@@ -24,8 +24,14 @@ export interface BasicAuthOptions {
   openRoutes: readonly OpenRoute[];
 }
 
-export function installBasicAuth(app: FastifyInstance, options: BasicAuthOptions): void {
+/** Installs the hook; returns a check that tells whether a request presented valid credentials. */
+export function installBasicAuth(
+  app: FastifyInstance,
+  options: BasicAuthOptions,
+): (request: FastifyRequest) => boolean {
   const verifier = new CredentialsVerifier(options.credentials);
+  const isAuthenticated = (request: FastifyRequest): boolean =>
+    verifier.verify(parseBasicAuthorization(request.headers.authorization));
   const open = new Set(options.openRoutes.map((route) => `${route.method.toUpperCase()} ${route.url}`));
   const isOpen = (request: FastifyRequest): boolean => {
     // Match the routed pattern, not the raw URL: `/actuator/health/../foo` or `//actuator/health` must not
@@ -38,7 +44,7 @@ export function installBasicAuth(app: FastifyInstance, options: BasicAuthOptions
 
   // A callback hook (no promise per request), like the URL length check: it runs on every request.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (isOpen(request) || verifier.verify(parseBasicAuthorization(request.headers.authorization))) {
+    if (isOpen(request) || isAuthenticated(request)) {
       done();
       return;
     }
@@ -60,4 +66,5 @@ export function installBasicAuth(app: FastifyInstance, options: BasicAuthOptions
         ),
       );
   });
+  return isAuthenticated;
 }

@@ -49,6 +49,8 @@ describe('prometheus endpoint', () => {
     assert.match(text, /# TYPE confbus_http_request_duration_seconds histogram/);
     // Two commits seen, two (application, profiles) keys: foo/dev twice and bar/dev once.
     assert.equal(sample(text, 'confbus_environment_builds_total'), 3);
+    assert.equal(sample(text, 'confbus_environment_cache_hits_total'), 2);
+    assert.equal(sample(text, 'confbus_environment_cache_misses_total'), 3);
     assert.ok((sample(text, 'confbus_git_upstream_checks_total') ?? 0) >= 6);
     assert.equal(sample(text, 'confbus_git_upstream_fetches_total'), 2);
     assert.equal(sample(text, 'confbus_git_stale'), 0);

@@ -118,7 +118,14 @@ describe('basic auth on the config server', () => {
   });
 
   it('leaves health (GET and HEAD) and POST /monitor open by default, and only those routes', async () => {
-    assert.equal((await get(server, '/actuator/health')).status, 200);
+    const anonymous = await get(server, '/actuator/health');
+    assert.equal(anonymous.status, 200);
+    assert.deepEqual(anonymous.json(), { status: 'UP' }, 'no repository details for anonymous callers');
+    const authorized = await get(server, '/actuator/health', { authorization: basic('ops', PASSWORD) });
+    assert.ok(
+      (authorized.json() as { components?: { git?: unknown } }).components?.git,
+      'details when authorized',
+    );
     const head = await fetch(`${server.base}/actuator/health`, { method: 'HEAD' });
     assert.equal(head.status, 200);
     const monitor = await fetch(`${server.base}/monitor`, {

@@ -116,7 +116,7 @@ describe('secrets stay out of output', () => {
     // Upstream outage: the check fails, the last state is served, health reports it.
     await http.stop();
     assert.equal(await call(base, '/foo/dev', good), 200);
-    assert.equal(await call(base, '/actuator/health'), 200);
+    assert.equal(await call(base, '/actuator/health', good), 200);
     assert.match(seen.at(-1) ?? '', /"stale":true/);
     await proc.waitForLine(/unreachable/);
     await proc.stop();
