@@ -23,13 +23,20 @@ export const title = 'Bus (webhook to fleet)';
 const { fetch } = globalThis;
 const CONFBUS_BIN = fileURLToPath(new URL('../packages/cli/bin/confbus.js', import.meta.url));
 const WORKER = fileURLToPath(new URL('./lib/bus-fleet-worker.mjs', import.meta.url));
-const FLEET_SIZES = [10, 50, 200];
+// CONFBUS_BUS_BENCH_SIZES / _ROUNDS / _CLIENT_ARGS (space-separated --key=value) are for experiments.
+const FLEET_SIZES = (process.env.CONFBUS_BUS_BENCH_SIZES ?? '10 50 200').split(/\s+/).map(Number);
 const WORKERS = 4;
-const ROUNDS = 10;
+const ROUNDS = Number(process.env.CONFBUS_BUS_BENCH_ROUNDS ?? 10);
+// CONFBUS_BUS_BENCH_NODE_ARGS: node flags for the server and the workers, e.g. --cpu-prof --cpu-prof-dir=DIR.
+const NODE_ARGS = (process.env.CONFBUS_BUS_BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+const EXTRA_CLIENT_ARGS = (process.env.CONFBUS_BUS_BENCH_CLIENT_ARGS ?? '').split(/\s+/).filter(Boolean);
 const POLL_INTERVAL_MS = 1000;
 const POLL_ROUNDS = 4;
 /** Per round: how long instances may take before the round counts them as missing. */
 const ROUND_DEADLINE_MS = 10_000;
+/** Between rounds: how long the fleet's acks may take to reach the server. */
+const SETTLE_DEADLINE_MS = 30_000;
+const ACKS = !EXTRA_CLIENT_ARGS.includes('--spring.cloud.bus.ack.enabled=false');
 const GOAL_MEDIAN_MS = 100;
 const GOAL_WORST_MS = 300;
 
@@ -51,6 +58,7 @@ function sampleDevYml(value) {
 /** A worker process with request/answer messaging over IPC. */
 async function startWorker(index) {
   const child = fork(WORKER, [], {
+    execArgv: NODE_ARGS,
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -94,6 +102,7 @@ async function startBusServer({ uri, basedir, vhost }) {
     name: 'confbus server',
     command: process.execPath,
     args: [
+      ...NODE_ARGS,
       CONFBUS_BIN,
       'server',
       '--server.port=0',
@@ -197,6 +206,7 @@ export async function run({ log }) {
     '--spring.rabbitmq.host=127.0.0.1',
     `--spring.rabbitmq.virtual-host=${vhost.name}`,
     '--management.endpoints.web.exposure.include=health',
+    ...EXTRA_CLIENT_ARGS,
   ];
   const all = (msg) => Promise.all(workers.map((w) => w.request(msg)));
 
@@ -223,10 +233,30 @@ export async function run({ log }) {
     };
   };
 
+  /**
+   * Waits until the server has an ack from every instance for the refresh of `commit` (each ack fans out to
+   * every node's queue, so a round's acks are still in flight when its last instance serves); the next round
+   * starts on a quiet bus, as a real push minutes later would. Resolves with the slowest ack's delay (ms).
+   */
+  const settle = async (commit) => {
+    const deadline = performance.now() + SETTLE_DEADLINE_MS;
+    for (;;) {
+      const events = await (await fetch(`${server.url}/actuator/refresh-events`)).json();
+      const event = events.find((e) => e.commit === commit && e.destination === 'sample:**');
+      if (event && event.acks.length >= fleet) return Math.max(...event.acks.map((a) => a.afterMs));
+      if (performance.now() > deadline) {
+        throw new Error(
+          `only ${event?.acks.length ?? 0} of ${fleet} acks for ${commit.slice(0, 12)} reached the server within ${SETTLE_DEADLINE_MS} ms`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
   /** One webhook round: push, POST /monitor, wait for every instance. */
   const busRound = async () => {
     const value = `bus-${++counter}`;
-    await repo.push({ 'sample-dev.yml': sampleDevYml(value) }, `bench: ${value}`);
+    const commit = await repo.push({ 'sample-dev.yml': sampleDevYml(value) }, `bench: ${value}`);
     const before = server.refreshLogged.get('sample')?.length ?? 0;
     const t0 = wallNow();
     const services = await postWebhook(server.url, githubPush('sample-dev.yml'));
@@ -240,7 +270,8 @@ export async function run({ log }) {
     }
     const logged = server.refreshLogged.get('sample') ?? [];
     const publishLogMs = logged.length > before ? logged[logged.length - 1] - t0 : undefined;
-    return { ...g, answerMs, publishLogMs, worst: Math.max(...g.latencies) };
+    const ackMs = ACKS ? await settle(commit) : undefined;
+    return { ...g, answerMs, publishLogMs, ackMs, worst: Math.max(...g.latencies) };
   };
 
   const summaries = [];
@@ -272,6 +303,7 @@ export async function run({ log }) {
           50,
         ),
         refreshWorst: median(rounds.map((r) => Math.max(...r.refreshMs))),
+        ackWorst: ACKS ? median(rounds.map((r) => r.ackMs)) : undefined,
         worsts,
       };
       summaries.push(s);
@@ -311,7 +343,10 @@ export async function run({ log }) {
           `"Refresh for: sample" logged by the server at ${fmt(s.publishLog)} (git fetch + checks + first publish; ms-resolution log time), ` +
           `webhook answered at ${fmt(s.answer)} (both events confirmed); ` +
           `bus event reached the client: p50 ${fmt(s.received50)}, last ${fmt(s.receivedWorst)}; ` +
-          `client re-fetch + rebuild after receipt: p50 ${fmt(s.refresh50)}, slowest ${fmt(s.refreshWorst)}`,
+          `client re-fetch + rebuild after receipt: p50 ${fmt(s.refresh50)}, slowest ${fmt(s.refreshWorst)}; ` +
+          (ACKS
+            ? `all ${size} acks at the server ${fmt(s.ackWorst)} after publication (they fan out to all ${size + 1} queues: ${size * (size + 1)} deliveries a round)`
+            : 'acks off (spring.cloud.bus.ack.enabled=false)'),
       );
     } catch (err) {
       log(`${m}: ${err.stack ?? err}`);
