@@ -72,6 +72,7 @@ async function startWorker(index) {
     if (msg.ok) p.resolve(msg.result);
     else p.reject(new Error(`fleet worker ${index}: ${msg.error}`));
   });
+  child.on('error', () => undefined); // reported through the pending request or the exit
   child.on('exit', (code, signal) => {
     for (const p of pending.values()) {
       p.reject(new Error(`fleet worker ${index} exited (code ${code}, signal ${signal})`));
@@ -81,9 +82,19 @@ async function startWorker(index) {
   await once(child, 'spawn');
   const request = (msg) =>
     new Promise((resolve, reject) => {
+      if (!child.connected) {
+        reject(new Error(`fleet worker ${index} is gone (no IPC channel)`));
+        return;
+      }
       seq++;
-      pending.set(seq, { resolve, reject });
-      child.send({ ...msg, seq });
+      const id = seq;
+      pending.set(id, { resolve, reject });
+      // A send racing the worker's exit fails here instead of as an unhandled 'error' event.
+      child.send({ ...msg, seq: id }, (error) => {
+        if (!error || !pending.has(id)) return;
+        pending.delete(id);
+        reject(new Error(`fleet worker ${index}: ${error.message}`));
+      });
     });
   const stop = onCleanup(async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
