@@ -143,4 +143,31 @@ describe('POST /monitor when publishing fails', () => {
       ['foo:**'],
     );
   });
+
+  it("sends every service's event without waiting for the broker to confirm the previous one", async () => {
+    await remote.commit({ 'foo.yml': 'value: 3\n', 'bar.yml': 'value: 3\n' });
+    const before = bus.published.length;
+    bus.hold();
+    const attempts = bus.attempts;
+    const response = monitor(['foo.yml', 'bar.yml']);
+    // Both publications start while the first is still unconfirmed (held).
+    const deadline = Date.now() + 30_000;
+    while (bus.attempts < attempts + 2) {
+      if (Date.now() > deadline) {
+        bus.release();
+        throw new Error(
+          `only ${bus.attempts - attempts} of 2 publications started while the first was pending`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    bus.release();
+    const result = await response;
+    assert.equal(result.status, 200, JSON.stringify(result.body));
+    assert.deepEqual(result.body, ['foo', 'bar']);
+    assert.deepEqual(
+      bus.published.slice(before).map((e) => e.destinationService),
+      ['foo:**', 'bar:**'],
+    );
+  });
 });

@@ -1,0 +1,446 @@
+// Bus benchmark (issue text in /work/briefs/bus-bench.md): time from a GitHub push webhook to `POST /monitor`
+// until every client instance serves the pushed value, for fleets of 10, 50 and 200 instances.
+// Everything is real: a bare git remote pushed to with git, a `confbus server` child process with the bus on
+// its own RabbitMQ vhost, and ConfigClient instances (built @confbus/client), each with its own bus node and a
+// refreshable component reading `group.comment`, spread over worker child processes (lib/bus-fleet-worker.mjs).
+// Baseline, same fleet, same run: no bus, every instance calling refresh() once a second.
+// Run alone: `npx tsc -b && node bench/bus-bench.mjs`.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { clearTimeout, setTimeout } from 'node:timers';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+import { onCleanup } from './lib/cleanup.mjs';
+import { startProcess } from './lib/processes.mjs';
+import { createConfigRepo, makeTempDir } from './lib/repos.mjs';
+import { fmt } from './lib/report.mjs';
+
+export const title = 'Bus (webhook to fleet)';
+
+const { fetch } = globalThis;
+const CONFBUS_BIN = fileURLToPath(new URL('../packages/cli/bin/confbus.js', import.meta.url));
+const WORKER = fileURLToPath(new URL('./lib/bus-fleet-worker.mjs', import.meta.url));
+// CONFBUS_BUS_BENCH_SIZES / _ROUNDS / _CLIENT_ARGS (space-separated --key=value) are for experiments.
+const FLEET_SIZES = (process.env.CONFBUS_BUS_BENCH_SIZES ?? '10 50 200').split(/\s+/).map(Number);
+const WORKERS = 4;
+const ROUNDS = Number(process.env.CONFBUS_BUS_BENCH_ROUNDS ?? 10);
+// CONFBUS_BUS_BENCH_NODE_ARGS: node flags for the server and the workers, e.g. --cpu-prof --cpu-prof-dir=DIR.
+const NODE_ARGS = (process.env.CONFBUS_BUS_BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+const EXTRA_CLIENT_ARGS = (process.env.CONFBUS_BUS_BENCH_CLIENT_ARGS ?? '').split(/\s+/).filter(Boolean);
+const POLL_INTERVAL_MS = 1000;
+const POLL_ROUNDS = 4;
+/** Per round: how long instances may take before the round counts them as missing. */
+const ROUND_DEADLINE_MS = 10_000;
+/** Between rounds: how long the fleet's acks may take to reach the server. */
+const SETTLE_DEADLINE_MS = 30_000;
+const ACKS = !EXTRA_CLIENT_ARGS.includes('--spring.cloud.bus.ack.enabled=false');
+const GOAL_MEDIAN_MS = 100;
+const GOAL_WORST_MS = 300;
+
+const wallNow = () => performance.timeOrigin + performance.now();
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => {
+  const s = sorted(xs);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+/** Nearest-rank percentile. */
+const percentile = (xs, p) => sorted(xs)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)];
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+function sampleDevYml(value) {
+  return `group:\n  comment: ${value}\n`;
+}
+
+/** A worker process with request/answer messaging over IPC. */
+async function startWorker(index) {
+  const child = fork(WORKER, [], {
+    execArgv: NODE_ARGS,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = once(child, 'exit');
+  const pending = new Map();
+  let seq = 0;
+  child.on('message', (msg) => {
+    const p = pending.get(msg.seq);
+    if (!p) return;
+    pending.delete(msg.seq);
+    if (msg.ok) p.resolve(msg.result);
+    else p.reject(new Error(`fleet worker ${index}: ${msg.error}`));
+  });
+  child.on('error', () => undefined); // reported through the pending request or the exit
+  child.on('exit', (code, signal) => {
+    for (const p of pending.values()) {
+      p.reject(new Error(`fleet worker ${index} exited (code ${code}, signal ${signal})`));
+    }
+    pending.clear();
+  });
+  await once(child, 'spawn');
+  const request = (msg) =>
+    new Promise((resolve, reject) => {
+      if (!child.connected) {
+        reject(new Error(`fleet worker ${index} is gone (no IPC channel)`));
+        return;
+      }
+      seq++;
+      const id = seq;
+      pending.set(id, { resolve, reject });
+      // A send racing the worker's exit fails here instead of as an unhandled 'error' event.
+      child.send({ ...msg, seq: id }, (error) => {
+        if (!error || !pending.has(id)) return;
+        pending.delete(id);
+        reject(new Error(`fleet worker ${index}: ${error.message}`));
+      });
+    });
+  const stop = onCleanup(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    if (child.connected) await request({ type: 'close' }).catch(() => undefined);
+    else child.kill('SIGTERM');
+    await exited;
+    clearTimeout(timer);
+  });
+  return { request, stop };
+}
+
+/** `confbus server` with the bus on; also collects the times of its "Refresh for: <service>" log lines. */
+async function startBusServer({ uri, basedir, vhost }) {
+  const proc = await startProcess({
+    name: 'confbus server',
+    command: process.execPath,
+    args: [
+      ...NODE_ARGS,
+      CONFBUS_BIN,
+      'server',
+      '--server.port=0',
+      '--server.address=127.0.0.1',
+      `--spring.cloud.config.server.git.uri=${uri}`,
+      `--spring.cloud.config.server.git.basedir=${basedir}`,
+      // Every client GET checks upstream (coalesced): the strictest freshness; the webhook fetches anyway.
+      '--spring.cloud.config.server.git.refresh-rate=0',
+      '--spring.cloud.config.server.git.clone-on-start=true',
+      '--spring.cloud.bus.enabled=true',
+      '--spring.rabbitmq.host=127.0.0.1',
+      `--spring.rabbitmq.virtual-host=${vhost}`,
+    ],
+    env: { NODE_ENV: 'production' },
+    ready: (line) => {
+      let msg;
+      try {
+        msg = JSON.parse(line).msg;
+      } catch {
+        return undefined;
+      }
+      const m = typeof msg === 'string' && /^Config server listening on (http:\/\/\S+)/.exec(msg);
+      return m ? m[1].replace(/\/$/, '') : undefined;
+    },
+  });
+  /** service -> times (ms epoch, pino's resolution) of "Refresh for" lines, newest last. */
+  const refreshLogged = new Map();
+  createInterface({ input: proc.child.stdout }).on('line', (line) => {
+    let entry;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const m = typeof entry.msg === 'string' && /^Refresh for: (\S+)$/.exec(entry.msg);
+    if (m) refreshLogged.set(m[1], [...(refreshLogged.get(m[1]) ?? []), entry.time]);
+  });
+  return { url: proc.value, stop: proc.stop, output: proc.output, refreshLogged };
+}
+
+function githubPush(file) {
+  return {
+    ref: 'refs/heads/master',
+    commits: [{ id: '0', message: 'bench', added: [], removed: [], modified: [file] }],
+  };
+}
+
+async function postWebhook(serverUrl, body) {
+  const response = await fetch(`${serverUrl}/monitor`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-github-event': 'push' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== 200)
+    throw new Error(`POST /monitor answered ${response.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+export async function run({ log }) {
+  const rows = [];
+  const details = [];
+  const note = (line) => {
+    details.push(line);
+    log(line.replace(/^- /, ''));
+  };
+  const errorRow = (measure, goal, err) => ({
+    measure,
+    confbus: `error: ${err.message.split('\n')[0].slice(0, 80)}`,
+    baseline: '',
+    ratio: '',
+    goal,
+    pass: null,
+  });
+
+  const { createTestVhost } = await tsImport('@confbus/testkit/rabbit-vhost', import.meta.url);
+  const root = await makeTempDir('confbus-bus-bench-');
+  const repo = await createConfigRepo(root.path, 'config', {
+    'application.yml': 'group:\n  owner: platform\n',
+    'sample.yml': 'group:\n  comment: base\n  profile: default\n',
+    'sample-dev.yml': sampleDevYml('initial'),
+  });
+  const vhost = await createTestVhost();
+  const removeVhost = onCleanup(() => vhost.remove());
+  const server = await startBusServer({
+    uri: pathToFileURL(repo.path).href,
+    basedir: join(root.path, 'mirror'),
+    vhost: vhost.name,
+  });
+  note(
+    `- confbus server (child process) at ${server.url}: refresh-rate 0, bus on vhost ${vhost.name}; ` +
+      `file:// bare remote; ${WORKERS} worker processes host the client instances`,
+  );
+  const workers = [];
+  for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(i));
+  const clientArgs = [
+    `--spring.cloud.config.uri=${server.url}`,
+    '--spring.application.name=sample',
+    '--spring.profiles.active=dev',
+    '--spring.cloud.bus.enabled=true',
+    '--spring.rabbitmq.host=127.0.0.1',
+    `--spring.rabbitmq.virtual-host=${vhost.name}`,
+    '--management.endpoints.web.exposure.include=health',
+    ...EXTRA_CLIENT_ARGS,
+  ];
+  const all = (msg) => Promise.all(workers.map((w) => w.request(msg)));
+
+  let fleet = 0;
+  let counter = 0;
+  const grow = async (size) => {
+    const ids = Array.from({ length: WORKERS }, () => []);
+    for (let n = fleet; n < size; n++) ids[n % WORKERS].push(`sample:dev:${n}`);
+    const t = performance.now();
+    await Promise.all(workers.map((w, i) => w.request({ type: 'add', ids: ids[i], args: clientArgs })));
+    log(`fleet grown from ${fleet} to ${size} instances in ${fmt((performance.now() - t) / 1000)} s`);
+    fleet = size;
+  };
+  /** Waits for every instance to serve `value`; latencies from `t0` (ms). */
+  const gather = async (value, t0) => {
+    const answers = await all({ type: 'collect', value, deadlineMs: ROUND_DEADLINE_MS });
+    const served = answers.flatMap((a) => a.served);
+    const missing = answers.flatMap((a) => a.missing);
+    return {
+      latencies: served.map((s) => s.servedAt - t0),
+      received: served.filter((s) => s.receivedAt !== undefined).map((s) => s.receivedAt - t0),
+      refreshMs: served.filter((s) => s.receivedAt !== undefined).map((s) => s.servedAt - s.receivedAt),
+      missing,
+    };
+  };
+
+  /** The server's upstream checks so far (each one spawns git). */
+  const gitHealth = async () =>
+    (await (await fetch(`${server.url}/actuator/health`)).json()).components.git.details;
+
+  /**
+   * Waits until the server has an ack from every instance for the refresh of `commit` (each ack fans out to
+   * every node's queue, so a round's acks are still in flight when its last instance serves); the next round
+   * starts on a quiet bus, as a real push minutes later would. Resolves with the slowest ack's delay (ms).
+   */
+  const settle = async (commit) => {
+    const deadline = performance.now() + SETTLE_DEADLINE_MS;
+    for (;;) {
+      const events = await (await fetch(`${server.url}/actuator/refresh-events`)).json();
+      const event = events.find((e) => e.commit === commit && e.destination === 'sample:**');
+      if (event && event.acks.length >= fleet) return Math.max(...event.acks.map((a) => a.afterMs));
+      if (performance.now() > deadline) {
+        throw new Error(
+          `only ${event?.acks.length ?? 0} of ${fleet} acks for ${commit.slice(0, 12)} reached the server within ${SETTLE_DEADLINE_MS} ms`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  /** One webhook round: push, POST /monitor, wait for every instance. */
+  const busRound = async () => {
+    const value = `bus-${++counter}`;
+    const git0 = await gitHealth();
+    const commit = await repo.push({ 'sample-dev.yml': sampleDevYml(value) }, `bench: ${value}`);
+    const before = server.refreshLogged.get('sample')?.length ?? 0;
+    const t0 = wallNow();
+    const services = await postWebhook(server.url, githubPush('sample-dev.yml'));
+    const answerMs = wallNow() - t0;
+    if (!services.includes('sample')) throw new Error(`the webhook refreshed ${services}, not sample`);
+    const g = await gather(value, t0);
+    if (g.missing.length > 0) {
+      throw new Error(
+        `${g.missing.length} of ${fleet} instances did not serve ${value} within ${ROUND_DEADLINE_MS} ms (e.g. ${g.missing[0]})`,
+      );
+    }
+    const logged = server.refreshLogged.get('sample') ?? [];
+    const publishLogMs = logged.length > before ? logged[logged.length - 1] - t0 : undefined;
+    const git1 = await gitHealth();
+    const ackMs = ACKS ? await settle(commit) : undefined;
+    const gitChecks = git1.checks - git0.checks;
+    return { ...g, answerMs, publishLogMs, ackMs, gitChecks, worst: Math.max(...g.latencies) };
+  };
+
+  const summaries = [];
+  for (const size of FLEET_SIZES) {
+    const m = `webhook to all ${size} instances serving, median of per-round worst, ms`;
+    try {
+      await grow(size);
+      log(`${size} instances: warm-up round, then ${ROUNDS} rounds`);
+      await busRound();
+      const rounds = [];
+      for (let i = 0; i < ROUNDS; i++) rounds.push(await busRound());
+      const worsts = rounds.map((r) => r.worst);
+      const every = rounds.flatMap((r) => r.latencies);
+      const s = {
+        size,
+        medianWorst: median(worsts),
+        maxWorst: Math.max(...worsts),
+        p50: percentile(every, 50),
+        p99: percentile(every, 99),
+        meanAll: mean(every),
+        answer: median(rounds.map((r) => r.answerMs)),
+        publishLog: median(rounds.map((r) => r.publishLogMs).filter((x) => x !== undefined)),
+        received50: percentile(
+          rounds.flatMap((r) => r.received),
+          50,
+        ),
+        receivedWorst: median(rounds.map((r) => Math.max(...r.received))),
+        refresh50: percentile(
+          rounds.flatMap((r) => r.refreshMs),
+          50,
+        ),
+        refreshWorst: median(rounds.map((r) => Math.max(...r.refreshMs))),
+        gitChecks: median(rounds.map((r) => r.gitChecks)),
+        ackWorst: ACKS ? median(rounds.map((r) => r.ackMs)) : undefined,
+        worsts,
+      };
+      summaries.push(s);
+      const atGoalSize = size === FLEET_SIZES[FLEET_SIZES.length - 1];
+      rows.push(
+        {
+          measure: m,
+          confbus: fmt(s.medianWorst),
+          baseline: '',
+          ratio: '',
+          goal: atGoalSize ? `<= ${GOAL_MEDIAN_MS}` : 'report',
+          pass: atGoalSize ? s.medianWorst <= GOAL_MEDIAN_MS : null,
+        },
+        {
+          measure: `webhook to all ${size} instances serving, worst round, ms`,
+          confbus: fmt(s.maxWorst),
+          baseline: '',
+          ratio: '',
+          goal: atGoalSize ? `<= ${GOAL_WORST_MS}` : 'report',
+          pass: atGoalSize ? s.maxWorst <= GOAL_WORST_MS : null,
+        },
+        {
+          measure: `webhook to one of ${size} instances serving, p50 of all, ms`,
+          confbus: fmt(s.p50),
+          baseline: '',
+          ratio: '',
+          goal: 'report',
+          pass: null,
+        },
+      );
+      note(
+        `- ${size} instances, ${ROUNDS} rounds: per-round worst ${s.worsts.map((w) => fmt(w)).join(' ')} ms; ` +
+          `all ${every.length} latencies p50 ${fmt(s.p50)} / p99 ${fmt(s.p99)} ms`,
+      );
+      note(
+        `- ${size} instances, where the time goes (medians over rounds; ms from the webhook POST): ` +
+          `"Refresh for: sample" logged by the server at ${fmt(s.publishLog)} (git fetch + checks + first publish; ms-resolution log time), ` +
+          `webhook answered at ${fmt(s.answer)} (both events confirmed); ` +
+          `${s.gitChecks} upstream git checks a round (webhook + ${size} re-fetches, coalesced); ` +
+          `bus event reached the client: p50 ${fmt(s.received50)}, last ${fmt(s.receivedWorst)}; ` +
+          `client re-fetch + rebuild after receipt: p50 ${fmt(s.refresh50)}, slowest ${fmt(s.refreshWorst)}; ` +
+          (ACKS
+            ? `all ${size} acks at the server ${fmt(s.ackWorst)} after publication (they fan out to all ${size + 1} queues: ${size * (size + 1)} deliveries a round)`
+            : 'acks off (spring.cloud.bus.ack.enabled=false)'),
+      );
+    } catch (err) {
+      log(`${m}: ${err.stack ?? err}`);
+      rows.push(errorRow(m, size === 200 ? `<= ${GOAL_MEDIAN_MS}` : 'report', err));
+      details.push(`- ${m}: failed: ${err.message.split('\n')[0]}`);
+      break;
+    }
+  }
+
+  // Baseline: the largest fleet reached, no webhook, each instance polling refresh() once a second.
+  const mb = `poll every ${POLL_INTERVAL_MS / 1000} s instead (${fleet} instances): push to all serving, mean of per-round worst, ms`;
+  try {
+    if (fleet === 0) throw new Error('no fleet was started');
+    log(`baseline: ${fleet} instances polling every ${POLL_INTERVAL_MS} ms, ${POLL_ROUNDS} pushes`);
+    await all({ type: 'poll', intervalMs: POLL_INTERVAL_MS });
+    const pollRounds = [];
+    try {
+      for (let i = 0; i < POLL_ROUNDS; i++) {
+        const value = `poll-${++counter}`;
+        await repo.push({ 'sample-dev.yml': sampleDevYml(value) }, `bench: ${value}`);
+        // The push is visible upstream from here on; polls that started earlier may still miss it.
+        const t0 = wallNow();
+        const g = await gather(value, t0);
+        if (g.missing.length > 0)
+          throw new Error(`${g.missing.length} polling instances never served ${value}`);
+        pollRounds.push(g);
+      }
+    } finally {
+      const stopped = await all({ type: 'stop-poll' });
+      const errors = stopped.reduce((n, s) => n + s.errors, 0);
+      if (errors > 0) note(`- baseline: ${errors} poll refreshes failed`);
+    }
+    const pollEvery = pollRounds.flatMap((r) => r.latencies);
+    const pollWorst = mean(pollRounds.map((r) => Math.max(...r.latencies)));
+    const bus = summaries.find((s) => s.size === fleet);
+    rows.push(
+      {
+        measure: mb,
+        confbus: bus ? `${fmt(bus.medianWorst)} (bus, median)` : 'n/a',
+        baseline: `${fmt(pollWorst)} (1 s poll)`,
+        ratio: bus ? `${fmt(bus.medianWorst / pollWorst)}x (bus / poll)` : '',
+        goal: 'report',
+        pass: null,
+      },
+      {
+        measure: `poll every ${POLL_INTERVAL_MS / 1000} s instead (${fleet} instances): staleness, mean of all, ms`,
+        confbus: bus ? `${fmt(bus.meanAll)} (bus, mean)` : 'n/a',
+        baseline: `${fmt(mean(pollEvery))} (1 s poll)`,
+        ratio: bus ? `${fmt(bus.meanAll / mean(pollEvery))}x (bus / poll)` : '',
+        goal: 'report',
+        pass: null,
+      },
+    );
+    note(
+      `- baseline (no bus: every instance calls refresh() every ${POLL_INTERVAL_MS} ms, random phase; ${POLL_ROUNDS} pushes, ` +
+        `latency from the end of git push): mean ${fmt(mean(pollEvery))} ms, p50 ${fmt(percentile(pollEvery, 50))}, ` +
+        `p99 ${fmt(percentile(pollEvery, 99))}, per-round worst ${pollRounds.map((r) => fmt(Math.max(...r.latencies))).join(' ')} ms ` +
+        `(expected: ~${POLL_INTERVAL_MS / 2} ms mean, ~${POLL_INTERVAL_MS} ms worst, plus one refresh)`,
+    );
+  } catch (err) {
+    log(`${mb}: ${err.stack ?? err}`);
+    rows.push(errorRow(mb, 'report', err));
+    details.push(`- ${mb}: failed: ${err.message.split('\n')[0]}`);
+  }
+
+  for (const w of workers) await w.stop();
+  await server.stop();
+  await removeVhost();
+  return { rows, sections: [{ title: 'Bus (bench/bus-bench.mjs)', lines: details }] };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { runBenches } = await import('./lib/runner.mjs');
+  // The module object, not its URL: importing ourselves while our top-level await runs would deadlock.
+  await runBenches([{ title, run }]);
+}
