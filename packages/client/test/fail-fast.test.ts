@@ -53,6 +53,7 @@ describe('fail-fast and retry', () => {
   it('fails with one clear error after max-attempts when the server never comes up', async () => {
     stub.setFailing('close');
     const before = stub.requestCount;
+    const logger = new CaptureLogger();
     try {
       await assert.rejects(
         ConfigClient.start({
@@ -64,7 +65,7 @@ describe('fail-fast and retry', () => {
           ],
           env: {},
           cwd: temp.path,
-          logger: new CaptureLogger(),
+          logger,
         }),
         (error: unknown) =>
           error instanceof ConfigClientError &&
@@ -73,7 +74,11 @@ describe('fail-fast and retry', () => {
             `Could not locate PropertySource and the fail fast property is set, failing: GET ${stub.url}/app/default failed`,
           ),
       );
-      assert.equal(stub.requestCount - before, 3);
+      // Three attempts: two logged retries. The server may see one request more, when the first attempt went
+      // out on a kept-alive socket the stub then dropped and was re-sent once on a fresh connection.
+      assert.equal(logger.lines.filter((line) => /attempt \d\/3 failed/.test(line)).length, 2);
+      const requests = stub.requestCount - before;
+      assert.ok(requests === 3 || requests === 4, `${requests} requests`);
     } finally {
       stub.setFailing(null);
     }

@@ -164,6 +164,14 @@ export function decodeBusEvent(body: string | Uint8Array): BusEvent {
   } catch (err) {
     throw new BusMessageError(`bus message is not valid JSON: ${(err as Error).message}`);
   }
+  return busEventFromJson(parsed);
+}
+
+/**
+ * The same as decodeBusEvent for a body that is already parsed (AMQP clients parse application/json bodies):
+ * every node sees every message, including every other node's acks, so parsing each one once matters.
+ */
+export function busEventFromJson(parsed: unknown): BusEvent {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new BusMessageError(`bus message must be a JSON object, got ${describe(parsed)}`);
   }
