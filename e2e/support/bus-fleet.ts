@@ -4,9 +4,9 @@
  * readers for their pino log lines. Processes go through testkit's child-process module, so `stopFleet()` plus
  * `stopAllNodeProcesses()` in `after` stop them.
  */
-import { type NodeProcess, startNodeProcess } from '@confbus/testkit/child-process';
+import type { NodeProcess } from '@confbus/testkit/child-process';
 import { RABBIT_HOST, RABBIT_PORT } from '@confbus/testkit/rabbit-vhost';
-import { type RunningClient, confbusBin } from './fleet.js';
+import { type RunningClient, startClient } from './fleet.js';
 
 export interface RabbitCredentials {
   readonly username: string;
@@ -24,37 +24,21 @@ export function busSettings(vhost: string): Record<string, string | number | boo
 }
 
 /** `confbus sample-client` on the bus, logging in as `credentials`; resolves once it listens. */
-export async function startBusClient(
+export function startBusClient(
   settings: Record<string, string | number | boolean>,
   credentials: RabbitCredentials,
 ): Promise<RunningClient> {
-  const args = Object.entries({
-    'server.port': 0,
-    'spring.application.name': 'sample',
-    'management.endpoints.web.exposure.include': '*',
-    // Quick retries, so "back within a second of being allowed in" holds on a loaded machine too.
-    'confbus.bus.reconnect.initial-interval': 200,
-    'confbus.bus.reconnect.max-interval': 1000,
-    ...settings,
-  }).map(([key, value]) => `--${key}=${value}`);
-  const proc = startNodeProcess(confbusBin, ['sample-client', ...args], {
-    SPRING_RABBITMQ_USERNAME: credentials.username,
-    SPRING_RABBITMQ_PASSWORD: credentials.password,
-  });
-  const line = await proc.waitForLine(/Listening on http:\/\/127\.0\.0\.1:\d+/, 90_000);
-  const base = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] as string;
-  const call = async (method: string, path: string) => {
-    const response = await fetch(`${base}${path}`, { method });
-    const text = await response.text();
-    return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
-  };
-  return {
-    base,
-    process: proc,
-    get: (path) => call('GET', path),
-    post: (path) => call('POST', path),
-    stop: () => proc.stop().then(() => undefined),
-  };
+  return startClient(
+    {
+      // Quick retries, so "back within a second of being allowed in" holds on a loaded machine too.
+      'confbus.bus.reconnect.initial-interval': 200,
+      'confbus.bus.reconnect.max-interval': 1000,
+      ...settings,
+    },
+    {
+      env: { SPRING_RABBITMQ_USERNAME: credentials.username, SPRING_RABBITMQ_PASSWORD: credentials.password },
+    },
+  );
 }
 
 /** The pino `msg` of each JSON log line a process wrote, from line `from` on. */

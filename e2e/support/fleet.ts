@@ -2,11 +2,16 @@
  * A small fleet for system tests: a real git remote, `confbus server` and `confbus sample-client` child
  * processes, started exactly as users start them (the CLI), all cleaned up by `stopFleet()`.
  */
-import { fileURLToPath } from 'node:url';
-import { type NodeProcess, startNodeProcess } from '@confbus/testkit/child-process';
+import type { NodeProcess } from '@confbus/testkit/child-process';
+import {
+  CONFBUS_BIN,
+  startConfbusServer,
+  startSampleClientProcess,
+  waitFor,
+} from '@confbus/testkit/confbus-processes';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 
-export const confbusBin = fileURLToPath(new URL('../../packages/cli/bin/confbus.js', import.meta.url));
+export const confbusBin = CONFBUS_BIN;
 
 const cleanups: Array<() => Promise<unknown>> = [];
 
@@ -43,19 +48,13 @@ export async function startServer(
   settings: Record<string, string | number | boolean>,
 ): Promise<RunningServer> {
   const basedir = await tempDir('confbus-e2e-mirror-');
-  const all = {
-    'server.port': 0,
-    'server.address': '127.0.0.1',
-    'spring.cloud.config.server.git.basedir': basedir,
-    ...settings,
+  const { 'spring.cloud.config.server.git.uri': gitUri, ...rest } = settings;
+  const launch = async (port: number): Promise<{ process: NodeProcess; base: string }> => {
+    const started = await startConfbusServer({ gitUri: String(gitUri), basedir, port, args: toArgs(rest) });
+    cleanups.push(() => started.process.stop());
+    return { process: started.process, base: started.url };
   };
-  const launch = async (port: number | string): Promise<{ process: NodeProcess; base: string }> => {
-    const proc = startNodeProcess(confbusBin, ['server', ...toArgs({ ...all, 'server.port': port })]);
-    cleanups.push(() => proc.stop());
-    const line = await proc.waitForLine(/Config server listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);
-    return { process: proc, base: /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] as string };
-  };
-  const first = await launch(all['server.port']);
+  const first = await launch(0);
   const server: RunningServer = {
     base: first.base,
     port: Number(new URL(first.base).port),
@@ -81,21 +80,25 @@ export interface RunningClient {
   stop(): Promise<void>;
 }
 
+export interface ClientOptions {
+  /** Environment variables, e.g. credentials, which production passes that way rather than as arguments. */
+  env?: Readonly<Record<string, string>>;
+}
+
 export async function startClient(
   settings: Record<string, string | number | boolean>,
+  options: ClientOptions = {},
 ): Promise<RunningClient> {
-  const proc = startNodeProcess(confbusBin, [
-    'sample-client',
-    ...toArgs({
-      'server.port': 0,
-      'spring.application.name': 'sample',
-      'management.endpoints.web.exposure.include': '*',
-      ...settings,
-    }),
-  ]);
+  const args = toArgs({
+    'server.port': 0,
+    'spring.application.name': 'sample',
+    'management.endpoints.web.exposure.include': '*',
+    ...settings,
+  });
+  const started = await startSampleClientProcess(args, options.env ?? {}, { timeoutMs: 90_000 });
+  const proc = started.process;
   cleanups.push(() => proc.stop());
-  const line = await proc.waitForLine(/Listening on http:\/\/127\.0\.0\.1:\d+/, 60_000);
-  const base = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] as string;
+  const base = started.url;
   const call = async (method: string, path: string) => {
     const response = await fetch(`${base}${path}`, { method });
     const text = await response.text();
@@ -110,19 +113,13 @@ export async function startClient(
   };
 }
 
-/** Polls `check` until it returns true; rejects with `what` after the deadline. Returns the elapsed ms. */
+/** Polls `check` until it returns true; rejects naming `what` after the deadline. Returns the elapsed ms. */
 export async function waitUntil(
   what: string,
   check: () => Promise<boolean> | boolean,
   timeoutMs = 30_000,
 ): Promise<number> {
   const started = Date.now();
-  let delay = 10;
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs)
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    delay = Math.min(delay * 2, 200);
-  }
+  await waitFor(what, check, { timeoutMs, intervalMs: 25 });
+  return Date.now() - started;
 }
