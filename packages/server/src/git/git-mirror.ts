@@ -325,6 +325,14 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
       const before = this.refs?.raw ?? new Map<string, string>();
       let changed = false;
       if (!this.hasFetched || !sameRefs(remote, before)) {
+        const fetchStarted = performance.now();
+        if (!this.hasFetched) {
+          // The first fetch of a large repository can take a while: say what is happening.
+          this.logger.info(
+            { uri: this.safeUri, basedir: this.basedir },
+            'Cloning the configuration repository',
+          );
+        }
         await this.git(
           [
             'fetch',
@@ -342,6 +350,12 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
         this.fetches++;
         const after = await this.loadRefs();
         changed = !sameRefs(before, after.raw);
+        this.logger.info(
+          { uri: this.safeUri, refs: after.raw.size, ms: Math.round(performance.now() - fetchStarted) },
+          this.hasFetched
+            ? 'Fetched new commits from the Git upstream'
+            : 'Cloned the configuration repository',
+        );
         if (!this.hasFetched) {
           await this.git(['config', 'confbus.fetched', 'true']);
           this.hasFetched = true;
