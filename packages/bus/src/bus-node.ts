@@ -51,6 +51,12 @@ export interface BusOptions {
   /** `spring.cloud.config.name` entries that also address this node (see `isForSelf`). */
   configNames?: string[];
   logger: BusLogger;
+  /**
+   * Opt-in, beyond Spring: publish acks with this routing key, and bind this node's queue to the destination
+   * name only (the key Spring and confbus publish events with) instead of `#`. Then nodes no longer receive
+   * each other's acks; listeners bound with `#` (Spring nodes, the confbus server) still get everything.
+   */
+  ackRoutingKey?: string;
   /** Reconnect backoff: first step and ceiling in ms (default 1000 and 30000). */
   reconnectDelayMs?: { min: number; max: number };
 }
@@ -118,7 +124,13 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
         queue: this.queueName,
         queueOptions: { durable: false, exclusive: true, autoDelete: true },
         exchanges: [exchange],
-        queueBindings: [{ exchange: o.destination, queue: this.queueName, routingKey: '#' }],
+        queueBindings: [
+          {
+            exchange: o.destination,
+            queue: this.queueName,
+            routingKey: o.ackRoutingKey ? o.destination : '#',
+          },
+        ],
         qos: { prefetchCount: 50 },
         // A message that breaks the handler would break it again: never requeue.
         requeue: false,
@@ -161,7 +173,10 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
       await this.publisher.send(
         {
           exchange: this.options.destination,
-          routingKey: this.options.destination,
+          routingKey:
+            this.options.ackRoutingKey !== undefined && isAckEvent(e)
+              ? this.options.ackRoutingKey
+              : this.options.destination,
           contentType: 'application/json',
           // Spring Cloud Stream's Rabbit producer default delivery mode is PERSISTENT.
           durable: true,

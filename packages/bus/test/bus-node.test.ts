@@ -104,6 +104,31 @@ describe('BusNode against RabbitMQ', () => {
     }
   });
 
+  it('with ackRoutingKey, acks skip the nodes that opted in but still reach nodes bound with #', async () => {
+    const ackRoutingKey = `${DEFAULT_BUS_DESTINATION}.acks`;
+    const d = member('svc-d:8080:ddd', { ackRoutingKey });
+    const e = member('svc-e:8080:eee', { ackRoutingKey });
+    await Promise.all([d.node.start(), e.node.start()]);
+    const event = await a.node.publishRefresh('svc-d');
+    await waitFor("d's ack at the publisher (bound with #)", () => acksFor(a, event.id).length === 1);
+    assert.deepEqual(acksFor(a, event.id)[0]?.originService, 'svc-d:8080:ddd');
+    await waitFor(
+      "d's ack at the Spring-style nodes",
+      () => acksFor(b, event.id).length === 1 && acksFor(c, event.id).length === 1,
+    );
+    // The ack was routed before `a` received it, so had it been routed to e it would sit ahead of this sentinel.
+    const sentinel = await a.node.publishRefresh('svc-e');
+    await waitFor('the sentinel at e', () => e.refreshes.some((r) => r.id === sentinel.id));
+    assert.deepEqual(acksFor(e, event.id), [], "e did not receive d's ack");
+    assert.deepEqual(
+      d.refreshes.map((r) => r.id),
+      [event.id],
+      'events still reach opted-in nodes',
+    );
+    // Leave the three-node setup as the later tests expect it (close() is idempotent for the final cleanup).
+    await Promise.all([d.node.close(), e.node.close()]);
+  });
+
   it('delivers only to the addressed service, including by a single profile of a multi-profile id', async () => {
     const before = { b: b.refreshes.length, c: c.refreshes.length };
     const toB = await a.node.publishRefresh('svc-b');

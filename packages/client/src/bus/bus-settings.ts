@@ -2,7 +2,8 @@
  * The client's bus settings: Spring's `spring.cloud.bus.*` and `spring.rabbitmq.*` keys (declared in
  * @confbus/core's busSettingSpecs, shared with the server) plus confbus's reconnect backoff.
  */
-import type { SettingSpec, Settings } from '@confbus/core';
+import { type BrokerConnection, brokerConnection } from '@confbus/bus';
+import { type SettingSpec, type Settings, SettingsError } from '@confbus/core';
 import { ConfigClientError } from '../errors.js';
 
 export const clientBusSettingSpecs: readonly SettingSpec[] = [
@@ -18,6 +19,14 @@ export const clientBusSettingSpecs: readonly SettingSpec[] = [
     default: 30000,
     description: 'Longest delay in ms between broker reconnect attempts',
   },
+  {
+    key: 'confbus.bus.ack.routing-key',
+    type: 'string',
+    description:
+      "Beyond Spring, opt-in: publish acks with this routing key and bind this node's queue to the events' key " +
+      "only, so nodes stop receiving every other node's ack (N² deliveries per refresh); Spring nodes and the " +
+      'confbus server still see every ack',
+  },
 ];
 
 export interface BusSettings {
@@ -28,6 +37,8 @@ export interface BusSettings {
   readonly id: string | undefined;
   readonly ackEnabled: boolean;
   readonly ackDestination: string | undefined;
+  /** When set, acks go out with this routing key and this node binds only the events' key (see the spec). */
+  readonly ackRoutingKey: string | undefined;
   /** `host:port` entries, tried in turn. */
   readonly addresses: readonly string[];
   readonly username: string;
@@ -36,24 +47,13 @@ export interface BusSettings {
   readonly reconnectDelayMs: { readonly min: number; readonly max: number };
 }
 
-const DEFAULT_AMQP_PORT = 5672;
-
 export function readBusSettings(settings: Settings): BusSettings {
-  let username = settings.string('spring.rabbitmq.username');
-  let password = settings.string('spring.rabbitmq.password');
-  let virtualHost = settings.string('spring.rabbitmq.virtual-host');
-  let addresses = [`${settings.string('spring.rabbitmq.host')}:${settings.number('spring.rabbitmq.port')}`];
-  const listed = settings.list('spring.rabbitmq.addresses');
-  if (listed.length > 0) {
-    addresses = [];
-    // Spring accepts `host[:port]` and `amqp://user:pass@host:port/vhost`; URL parts win, as in Boot.
-    for (const entry of listed) {
-      const parsed = parseAddress(entry);
-      addresses.push(parsed.address);
-      if (parsed.username !== undefined) username = parsed.username;
-      if (parsed.password !== undefined) password = parsed.password;
-      if (parsed.virtualHost !== undefined) virtualHost = parsed.virtualHost;
-    }
+  let broker: BrokerConnection;
+  try {
+    broker = brokerConnection(settings);
+  } catch (error) {
+    if (error instanceof SettingsError) throw new ConfigClientError('CONFBUS_BAD_SETTING', error.message);
+    throw error;
   }
   const min = Math.max(1, settings.number('confbus.bus.reconnect.initial-interval'));
   return {
@@ -62,45 +62,11 @@ export function readBusSettings(settings: Settings): BusSettings {
     id: settings.optionalString('spring.cloud.bus.id'),
     ackEnabled: settings.boolean('spring.cloud.bus.ack.enabled'),
     ackDestination: settings.optionalString('spring.cloud.bus.ack.destination-service'),
-    addresses,
-    username,
-    password,
-    virtualHost,
+    ackRoutingKey: settings.optionalString('confbus.bus.ack.routing-key'),
+    addresses: broker.addresses,
+    username: broker.username,
+    password: broker.password,
+    virtualHost: broker.virtualHost,
     reconnectDelayMs: { min, max: Math.max(min, settings.number('confbus.bus.reconnect.max-interval')) },
   };
-}
-
-interface ParsedAddress {
-  address: string;
-  username?: string;
-  password?: string;
-  virtualHost?: string;
-}
-
-function parseAddress(entry: string): ParsedAddress {
-  if (!/^amqps?:\/\//i.test(entry)) {
-    const address = entry.includes(':') ? entry : `${entry}:${DEFAULT_AMQP_PORT}`;
-    if (!/^[^\s:/@]+:\d+$/.test(address)) throw badAddress(entry);
-    return { address };
-  }
-  let url: URL;
-  try {
-    url = new URL(entry);
-  } catch {
-    throw badAddress(entry);
-  }
-  const result: ParsedAddress = { address: `${url.hostname}:${url.port || DEFAULT_AMQP_PORT}` };
-  if (url.username) result.username = decodeURIComponent(url.username);
-  if (url.password) result.password = decodeURIComponent(url.password);
-  if (url.pathname.length > 1) result.virtualHost = decodeURIComponent(url.pathname.slice(1));
-  return result;
-}
-
-function badAddress(entry: string): ConfigClientError {
-  // Only the shape is named: the entry may hold a password.
-  const shown = entry.replace(/\/\/[^@/]*@/, '//******@');
-  return new ConfigClientError(
-    'CONFBUS_BAD_SETTING',
-    `spring.rabbitmq.addresses: '${shown}' is neither host[:port] nor amqp://[user:password@]host[:port][/vhost]`,
-  );
 }

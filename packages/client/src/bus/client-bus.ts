@@ -74,6 +74,7 @@ export class ClientBus {
       // Acks are sent here after the refresh finished (BusNode would send them on receipt).
       ackEnabled: false,
       ...(settings.ackDestination === undefined ? {} : { ackDestination: settings.ackDestination }),
+      ...(settings.ackRoutingKey === undefined ? {} : { ackRoutingKey: settings.ackRoutingKey }),
       configNames: [...options.configNames],
       logger: structuredLogger(options.logger),
       reconnectDelayMs: { ...settings.reconnectDelayMs },
