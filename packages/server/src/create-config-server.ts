@@ -3,12 +3,14 @@
  * and the HTTP routes, and wires them together. Nothing else in the server `new`s a collaborator.
  */
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { BusNode, busOptionsFromSettings, isBusEnabled } from '@confbus/bus';
 import { type Settings, defaultBusId, maskUriUserInfo } from '@confbus/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { EnvironmentService } from './environment/environment-service.js';
+import { RepeatRequestFastPath } from './environment/repeat-request-fast-path.js';
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
 import { GitMirror } from './git/index.js';
 import { registerHealthRoutes } from './health/health-controller.js';
@@ -19,7 +21,7 @@ import type { WebhookSecrets } from './monitor/index.js';
 import { type RequestLimits, requestLimitServerOptions } from './http/request-limits.js';
 import { registerMetricsRoutes } from './metrics/metrics-routes.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
-import { installSecurity } from './security/install-security.js';
+import { installSecurity, isAuthEnabled } from './security/install-security.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 
 const GIT = 'spring.cloud.config.server.git';
@@ -29,6 +31,8 @@ export interface ConfigServer {
   readonly mirror: GitMirror;
   readonly environments: EnvironmentService;
   readonly tracker: RefreshTracker;
+  /** Answers repeated environment URLs without fastify; undefined when basic auth is on. */
+  readonly fastPath: RepeatRequestFastPath | undefined;
   /** Set once listening, when spring.cloud.bus.enabled. */
   readonly bus: BusNode | undefined;
   /** Listens on server.address/server.port; resolves to the bound URL. */
@@ -88,8 +92,24 @@ export async function createConfigServer({
     maxBodyBytes: settings.number('confbus.server.max-body-bytes'),
     maxHeaderBytes: settings.number('confbus.server.max-header-bytes'),
   };
+  const metrics = new ServerMetrics({ git: () => mirror.health(), environments });
+  // Repeated environment URLs skip fastify (see repeat-request-fast-path.ts); not with auth on, so that
+  // every request keeps going through the credentials check.
+  const fastPath = isAuthEnabled(settings)
+    ? undefined
+    : new RepeatRequestFastPath(environments, {
+        answered: (route, status, seconds) =>
+          metrics.observeRequest({ method: 'GET', route, status, seconds }),
+      });
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
+    serverFactory: (fastifyHandler) => {
+      const server = createServer({ maxHeaderSize: limits.maxHeaderBytes }, (req, res) => {
+        if (!fastPath?.handle(req, res, fastifyHandler)) fastifyHandler(req, res);
+      });
+      server.keepAliveTimeout = 72_000; // fastify's default, which it sets only on servers it creates
+      return server;
+    },
     // Per-request log lines would dominate the cost of a cache hit; metrics and errors are logged instead.
     logController: new LogController({ disableRequestLogging: true }),
     // No child logger per request: it showed in the cached-path profile, and request logging is off anyway.
@@ -98,7 +118,7 @@ export async function createConfigServer({
   });
   installErrorHandling(app, limits.maxUrlLength);
   const showHealthDetails = installSecurity(app, settings);
-  registerMetricsRoutes(app, new ServerMetrics({ git: () => mirror.health(), environments }));
+  registerMetricsRoutes(app, metrics);
 
   const tracker = new RefreshTracker(logger.child({ component: 'bus' }));
   let bus: BusNode | undefined;
@@ -132,6 +152,7 @@ export async function createConfigServer({
   registerEnvironmentRoutes(app, {
     service: environments,
     maxProfiles: settings.number('confbus.server.max-profiles'),
+    ...(fastPath ? { fastPath } : {}),
   });
 
   return {
@@ -139,6 +160,7 @@ export async function createConfigServer({
     mirror,
     environments,
     tracker,
+    fastPath,
     get bus() {
       return bus;
     },

@@ -18,13 +18,15 @@ import { validateLabel } from '../git/index.js';
 import { badRequest, notFound } from '../http/http-errors.js';
 import type { EnvironmentRequest, EnvironmentService, RenderFormat } from './environment-service.js';
 import { LruCache } from './lru-cache.js';
+import { type RepeatRequestFastPath, V2_MEDIA_TYPE } from './repeat-request-fast-path.js';
 
-const V2_MEDIA_TYPE = 'application/vnd.spring-cloud.config-server.v2+json';
 const FILE_SUFFIX = /\.(yml|yaml|properties|json)$/;
 
 export interface EnvironmentRoutesOptions {
   service: EnvironmentService;
   maxProfiles: number;
+  /** Remembers URLs answered with 200, so repeats can skip fastify (undefined: no fast path). */
+  fastPath?: RepeatRequestFastPath;
 }
 
 export function registerEnvironmentRoutes(app: FastifyInstance, options: EnvironmentRoutesOptions): void {
@@ -51,6 +53,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
     setRevisionHeaders(reply, revision.commit, revision.stale);
     const wantsV2 = (request.headers.accept ?? '').includes(V2_MEDIA_TYPE);
     reply.type(wantsV2 ? V2_MEDIA_TYPE : 'application/json');
+    options.fastPath?.remember(request.url, parsed, request.routeOptions.url ?? 'unmatched');
     return resolved.json;
   };
 

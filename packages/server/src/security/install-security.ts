@@ -6,6 +6,11 @@ import { type OpenRoute, installBasicAuth } from './basic-auth.js';
 export const HEALTH_ROUTE: OpenRoute = { method: 'GET', url: '/actuator/health' };
 export const MONITOR_ROUTE: OpenRoute = { method: 'POST', url: '/monitor' };
 
+/** Basic auth is on when a password is set. An empty one would let an empty Authorization through: not "on". */
+export function isAuthEnabled(settings: Settings): boolean {
+  return (settings.optionalString('spring.security.user.password') ?? '') !== '';
+}
+
 /**
  * Installs basic auth when a password is configured. Returns who may see health details: everyone without
  * auth; with auth, only requests that present valid credentials (Spring's `show-details: when-authorized`),

@@ -1,0 +1,72 @@
+/**
+ * A fast path in front of fastify for the one request a config server answers all day: the same
+ * `GET /{application}/{profiles}[/{label}]` URL it has answered before. Fastify's per-request work (routing,
+ * hooks, reply object) cost about a third of a cache hit in the cached-mode profile, so a URL that fastify already
+ * validated and answered with 200 is remembered here and answered straight from the environment cache:
+ * same freshness (the repository is asked for the label's commit exactly as before), same bytes and headers.
+ * Anything else — a new URL, another method, a query string, an error, auth turned on — goes through fastify.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EnvironmentRequest, EnvironmentService } from './environment-service.js';
+import { LruCache } from './lru-cache.js';
+
+export const V2_MEDIA_TYPE = 'application/vnd.spring-cloud.config-server.v2+json';
+
+export interface FastPathObserver {
+  /** Called for each request answered here, as fastify's onResponse hook would be. */
+  answered(route: string, status: number, seconds: number): void;
+}
+
+export class RepeatRequestFastPath {
+  private readonly known = new LruCache<string, { request: EnvironmentRequest; route: string }>(2000);
+  /** Requests answered here, for tests and metrics. */
+  served = 0;
+
+  constructor(
+    private readonly service: EnvironmentService,
+    private readonly observer: FastPathObserver,
+  ) {}
+
+  /** The environment route calls this after answering `url` with 200. */
+  remember(url: string, request: EnvironmentRequest, route: string): void {
+    if (!url.includes('?')) this.known.set(url, { request, route });
+  }
+
+  /**
+   * Answers the request if it is a known URL; returns false (and touches nothing) otherwise. When answering
+   * fails on the way (the label vanished, the repository broke), the request is handed to `fallback`, which
+   * produces the proper error.
+   */
+  handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    fallback: (req: IncomingMessage, res: ServerResponse) => void,
+  ): boolean {
+    if (req.method !== 'GET' || req.url === undefined) return false;
+    const entry = this.known.get(req.url);
+    if (!entry) return false;
+    const started = performance.now();
+    this.service.find(entry.request).then(
+      ({ resolved, revision }) => {
+        const body = resolved.json;
+        const headers: Record<string, string | number> = {
+          'content-type': (req.headers.accept ?? '').includes(V2_MEDIA_TYPE)
+            ? V2_MEDIA_TYPE
+            : 'application/json',
+          'content-length': body.length,
+          'x-config-version': revision.commit,
+        };
+        if (revision.stale) headers['x-config-stale'] = 'true';
+        res.writeHead(200, headers);
+        res.end(body);
+        this.served++;
+        this.observer.answered(entry.route, 200, (performance.now() - started) / 1000);
+      },
+      () => {
+        this.known.delete(req.url as string);
+        fallback(req, res);
+      },
+    );
+    return true;
+  }
+}

@@ -1,0 +1,70 @@
+/** Repeated environment URLs are answered without fastify: same bytes, same headers, same freshness. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { type TestServer, startTestServer } from './server-harness.js';
+
+describe('repeat-request fast path', () => {
+  let remote: GitRemote;
+  let server: TestServer;
+
+  before(async () => {
+    remote = await createGitRemote();
+    await remote.commit({ 'foo.yml': 'value: one\n' }, { branch: 'master' });
+    await remote.commit({ 'foo.yml': 'value: feature\n' }, { branch: 'feature' });
+    server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await remote?.remove();
+  });
+
+  const fastPath = () => {
+    const path = server.server.fastPath;
+    assert.ok(path, 'the fast path is on without basic auth');
+    return path;
+  };
+
+  it('answers a repeated URL with the same bytes and headers as the first answer', async () => {
+    const first = await server.get('/foo/dev');
+    const before = fastPath().served;
+    const second = await server.get('/foo/dev');
+    assert.equal(fastPath().served, before + 1, 'the repeat was answered by the fast path');
+    assert.equal(second.status, 200);
+    assert.equal(second.body, first.body);
+    for (const header of ['content-type', 'content-length', 'x-config-version']) {
+      assert.equal(second.headers.get(header), first.headers.get(header), header);
+    }
+    const v2 = await server.get('/foo/dev', { accept: 'application/vnd.spring-cloud.config-server.v2+json' });
+    assert.equal(v2.headers.get('content-type'), 'application/vnd.spring-cloud.config-server.v2+json');
+  });
+
+  it('keeps freshness: a push is seen on the next repeated request', async () => {
+    await server.get('/foo/dev');
+    const commit = await remote.commit({ 'foo.yml': 'value: two\n' }, { branch: 'master' });
+    const before = fastPath().served;
+    const response = await server.get('/foo/dev');
+    assert.equal(fastPath().served, before + 1);
+    assert.equal(response.headers.get('x-config-version'), commit);
+    assert.match(response.body, /"value":"two"/);
+  });
+
+  it('hands failures to fastify, which answers them properly', async () => {
+    assert.equal((await server.get('/foo/dev/feature')).status, 200);
+    await remote.git('push', '--quiet', 'origin', '--delete', 'feature');
+    const gone = await server.get('/foo/dev/feature');
+    assert.equal(gone.status, 404);
+    assert.equal((gone.json() as { code: string }).code, 'CONFBUS_NO_SUCH_LABEL');
+  });
+
+  it('counts fast-path answers in the request metrics', async () => {
+    await server.get('/foo/dev');
+    await server.get('/foo/dev');
+    const text = (await server.get('/actuator/prometheus')).body;
+    assert.match(
+      text,
+      /confbus_http_requests_total\{method="GET",route="\/:name\/:profiles",status="200"\} \d+/,
+    );
+  });
+});
