@@ -14,14 +14,13 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { onCleanup } from './lib/cleanup.mjs';
-import { startProcess } from './lib/processes.mjs';
+import { startConfbusServer } from './lib/processes.mjs';
 import { createConfigRepo, makeTempDir } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
 
 export const title = 'Bus (webhook to fleet)';
 
 const { fetch } = globalThis;
-const CONFBUS_BIN = fileURLToPath(new URL('../packages/cli/bin/confbus.js', import.meta.url));
 const WORKER = fileURLToPath(new URL('./lib/bus-fleet-worker.mjs', import.meta.url));
 // CONFBUS_BUS_BENCH_SIZES / _ROUNDS / _CLIENT_ARGS (space-separated --key=value) are for experiments.
 const FLEET_SIZES = (process.env.CONFBUS_BUS_BENCH_SIZES ?? '10 50 200').split(/\s+/).map(Number);
@@ -112,35 +111,18 @@ async function startWorker(index) {
 
 /** `confbus server` with the bus on; also collects the times of its "Refresh for: <service>" log lines. */
 async function startBusServer({ uri, basedir, vhost }) {
-  const proc = await startProcess({
-    name: 'confbus server',
-    command: process.execPath,
-    args: [
-      ...NODE_ARGS,
-      CONFBUS_BIN,
-      'server',
-      '--server.port=0',
-      '--server.address=127.0.0.1',
-      `--spring.cloud.config.server.git.uri=${uri}`,
-      `--spring.cloud.config.server.git.basedir=${basedir}`,
-      // Every client GET checks upstream (coalesced): the strictest freshness; the webhook fetches anyway.
-      `--spring.cloud.config.server.git.refresh-rate=${REFRESH_RATE}`,
+  const proc = await startConfbusServer({
+    uri,
+    basedir,
+    // 0: every client GET checks upstream (coalesced), the strictest freshness; the webhook fetches anyway.
+    refreshRate: REFRESH_RATE,
+    nodeArgs: NODE_ARGS,
+    extraArgs: [
       '--spring.cloud.config.server.git.clone-on-start=true',
       '--spring.cloud.bus.enabled=true',
       '--spring.rabbitmq.host=127.0.0.1',
       `--spring.rabbitmq.virtual-host=${vhost}`,
     ],
-    env: { NODE_ENV: 'production' },
-    ready: (line) => {
-      let msg;
-      try {
-        msg = JSON.parse(line).msg;
-      } catch {
-        return undefined;
-      }
-      const m = typeof msg === 'string' && /^Config server listening on (http:\/\/\S+)/.exec(msg);
-      return m ? m[1].replace(/\/$/, '') : undefined;
-    },
   });
   /** service -> times (ms epoch, pino's resolution) of "Refresh for" lines, newest last. */
   const refreshLogged = new Map();
@@ -154,7 +136,7 @@ async function startBusServer({ uri, basedir, vhost }) {
     const m = typeof entry.msg === 'string' && /^Refresh for: (\S+)$/.exec(entry.msg);
     if (m) refreshLogged.set(m[1], [...(refreshLogged.get(m[1]) ?? []), entry.time]);
   });
-  return { url: proc.value, stop: proc.stop, output: proc.output, refreshLogged };
+  return { url: proc.url, stop: proc.stop, output: proc.output, refreshLogged };
 }
 
 function githubPush(file) {

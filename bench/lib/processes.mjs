@@ -74,11 +74,12 @@ export async function startProcess({
 }
 
 /** Starts `confbus server` on 127.0.0.1:0 and resolves with its base URL once it logs that it listens. */
-export async function startConfbusServer({ uri, basedir, refreshRate, extraArgs = [] }) {
+export async function startConfbusServer({ uri, basedir, refreshRate, extraArgs = [], nodeArgs = [] }) {
   const proc = await startProcess({
     name: 'confbus server',
     command: process.execPath,
     args: [
+      ...nodeArgs,
       CONFBUS_BIN,
       'server',
       '--server.port=0',
@@ -101,7 +102,7 @@ export async function startConfbusServer({ uri, basedir, refreshRate, extraArgs 
       return m ? m[1].replace(/\/$/, '') : undefined;
     },
   });
-  return { url: proc.value, stop: proc.stop, output: proc.output };
+  return { url: proc.value, stop: proc.stop, output: proc.output, child: proc.child };
 }
 
 /** Starts a baseline script that prints `LISTENING <url>` on stdout. */
