@@ -1,0 +1,61 @@
+/** `search-paths`: extra directories with {application}/{profile}/{label} placeholders and Ant wildcards. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { directoriesOf, expandSearchDirectories } from '../src/environment/search-directories.js';
+import { type TestServer, startTestServer } from './server-harness.js';
+
+describe('search-paths', () => {
+  it('expands placeholders and wildcards against the directories in the tree, root first', () => {
+    const dirs = directoriesOf(['a.yml', 'foo/x.yml', 'teams/red/y.yml', 'teams/blue/z.yml', 'dev/w.yml']);
+    const context = { applications: ['foo'], profiles: ['dev'], label: 'main' };
+    assert.deepEqual(
+      expandSearchDirectories(['{application}', '{profile}', 'teams/*', 'missing'], context, dirs),
+      ['', 'foo', 'dev', 'teams/blue', 'teams/red'],
+    );
+    assert.deepEqual(expandSearchDirectories(['../etc', './x', '/'], context, dirs), [''], 'no escapes');
+    assert.deepEqual(expandSearchDirectories(['**'], context, dirs).length, dirs.size + 1);
+  });
+
+  describe('against a real repository', () => {
+    let remote: GitRemote;
+    let server: TestServer;
+
+    before(async () => {
+      remote = await createGitRemote();
+      await remote.commit({
+        'application.yml': 'where: root\nroot.only: yes\n',
+        'foo/application.yml': 'where: foo-dir\n',
+        'foo/foo-dev.yml': 'where: foo-dir-dev\n',
+        'shared/common/application.yml': 'common: true\n',
+      });
+      server = await startTestServer({
+        'spring.cloud.config.server.git.uri': remote.url,
+        'spring.cloud.config.server.git.search-paths': '{application},shared/*',
+      });
+    });
+
+    after(async () => {
+      await server?.stop();
+      await remote?.remove();
+    });
+
+    it('reads files from the expanded directories, later directories winning within a tier', async () => {
+      const env = (await server.get('/foo/dev')).json() as {
+        propertySources: Array<{ name: string; source: Record<string, unknown> }>;
+      };
+      const uri = remote.url.replace(/\/+$/, '');
+      assert.deepEqual(
+        env.propertySources.map((s) => s.name),
+        [
+          `${uri}/foo/foo-dev.yml`,
+          `${uri}/shared/common/application.yml`,
+          `${uri}/foo/application.yml`,
+          `${uri}/application.yml`,
+        ],
+      );
+      const other = (await server.get('/bar/default')).json() as { propertySources: Array<{ name: string }> };
+      assert.ok(!other.propertySources.some((s) => s.name.includes('/foo/')), '{application} is per request');
+    });
+  });
+});
