@@ -10,7 +10,7 @@ const USAGE = `Usage: confbus <command> [--key=value ...]
 Commands:
   server          Run the config server (default: an embedded sample repository on port 8888)
   sample-client   Run the sample client application (GET /static, GET /dynamic, /actuator/*)
-  help            Show this text and every server setting
+  help            Show this text and every server and client setting
 
 Settings come from --key=value arguments, then environment variables (SERVER_PORT), then a YAML file
 (--spring.config.location=FILE, else ./application.yml), then defaults.`;
@@ -33,7 +33,11 @@ async function main(argv: string[]): Promise<number> {
     case '--help':
     case '-h': {
       const { serverSettingSpecs } = await import('@confbus/server');
-      console.log(`${USAGE}\n\nServer settings:\n${describeSettings(serverSettingSpecs)}`);
+      const { clientSettingSpecs } = await import('@confbus/client');
+      console.log(
+        `${USAGE}\n\nServer settings (confbus server):\n${describeSettings(serverSettingSpecs)}` +
+          `\n\nClient settings (confbus sample-client, @confbus/client):\n${describeSettings(clientSettingSpecs)}`,
+      );
       return command === undefined ? 2 : 0;
     }
     default:

@@ -71,5 +71,6 @@ describe('confbus command', () => {
     const text = help.stdout.join('\n');
     assert.match(text, /--spring\.cloud\.config\.server\.git\.uri=/);
     assert.match(text, /--server\.port=<integer> \(default: 8888\)/);
+    assert.match(text, /Client settings[\s\S]*--spring\.cloud\.config\.fail-fast=<boolean>/);
   });
 });
