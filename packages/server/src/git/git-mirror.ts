@@ -40,6 +40,11 @@ export interface GitMirrorOptions {
   refreshRateSeconds: number;
   /** Per git network operation; the process group is killed after it. */
   timeoutSeconds: number;
+  /**
+   * Packs in the mirror before a fetch triggers a background `git gc --auto` (git's own default: 50). Each
+   * fetch adds a pack; without maintenance a server that runs for months slows down on thousands of them.
+   */
+  gcAutoPackLimit?: number;
   /** HTTPS basic auth; never in argv, logs or errors. */
   username?: string;
   password?: string;
@@ -267,7 +272,8 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     const entries = await readdir(this.basedir);
     if (entries.length === 0) {
       await this.git(['init', '--bare', '--quiet', '--', this.basedir], { cwd: undefined });
-      // The mirror is ours alone: no reflogs, and no auto-gc deleting packs under the cat-file reader.
+      // The mirror is ours alone: no reflogs. Fetches do not gc by themselves (gc.auto 0); runCheck asks for
+      // `gc --auto` explicitly, detached, so a repack never counts against a fetch's timeout.
       await this.git(['config', 'core.logAllRefUpdates', 'false']);
       await this.git(['config', 'gc.auto', '0']);
       await this.git(['config', 'confbus.uri', this.safeUri]);
@@ -348,6 +354,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
           { ...network, what: `git fetch ${this.safeUri}` },
         );
         this.fetches++;
+        this.maintain();
         const after = await this.loadRefs();
         changed = !sameRefs(before, after.raw);
         this.logger.info(
@@ -398,6 +405,28 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
         : 'Git upstream unreachable and no local copy exists',
     );
     this.emit('stale', { uri: this.safeUri, error: message });
+  }
+
+  /**
+   * `git gc --auto` after a fetch: nearly free below the thresholds; above them git repacks in a detached
+   * process. Safe beside the long-lived cat-file reader: on Linux a replaced pack stays readable through its
+   * open mapping, and cat-file re-scans the pack directory when an object is not found.
+   */
+  private maintain(): void {
+    const packLimit = String(this.options.gcAutoPackLimit ?? 50);
+    this.git([
+      '-c',
+      'gc.auto=6700',
+      '-c',
+      `gc.autoPackLimit=${packLimit}`,
+      '-c',
+      'gc.autoDetach=true',
+      'gc',
+      '--auto',
+      '--quiet',
+    ]).catch((error: unknown) =>
+      this.logger.debug({ err: String(error) }, 'git gc --auto failed; will try after the next fetch'),
+    );
   }
 
   private git(args: readonly string[], options: RunGitOptions = {}): Promise<GitResult> {
