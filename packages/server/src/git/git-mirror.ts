@@ -156,7 +156,22 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     if (problem !== undefined) throw new InvalidLabelError(problem);
     if (!this.hasFetched) await this.start();
     else await this.freshen();
+    return this.revisionOf(requested);
+  }
 
+  /**
+   * The commit of a label in the state fetched last, with no upstream check: for callers that have just
+   * forced one (the webhook after refreshNow()).
+   */
+  async resolveFetched(label: string | null): Promise<ResolvedRevision> {
+    const requested = label === null || label === '' ? this.options.defaultLabel : label;
+    const problem = validateLabel(requested);
+    if (problem !== undefined) throw new InvalidLabelError(problem);
+    if (!this.hasFetched) await this.start();
+    return this.revisionOf(requested);
+  }
+
+  private async revisionOf(requested: string): Promise<ResolvedRevision> {
     const commit = await this.lookup(requested);
     if (commit !== undefined) return { label: requested, commit, stale: this.isStale() };
     const fallback = FALLBACK_LABEL[requested];

@@ -115,7 +115,7 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
           'Could not fetch from the Git repository, so no refresh was published (clients would re-read the old state)',
         );
       }
-      const { commit } = await options.mirror.resolve(null);
+      const { commit } = await options.mirror.resolveFetched(null);
       const rejected = await findUnparsableFiles(options.mirror, commit, push.paths);
       const accepted = push.paths.filter((path) => !rejected.some((r) => r.file === path));
       const services = guessServiceNames(accepted);
