@@ -58,6 +58,7 @@ export const busSettingSpecs: readonly SettingSpec[] = [
   {
     key: 'spring.rabbitmq.addresses',
     type: 'list',
-    description: 'host:port list of a RabbitMQ cluster; overrides host and port',
+    description:
+      'Comma list of host[:port] or amqp://user:password@host:port/vhost entries (a cluster); overrides host and port',
   },
 ];
