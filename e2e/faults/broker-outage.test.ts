@@ -13,7 +13,7 @@ import { stopAllNodeProcesses } from '@confbus/testkit/child-process';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestRabbitUser, createTestRabbitUser } from '@confbus/testkit/rabbit-user';
 import { type TestVhost, closeVhostConnections, createTestVhost } from '@confbus/testkit/rabbit-vhost';
-import { type RawBusTap, openRawBusTap } from '../../packages/server/test/bus/raw-bus-tap.js';
+import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
 import { busSettings, logMessages, postPushWebhook, startBusClient } from '../support/bus-fleet.js';
 import { recordFault } from '../support/fault-report.js';
 import {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
-import { type RawBusTap, openRawBusTap } from '../../packages/server/test/bus/raw-bus-tap.js';
+import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
 import { type TestServer, startTestServer } from '../../packages/server/test/server-harness.js';
 import { postPushWebhook } from '../support/bus-fleet.js';
 import { recordFault } from '../support/fault-report.js';

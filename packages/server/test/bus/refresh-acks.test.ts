@@ -14,7 +14,7 @@ import {
   createTestVhost,
 } from '@confbus/testkit/rabbit-vhost';
 import { type TestServer, startTestServer } from '../server-harness.js';
-import { type RawBusTap, openRawBusTap } from './raw-bus-tap.js';
+import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
 
 interface TrackedRefresh {
   id: string;

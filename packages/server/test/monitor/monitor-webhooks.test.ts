@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
-import { type RawBusTap, openRawBusTap } from '../bus/raw-bus-tap.js';
+import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
 import { type TestServer, startTestServer } from '../server-harness.js';
 
 const GITHUB_SECRET = 'gh-webhook-secret';
