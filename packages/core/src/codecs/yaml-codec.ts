@@ -156,16 +156,17 @@ function checkUniqueKeys(file: string, documentNumber: number, document: Documen
   });
 }
 
+/** Underscores removed (SnakeYAML ignores them) and the sign split off the digits. */
+function splitSign(source: string): { sign: 1 | -1; text: string } {
+  const text = source.replaceAll('_', '');
+  if (text.startsWith('-')) return { sign: -1, text: text.slice(1) };
+  if (text.startsWith('+')) return { sign: 1, text: text.slice(1) };
+  return { sign: 1, text };
+}
+
 /** SnakeYAML's ConstructYamlInt: underscores ignored, 0b/0x/0-octal and base-60 forms. */
 function parseSnakeInt(source: string): number | string {
-  let text = source.replaceAll('_', '');
-  let sign = 1;
-  if (text.startsWith('-')) {
-    sign = -1;
-    text = text.slice(1);
-  } else if (text.startsWith('+')) {
-    text = text.slice(1);
-  }
+  const { sign, text } = splitSign(source);
   let magnitude: bigint;
   if (text === '0') return 0;
   if (text.startsWith('0b')) magnitude = BigInt(`0b${text.slice(2)}`);
@@ -181,14 +182,7 @@ function parseSnakeInt(source: string): number | string {
 
 /** SnakeYAML's ConstructYamlFloat. */
 function parseSnakeFloat(source: string): number {
-  let text = source.replaceAll('_', '');
-  let sign = 1;
-  if (text.startsWith('-')) {
-    sign = -1;
-    text = text.slice(1);
-  } else if (text.startsWith('+')) {
-    text = text.slice(1);
-  }
+  const { sign, text } = splitSign(source);
   const lower = text.toLowerCase();
   if (lower === '.inf') return sign * Number.POSITIVE_INFINITY;
   if (lower === '.nan') return Number.NaN;
