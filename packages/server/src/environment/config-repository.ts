@@ -11,4 +11,6 @@ export interface ConfigRepository {
   resolve(label: string | null): Promise<ResolvedRevision>;
   listFiles(commit: string): Promise<readonly string[]>;
   readFile(commit: string, path: string): Promise<Buffer | undefined>;
+  /** Optional: path → content id, so a file unchanged since an earlier commit is not parsed again. */
+  blobIds?(commit: string): Promise<ReadonlyMap<string, string>>;
 }

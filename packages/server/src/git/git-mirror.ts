@@ -21,6 +21,12 @@ import { FOR_EACH_REF_FORMAT, parseForEachRef, parseLsRemote, sameRefs, type Ref
 import { redactText, redactUri, splitCredentials } from './uri.js';
 
 type LogFn = (o: object | string, m?: string) => void;
+
+/** A commit's files, listed once (commits never change). */
+interface Tree {
+  readonly paths: readonly string[];
+  readonly ids: ReadonlyMap<string, string>;
+}
 /** pino-compatible logger. */
 export interface GitLogger {
   debug: LogFn;
@@ -111,7 +117,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly check = new CoalescedTask(() => this.runCheck());
   private readonly reader: CatFileBatch;
   private readonly children = new Set<ChildProcess>();
-  private readonly fileLists = new Map<string, readonly string[]>();
+  private readonly fileLists = new Map<string, Tree>();
   private readonly commits = new Map<string, string>();
   private startPromise: Promise<void> | undefined;
   private refs: RefSnapshot | undefined;
@@ -193,19 +199,34 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
 
   /** All blob paths at `commit` (a 40-hex id from resolve()), cached per commit. */
   async listFiles(commit: string): Promise<readonly string[]> {
+    return (await this.tree(commit)).paths;
+  }
+
+  /** Path → blob id at `commit`: files unchanged between two commits keep their id (and parsed form). */
+  async blobIds(commit: string): Promise<ReadonlyMap<string, string>> {
+    return (await this.tree(commit)).ids;
+  }
+
+  private async tree(commit: string): Promise<Tree> {
     assertCommitId(commit);
     const cached = this.fileLists.get(commit);
     if (cached) return cached;
     const { stdout } = await this.git(['ls-tree', '-r', '-z', '--full-tree', '--end-of-options', commit]);
-    const files: string[] = [];
+    const paths: string[] = [];
+    const ids = new Map<string, string>();
     for (const entry of stdout.toString('utf8').split('\0')) {
       // "<mode> SP <type> SP <oid> TAB <path>"; submodules (type commit) are not files of this repository.
       const tab = entry.indexOf('\t');
       if (tab < 0) continue;
-      if (entry.slice(0, tab).split(' ')[1] === 'blob') files.push(entry.slice(tab + 1));
+      const [, type, oid] = entry.slice(0, tab).split(' ');
+      if (type !== 'blob' || oid === undefined) continue;
+      const path = entry.slice(tab + 1);
+      paths.push(path);
+      ids.set(path, oid);
     }
-    remember(this.fileLists, commit, Object.freeze(files), FILE_LIST_CACHE_SIZE);
-    return this.fileLists.get(commit) ?? files;
+    const tree: Tree = { paths: Object.freeze(paths), ids };
+    remember(this.fileLists, commit, tree, FILE_LIST_CACHE_SIZE);
+    return tree;
   }
 
   /** Content of `path` at `commit`, or undefined when there is no such file. */
