@@ -1,7 +1,8 @@
 /** What the environment service needs from a repository; GitMirror implements it, tests may fake it. */
 export interface ResolvedRevision {
-  /** The label actually used (the default label when the request named none). */
+  /** The label actually used (the default label, after its master/main fallback, when the request named none). */
   label: string;
+  /** 40-hex commit id. */
   commit: string;
   /** True when upstream could not be reached and the last fetched state is served. */
   stale: boolean;

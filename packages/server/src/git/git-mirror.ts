@@ -12,6 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
+import type { ResolvedRevision } from '../environment/config-repository.js';
 import { CatFileBatch } from './cat-file-batch.js';
 import { CoalescedTask } from './coalesced-task.js';
 import { InvalidLabelError, LabelNotFoundError, RepositoryUnavailableError } from './errors.js';
@@ -57,14 +58,8 @@ export interface GitMirrorOptions {
   logger: GitLogger;
 }
 
-export interface ResolvedRevision {
-  /** The label actually used (after default and master/main fallback). */
-  label: string;
-  /** 40-hex commit id. */
-  commit: string;
-  /** True when the last upstream check failed and this comes from the last fetched state. */
-  stale: boolean;
-}
+// The mirror implements the environment service's repository port; the revision type is the port's.
+export type { ResolvedRevision };
 
 export interface FetchOutcome {
   /** The mirror's refs changed. */

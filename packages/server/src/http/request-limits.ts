@@ -7,7 +7,7 @@
  * Too many profiles (confbus.server.max-profiles) is checked by the environment routes; an unsupported
  * content type on a POST is fastify's 415, mapped in error-handler.
  */
-import { STATUS_CODES, type ServerOptions } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type {
   FastifyError,
@@ -34,18 +34,17 @@ export const LIMIT_SETTINGS = {
 const urlTooLongMessage = (maxUrlLength: number): string =>
   `URL longer than ${maxUrlLength} characters (${LIMIT_SETTINGS.url})`;
 
-/** The fastify constructor options that enforce the limits before any route runs. */
-export function requestLimitServerOptions(limits: RequestLimits): Pick<
-  FastifyServerOptions,
-  'bodyLimit' | 'routerOptions' | 'frameworkErrors' | 'clientErrorHandler'
-> & {
-  http: ServerOptions;
-} {
+/**
+ * The fastify constructor options that enforce the limits before any route runs. The header size limit is
+ * not among them: it belongs to the node:http server, which create-config-server.ts builds itself.
+ */
+export function requestLimitServerOptions(
+  limits: RequestLimits,
+): Pick<FastifyServerOptions, 'bodyLimit' | 'routerOptions' | 'frameworkErrors' | 'clientErrorHandler'> {
   return {
     bodyLimit: limits.maxBodyBytes,
     // Labels and application names may be long; the URL length limit is the real bound.
     routerOptions: { maxParamLength: limits.maxUrlLength },
-    http: { maxHeaderSize: limits.maxHeaderBytes },
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const [status, code, message] =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
