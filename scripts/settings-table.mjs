@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Prints the README's settings tables from the packages' own setting declarations, so the docs cannot drift:
-// `node scripts/settings-table.mjs` after `npm run build`. A test checks every key appears in README.md.
+// Prints the settings tables of docs/settings.md from the packages' own setting declarations, so the docs cannot drift:
+// `node scripts/settings-table.mjs` after `npm run build`. `npm run lint` checks the file is current.
 const { serverSettingSpecs } = await import('@confbus/server');
 const { clientSettingSpecs } = await import('@confbus/client');
 
@@ -15,5 +15,5 @@ function table(specs) {
   return ['| key | type | default | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
-console.log(`### Server (\`confbus server\`)\n\n${table(serverSettingSpecs)}\n`);
-console.log(`### Client library and sample client\n\n${table(clientSettingSpecs)}`);
+console.log(`## Server (\`confbus server\`)\n\n${table(serverSettingSpecs)}\n`);
+console.log(`## Client library and sample client\n\n${table(clientSettingSpecs)}`);

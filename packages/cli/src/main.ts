@@ -1,6 +1,6 @@
 /**
  * The `confbus` command: `confbus server [--key=value ...]`, `confbus sample-client [--key=value ...]`,
- * `confbus --help`. Settings use Spring's keys; see the README for the full table.
+ * `confbus --help`. Settings use Spring's keys; see docs/settings.md for the full table.
  */
 import { type SettingSpec, SettingsError, resolveSettings } from '@confbus/core';
 import { readSettingsFile } from './settings-file.js';

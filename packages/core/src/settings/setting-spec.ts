@@ -8,7 +8,7 @@ export interface SettingSpec {
   readonly default?: string | number | boolean | readonly string[];
   /** Never logged, never echoed in an error, masked in /actuator/env. */
   readonly secret?: boolean;
-  /** One line for `confbus --help` and the README settings table. */
+  /** One line for `confbus --help` and the settings table in docs/settings.md. */
   readonly description: string;
   /** A key that is a map (`...repos.<name>.uri`): any key below it is accepted as a string. */
   readonly isPrefix?: boolean;

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Rewrites the settings tables in README.md between the settings markers from the code's own declarations.
-// `--check` exits non-zero when README.md is out of date (used by the test suite).
+// Rewrites the settings tables in docs/settings.md between the settings markers from the code's own declarations.
+// `--check` exits non-zero when docs/settings.md is out of date (part of `npm run lint`).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import prettier from 'prettier';
 
-const readmePath = new URL('../README.md', import.meta.url);
+const readmePath = new URL('../docs/settings.md', import.meta.url);
 const tables = execFileSync(process.execPath, [new URL('./settings-table.mjs', import.meta.url).pathname], {
   encoding: 'utf8',
 }).trim();
@@ -14,7 +14,7 @@ const begin = '<!-- settings:begin -->';
 const end = '<!-- settings:end -->';
 const start = readme.indexOf(begin);
 const stop = readme.indexOf(end);
-if (start < 0 || stop < start) throw new Error('README.md has no settings markers');
+if (start < 0 || stop < start) throw new Error('docs/settings.md has no settings markers');
 const options = (await prettier.resolveConfig(readmePath.pathname)) ?? {};
 const next = await prettier.format(
   `${readme.slice(0, start + begin.length)}\n${tables}\n${readme.slice(stop)}`,
@@ -25,7 +25,7 @@ const next = await prettier.format(
 );
 if (process.argv.includes('--check')) {
   if (next !== readme) {
-    console.error('README.md settings tables are out of date: run `npm run docs`');
+    console.error('docs/settings.md settings tables are out of date: run `npm run docs`');
     process.exit(1);
   }
 } else {

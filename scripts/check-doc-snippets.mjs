@@ -1,14 +1,21 @@
 #!/usr/bin/env node
-// Type-checks every ```ts block of README.md against the built packages, so the README's examples stay true.
+// Type-checks every ```ts block of README.md and docs/*.md against the built packages, so the examples stay true.
 // Part of `npm run lint`. The blocks are written to a temporary folder inside examples/sample-client (so that
 // package resolution finds @confbus/*), checked with the repository's strict settings, then removed.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+const documents = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+const blocks = documents.flatMap((document) =>
+  [...readFileSync(join(root, document), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]),
+);
 const dir = join(root, 'examples/sample-client/.readme-check');
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
@@ -29,9 +36,9 @@ try {
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], {
     stdio: 'inherit',
   });
-  console.log(`README.md: ${blocks.length} TypeScript example(s) type-check`);
+  console.log(`README.md and docs/: ${blocks.length} TypeScript example(s) type-check`);
 } catch {
-  console.error('README.md: a TypeScript example does not type-check (see above)');
+  console.error('README.md or docs/: a TypeScript example does not type-check (see above)');
   process.exitCode = 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
