@@ -17,3 +17,5 @@ export {
 export * from './secrets.js';
 export * from './settings/index.js';
 export * from './bus/index.js';
+export * from './errors/confbus-error.js';
+export * from './logger.js';
