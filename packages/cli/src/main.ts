@@ -3,7 +3,10 @@
  * `confbus --help`. Settings use Spring's keys; see docs/settings.md for the full table.
  */
 import { type SettingSpec, SettingsError, resolveSettings } from '@confbus/core';
+import type * as SampleClient from '@confbus/sample-client';
 import { readSettingsFile } from './settings-file.js';
+
+type SampleClientModule = typeof SampleClient;
 
 const USAGE = `Usage: confbus <command> [--key=value ...]
 
@@ -21,8 +24,9 @@ async function main(argv: string[]): Promise<number> {
     case 'server':
       return runServer(rest);
     case 'sample-client': {
-      // Loaded on demand so a client process never loads the server's dependencies.
-      const { startSampleClient } = await import('@confbus/sample-client');
+      // Loaded on demand so a client process never loads the server's dependencies. The sample is an optional
+      // peer of this package: an installation that only runs the server does not carry it.
+      const { startSampleClient } = await importOptional<SampleClientModule>('@confbus/sample-client');
       const client = await startSampleClient({ args: rest, env: process.env });
       await untilSignal(() => undefined);
       await client.close();
@@ -98,3 +102,17 @@ main(process.argv.slice(2)).then(
     process.exitCode = 1;
   },
 );
+
+/** Imports an optional peer dependency, turning "not installed" into an instruction instead of a stack trace. */
+async function importOptional<T>(name: string): Promise<T> {
+  try {
+    return (await import(name)) as T;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String(error).includes(name)) {
+      throw new Error(`This command needs the package ${name}, which is not installed: npm install ${name}`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}

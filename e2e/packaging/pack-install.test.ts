@@ -1,0 +1,191 @@
+/**
+ * What a user outside this repository gets: every publishable package is packed with `npm pack`, and each
+ * tarball is installed in an empty folder outside the repository together with only the tarballs of the
+ * @confbus packages it declares (so a missing or wrong dependency fails here). Then, from those folders: the
+ * `confbus` command's help, its message when the optional sample client is absent, the server it starts, and
+ * the README's client example (transpiled as a user's build would) fetching from that server.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+import { startNodeProcess, stopAllNodeProcesses } from '@confbus/testkit/child-process';
+import { getJson, reserveFreePort, waitFor } from '@confbus/testkit/confbus-processes';
+import { makeTempDir } from '@confbus/testkit/temp-dir';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Publishable packages and their folders; the testkit and the monorepo root are private. */
+const PUBLISHED: Record<string, string> = {
+  '@confbus/core': 'packages/core',
+  '@confbus/bus': 'packages/bus',
+  '@confbus/server': 'packages/server',
+  '@confbus/client': 'packages/client',
+  '@confbus/sample-client': 'examples/sample-client',
+  confbus: 'packages/cli',
+};
+
+interface PackageJson {
+  name: string;
+  version: string;
+  dependencies?: Record<string, string>;
+  license?: string;
+  description?: string;
+  engines?: Record<string, string>;
+  publishConfig?: { access?: string };
+  files?: string[];
+}
+
+const temp: Array<{ remove: () => Promise<void> }> = [];
+const tarballs = new Map<string, string>();
+const manifests = new Map<string, PackageJson>();
+const installs = new Map<string, string>();
+
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await makeTempDir(prefix);
+  temp.push(dir);
+  return dir.path;
+}
+
+/** The package and every @confbus package it depends on, transitively (optional peers excluded). */
+function closure(name: string, seen = new Set<string>()): Set<string> {
+  seen.add(name);
+  for (const dependency of Object.keys(manifests.get(name)?.dependencies ?? {})) {
+    if (dependency in PUBLISHED && !seen.has(dependency)) closure(dependency, seen);
+  }
+  return seen;
+}
+
+async function npm(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await run('npm', args, { cwd, maxBuffer: 16 * 1024 * 1024 });
+  return stdout;
+}
+
+before(async () => {
+  for (const [name, dir] of Object.entries(PUBLISHED)) {
+    manifests.set(name, JSON.parse(await readFile(join(root, dir, 'package.json'), 'utf8')) as PackageJson);
+  }
+  const packed = await tempDir('confbus-packs-');
+  const workspaces = Object.keys(PUBLISHED).flatMap((name) => ['--workspace', name]);
+  const listing = JSON.parse(
+    await npm(['pack', '--json', '--pack-destination', packed, ...workspaces], root),
+  ) as Array<{ name: string; filename: string; files: Array<{ path: string }> }>;
+  for (const entry of listing) {
+    tarballs.set(entry.name, join(packed, entry.filename));
+    const paths = entry.files.map((file) => file.path);
+    assert.ok(paths.includes('LICENSE'), `${entry.name} ships a LICENSE`);
+    assert.ok(paths.includes('README.md'), `${entry.name} ships a README`);
+    assert.ok(!paths.some((path) => path.endsWith('.tsbuildinfo')), `${entry.name} ships no build info`);
+    // Source maps name ../src/*.ts: those files must be in the tarball for stack traces to point at code.
+    assert.ok(
+      paths.some((path) => path.startsWith('src/')),
+      `${entry.name} ships the sources its maps point at`,
+    );
+  }
+  // Each package alone, with only the tarballs of what it declares, in a folder outside the repository.
+  await Promise.all(
+    Object.keys(PUBLISHED).map(async (name) => {
+      const dir = await tempDir(`confbus-install-${name.replace(/\W/g, '-')}-`);
+      await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'user-app', private: true }));
+      const files = [...closure(name)].map((dependency) => tarballs.get(dependency) as string);
+      await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', ...files], dir);
+      installs.set(name, dir);
+    }),
+  );
+});
+
+after(async () => {
+  await stopAllNodeProcesses();
+  await Promise.all(temp.map((dir) => dir.remove()));
+});
+
+test('every publishable package has complete metadata', () => {
+  for (const [name, manifest] of manifests) {
+    assert.equal(manifest.license, 'Apache-2.0', name);
+    assert.ok(manifest.description && manifest.description.length > 20, `${name} has a description`);
+    assert.ok(manifest.engines?.node, `${name} declares its Node versions`);
+    assert.equal(manifest.publishConfig?.access, 'public', `${name} publishes publicly`);
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+      if (dependency in PUBLISHED) {
+        assert.equal(manifest.dependencies?.[dependency], manifest.version, `${name} → ${dependency}`);
+      }
+    }
+  }
+});
+
+test('each package imports from a folder where it was installed alone', async () => {
+  for (const name of Object.keys(PUBLISHED).filter((n) => n !== 'confbus')) {
+    const dir = installs.get(name) as string;
+    const { stdout } = await run(
+      process.execPath,
+      ['--input-type=module', '-e', `const m = await import('${name}'); console.log(Object.keys(m).length)`],
+      { cwd: dir },
+    );
+    assert.ok(Number(stdout.trim()) > 0, `${name} exports something`);
+  }
+});
+
+test('npx confbus help works outside the repository', async () => {
+  const { stdout } = await run('npx', ['--no-install', 'confbus', 'help'], { cwd: installs.get('confbus') });
+  assert.match(stdout, /Usage: confbus <command>/);
+  assert.match(stdout, /--server\.port=<integer>/);
+  assert.match(stdout, /--spring\.cloud\.config\.uri=/);
+});
+
+test('the sample-client command says what to install when the optional sample is absent', async () => {
+  const failure = await run('npx', ['--no-install', 'confbus', 'sample-client'], {
+    cwd: installs.get('confbus'),
+  }).then(
+    () => undefined,
+    (error: { code: number; stderr: string }) => error,
+  );
+  assert.ok(failure, 'the command fails');
+  assert.notEqual(failure.code, 0);
+  assert.match(failure.stderr, /npm install @confbus\/sample-client/);
+});
+
+test("the README's client example runs against the installed server", async () => {
+  const serverDir = installs.get('confbus') as string;
+  const server = startNodeProcess(
+    join(serverDir, 'node_modules/confbus/bin/confbus.js'),
+    ['server', '--server.port=0', '--server.address=127.0.0.1'],
+    {},
+    { cwd: serverDir },
+  );
+  const line = await server.waitForLine(/Config server listening on http:\/\/127\.0\.0\.1:(\d+)/, 60_000);
+  const serverUrl = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] as string;
+
+  // The README's first TypeScript block, compiled as a user's build would compile it.
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(example, 'the README has a TypeScript client example');
+  const { outputText } = ts.transpileModule(example, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  const clientDir = installs.get('@confbus/client') as string;
+  await writeFile(join(clientDir, 'app.mjs'), outputText);
+  const port = await reserveFreePort();
+  startNodeProcess(
+    join(clientDir, 'app.mjs'),
+    [
+      `--spring.cloud.config.uri=${serverUrl}`,
+      '--spring.application.name=sample',
+      '--spring.profiles.active=dev',
+      `--server.port=${port}`,
+    ],
+    {},
+    { cwd: clientDir },
+  );
+  const dynamic = await waitFor('the example service to answer /dynamic', async () => {
+    const response = await getJson(`http://127.0.0.1:${port}/dynamic`);
+    return response.status === 200 ? response.body : undefined;
+  });
+  assert.deepEqual(dynamic, { profile: 'dev', comment: 'development settings for sample' });
+  const stable = await getJson(`http://127.0.0.1:${port}/static`);
+  assert.deepEqual(stable.body, { profile: 'dev', comment: 'development settings for sample' });
+});

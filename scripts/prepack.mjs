@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// Runs before `npm pack`/`npm publish` of a workspace package (its `prepack` script, cwd = the package):
+// builds it with its project references, so a tarball never ships stale dist/, and copies the repository's
+// LICENSE beside its package.json, where npm picks it up (the copies are git-ignored; the root file is the one).
+import { execFileSync } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const packageDir = process.cwd();
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', packageDir], {
+  stdio: 'inherit',
+});
+copyFileSync(join(root, 'LICENSE'), join(packageDir, 'LICENSE'));
