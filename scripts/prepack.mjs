@@ -3,11 +3,13 @@
 // builds it with its project references, so a tarball never ships stale dist/, and copies the repository's
 // LICENSE beside its package.json, where npm picks it up (the copies are git-ignored; the root file is the one).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const packageDir = process.cwd();
+// Builds before the build info moved out of dist/ left it there; it must not ship.
+rmSync(join(packageDir, 'dist/.tsbuildinfo'), { force: true });
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', packageDir], {
   stdio: 'inherit',
 });
