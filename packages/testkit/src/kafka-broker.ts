@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
+import { type AddressInfo, type Socket, connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Admin, Consumer } from '@platformatic/kafka';
@@ -32,6 +33,14 @@ export async function fetchKafkaBroker(log?: (line: string) => void): Promise<st
 export interface TestKafkaBroker {
   /** `127.0.0.1:<port>`, the bootstrap address. */
   readonly bootstrap: string;
+  /**
+   * A second listener reached through a TCP proxy of the test (the broker advertises the proxy there), so the
+   * clients bootstrapped on it lose their connections on `cutFlaky()` while the broker and everyone else stay up.
+   */
+  readonly flakyBootstrap: string;
+  /** Drops every connection through the proxy and refuses new ones until `restoreFlaky()`. */
+  cutFlaky(): void;
+  restoreFlaky(): void;
   /** Stops the JVM (SIGTERM, or SIGKILL with `crash`), keeping its data for `start()`. */
   stop(options?: { crash?: boolean }): Promise<void>;
   /** Starts it again on the same ports with the same data; resolves once it answers. */
@@ -54,10 +63,20 @@ const JVM_OPTIONS = [
 export async function startKafkaBroker(): Promise<TestKafkaBroker> {
   const classpathDir = await fetchKafkaBroker();
   const dir = await makeTempDir('confbus-kafka-');
-  const [port, controllerPort] = [await reserveFreePort(), await reserveFreePort()];
+  const [port, controllerPort, flakyPort] = await distinctFreePorts();
   const bootstrap = `127.0.0.1:${port}`;
+  const proxy = await startProxy(flakyPort);
   const config = join(dir.path, 'server.properties');
-  await writeFile(config, serverProperties(port, controllerPort, join(dir.path, 'data')));
+  await writeFile(
+    config,
+    serverProperties({
+      port,
+      controllerPort,
+      flakyPort,
+      proxyPort: proxy.port,
+      logDir: join(dir.path, 'data'),
+    }),
+  );
   await writeFile(join(dir.path, 'log4j2.properties'), LOG4J2);
   const java = (main: string, args: string[]) =>
     spawn(
@@ -81,6 +100,9 @@ export async function startKafkaBroker(): Promise<TestKafkaBroker> {
   let running: ChildProcess | undefined;
   const broker: TestKafkaBroker = {
     bootstrap,
+    flakyBootstrap: `127.0.0.1:${proxy.port}`,
+    cutFlaky: () => proxy.cut(),
+    restoreFlaky: () => proxy.restore(),
     async start() {
       if (running) return;
       const child = java('kafka.Kafka', [config]);
@@ -99,6 +121,7 @@ export async function startKafkaBroker(): Promise<TestKafkaBroker> {
     },
     async remove() {
       await broker.stop();
+      await proxy.close();
       await dir.remove();
     },
     output: () => lines.slice(-200).join('\n'),
@@ -189,20 +212,79 @@ function collect(child: ChildProcess, lines: string[]): Promise<void> {
   });
 }
 
+async function distinctFreePorts(): Promise<[number, number, number]> {
+  const ports = new Set<number>();
+  while (ports.size < 3) ports.add(await reserveFreePort());
+  return [...ports] as [number, number, number];
+}
+
+/** A loopback TCP proxy to the broker's FLAKY listener that the test can cut and restore. */
+async function startProxy(
+  target: number,
+): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let open = true;
+  const server = createServer((client) => {
+    if (!open) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(target, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const cut = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    port: (server.address() as AddressInfo).port,
+    cut() {
+      open = false;
+      cut();
+    },
+    restore() {
+      open = true;
+    },
+    close: () => {
+      cut();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 /** Kafka's cluster id format: a random UUID's 16 bytes, base64url without padding. */
 function clusterId(): string {
   return randomBytes(16).toString('base64url');
 }
 
-function serverProperties(port: number, controllerPort: number, logDir: string): string {
+interface Ports {
+  port: number;
+  controllerPort: number;
+  flakyPort: number;
+  proxyPort: number;
+  logDir: string;
+}
+
+function serverProperties({ port, controllerPort, flakyPort, proxyPort, logDir }: Ports): string {
   return `${[
     'process.roles=broker,controller',
     'node.id=1',
     `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
-    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+    `listeners=PLAINTEXT://127.0.0.1:${port},FLAKY://127.0.0.1:${flakyPort},CONTROLLER://127.0.0.1:${controllerPort}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${port},FLAKY://127.0.0.1:${proxyPort}`,
     'controller.listener.names=CONTROLLER',
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,FLAKY:PLAINTEXT,CONTROLLER:PLAINTEXT',
     'inter.broker.listener.name=PLAINTEXT',
     `log.dirs=${logDir}`,
     'num.partitions=1',

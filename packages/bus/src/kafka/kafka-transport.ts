@@ -39,8 +39,12 @@ type BusStream = MessagesStream<Buffer, Buffer, Buffer, Buffer>;
 
 export class KafkaTransport implements BusTransport {
   readonly #options: KafkaTransportOptions;
-  /** Spring's anonymous group name: this node alone is in it, so it gets every partition. */
-  readonly groupId = `anonymous.${randomUUID()}`;
+  /**
+   * Spring's anonymous group name: this node alone is in it, so it gets every partition. A new one per
+   * subscription: positions are kept here, not in the group, and rejoining the old group after a lost
+   * connection would wait for the broker to expire the stale member (the session timeout).
+   */
+  #groupId = anonymousGroupId();
   readonly #positions = new PartitionPositions();
   readonly #producer: Producer<Buffer, Buffer, Buffer, Buffer>;
   #consumer: BusConsumer | undefined;
@@ -66,7 +70,7 @@ export class KafkaTransport implements BusTransport {
   }
 
   get details(): Readonly<Record<string, unknown>> {
-    return { topic: this.#options.destination, group: this.groupId, brokers: this.#options.brokers };
+    return { topic: this.#options.destination, group: this.#groupId, brokers: this.#options.brokers };
   }
 
   async start(listener: TransportListener): Promise<void> {
@@ -111,7 +115,7 @@ export class KafkaTransport implements BusTransport {
     if (o.autoCreateTopics ?? true) await this.#ensureTopic();
     const consumer: BusConsumer = new Consumer({
       ...this.#clientOptions('consumer'),
-      groupId: this.groupId,
+      groupId: this.#groupId,
       // One member per group: a short session only matters when this node dies, and then nobody waits for it.
       sessionTimeout: 30_000,
       heartbeatInterval: 3_000,
@@ -157,6 +161,7 @@ export class KafkaTransport implements BusTransport {
       });
       if (this.#closed) break;
       try {
+        this.#groupId = anonymousGroupId();
         await this.#subscribe();
         break;
       } catch (error) {
@@ -214,6 +219,10 @@ export class KafkaTransport implements BusTransport {
       retryDelay: 250,
     };
   }
+}
+
+function anonymousGroupId(): string {
+  return `anonymous.${randomUUID()}`;
 }
 
 function errorCode(error: unknown): string | undefined {
