@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import type { BusNode } from '@confbus/bus';
-import { createRefreshEvent, encodeBusEvent, type AckBusEvent, type RefreshBusEvent } from '@confbus/core';
+import { encodeBusEvent, type AckBusEvent, type RefreshBusEvent } from '@confbus/core';
 import { Admin, Consumer, type Message, Producer } from '@platformatic/kafka';
 import { kafkaBusMember } from '@confbus/testkit/bus-member';
 import { kafkaAvailability, startKafkaBroker, type TestKafkaBroker } from '@confbus/testkit/kafka-broker';
