@@ -5,15 +5,14 @@
 // refreshable component reading `group.comment`, spread over worker child processes (lib/bus-fleet-worker.mjs).
 // Baseline, same fleet, same run: no bus, every instance calling refresh() once a second.
 // Run alone: `npx tsc -b && node bench/bus-bench.mjs`.
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { clearTimeout, setTimeout } from 'node:timers';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setTimeout } from 'node:timers';
+import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { onCleanup } from './lib/cleanup.mjs';
+import { startFleetWorker } from './lib/fleet-workers.mjs';
 import { startConfbusServer } from './lib/processes.mjs';
 import { createConfigRepo, makeTempDir } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
@@ -21,7 +20,6 @@ import { fmt } from './lib/report.mjs';
 export const title = 'Bus (webhook to fleet)';
 
 const { fetch } = globalThis;
-const WORKER = fileURLToPath(new URL('./lib/bus-fleet-worker.mjs', import.meta.url));
 // CONFBUS_BUS_BENCH_SIZES / _ROUNDS / _CLIENT_ARGS (space-separated --key=value) are for experiments.
 const FLEET_SIZES = (process.env.CONFBUS_BUS_BENCH_SIZES ?? '10 50 200').split(/\s+/).map(Number);
 const WORKERS = 4;
@@ -55,58 +53,6 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 function sampleDevYml(value) {
   return `group:\n  comment: ${value}\n`;
-}
-
-/** A worker process with request/answer messaging over IPC. */
-async function startWorker(index) {
-  const child = fork(WORKER, [], {
-    execArgv: NODE_ARGS,
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const exited = once(child, 'exit');
-  const pending = new Map();
-  let seq = 0;
-  child.on('message', (msg) => {
-    const p = pending.get(msg.seq);
-    if (!p) return;
-    pending.delete(msg.seq);
-    if (msg.ok) p.resolve(msg.result);
-    else p.reject(new Error(`fleet worker ${index}: ${msg.error}`));
-  });
-  child.on('error', () => undefined); // reported through the pending request or the exit
-  child.on('exit', (code, signal) => {
-    for (const p of pending.values()) {
-      p.reject(new Error(`fleet worker ${index} exited (code ${code}, signal ${signal})`));
-    }
-    pending.clear();
-  });
-  await once(child, 'spawn');
-  const request = (msg) =>
-    new Promise((resolve, reject) => {
-      if (!child.connected) {
-        reject(new Error(`fleet worker ${index} is gone (no IPC channel)`));
-        return;
-      }
-      seq++;
-      const id = seq;
-      pending.set(id, { resolve, reject });
-      // A send racing the worker's exit fails here instead of as an unhandled 'error' event.
-      child.send({ ...msg, seq: id }, (error) => {
-        if (!error || !pending.has(id)) return;
-        pending.delete(id);
-        reject(new Error(`fleet worker ${index}: ${error.message}`));
-      });
-    });
-  const stop = onCleanup(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    if (child.connected) await request({ type: 'close' }).catch(() => undefined);
-    else child.kill('SIGTERM');
-    await exited;
-    clearTimeout(timer);
-  });
-  return { request, stop };
 }
 
 /** `confbus server` with the bus on; also collects the times of its "Refresh for: <service>" log lines. */
@@ -193,7 +139,7 @@ export async function run({ log }) {
       `file:// bare remote; ${WORKERS} worker processes host the client instances`,
   );
   const workers = [];
-  for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(i));
+  for (let i = 0; i < WORKERS; i++) workers.push(await startFleetWorker(i, NODE_ARGS));
   const clientArgs = [
     `--spring.cloud.config.uri=${server.url}`,
     '--spring.application.name=sample',

@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { runBenches } from './lib/runner.mjs';
 
-const BENCHES = ['./server-bench.mjs', './client-bench.mjs', './bus-bench.mjs'];
+const BENCHES = ['./server-bench.mjs', './client-bench.mjs', './bus-bench.mjs', './bus-kafka-bench.mjs'];
 
 await runBenches(
   BENCHES.map((b) => new URL(b, import.meta.url).href),

@@ -2,7 +2,8 @@
 // the bus switched on by settings only, and a real RabbitMQ (this file's own vhost).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BusNode } from '@confbus/bus';
+import type { BusNode } from '@confbus/bus';
+import { amqpBusMember } from '@confbus/testkit/bus-member';
 import type { AckBusEvent } from '@confbus/core';
 import { stopAllNodeProcesses } from '@confbus/testkit/child-process';
 import {
@@ -91,15 +92,8 @@ describe('sample clients on the bus', () => {
       startClient('real', real2User),
     ]);
     // A bare bus member that records the acks the clients send.
-    observer = new BusNode({
-      addresses: [`${RABBIT_HOST}:${RABBIT_PORT}`],
-      username: RABBIT_USER,
-      password: RABBIT_PASSWORD,
-      vhost: vhost.name,
-      destination: 'springCloudBus',
+    observer = amqpBusMember(vhost.name, {
       busId: 'observer:0:test',
-      ackEnabled: false,
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
       reconnectDelayMs: { min: 200, max: 1000 },
     });
     observer.on('ack', (ack) => acks.push(ack));

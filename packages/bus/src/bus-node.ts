@@ -1,18 +1,20 @@
 /**
- * One member of a Spring Cloud Bus over RabbitMQ, with Spring's topology: a durable topic exchange named after
- * the destination (also the routing key), and a private auto-deleted queue per node bound with `#`, so every
- * node sees every event. rabbitmq-client re-declares all of it after a reconnect.
+ * One member of a Spring Cloud Bus, whatever the broker: decodes what its transport receives, drops what is
+ * malformed, ignores its own events and events not addressed to it, runs this node's refresh for those that are
+ * and acks them once the refresh has finished (Spring's BusConsumer, with confbus's `configVersion`), and reports
+ * the transport's connection as connected / disconnected / reconnected. The transport only moves bytes.
  */
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
   type AckBusEvent,
   type BusEvent,
+  type Logger,
   type RefreshBusEvent,
   BusMessageError,
+  ConfbusError,
+  busEventFromJson,
   createAckEvent,
   createRefreshEvent,
-  busEventFromJson,
   decodeBusEvent,
   encodeBusEvent,
   isAckEvent,
@@ -20,45 +22,36 @@ import {
   isFromSelf,
   isRefreshEvent,
 } from '@confbus/core';
-import { Connection, type Consumer, type Publisher, type AsyncMessage } from 'rabbitmq-client';
-import { describeError } from './redact.js';
+import { busErrors } from './errors.js';
+import type { BusTransport, InboundBody, InboundMessage } from './transport.js';
 
-/** Spring Cloud Bus's default destination (`spring.cloud.bus.destination`). */
+/** Spring Cloud Bus's default destination (`spring.cloud.bus.destination`): exchange or topic name. */
 export const DEFAULT_BUS_DESTINATION = 'springCloudBus';
 
-/** The subset of pino's API the bus uses. */
-export interface BusLogger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
+/** What the node adds to the ack of a refresh it handled (Spring ignores the extra field). */
+export interface AckDetails {
+  /** The config version (commit) the node serves after the refresh. */
+  readonly configVersion?: string;
 }
 
-export interface BusOptions {
-  /** Broker nodes as `host:port`; tried in turn. */
-  addresses: string[];
-  username: string;
-  password: string;
-  vhost: string;
-  /** Exchange name and routing key; `springCloudBus` in Spring. */
-  destination: string;
+/** This node's own refresh; the node acks the event once `refresh` has settled. */
+export interface BusRefreshHandler {
+  refresh(event: RefreshBusEvent): Promise<AckDetails>;
+}
+
+export interface BusNodeOptions {
+  readonly transport: BusTransport;
   /** This node's service id (`spring.cloud.bus.id`), e.g. from `defaultBusId()`. */
-  busId: string;
-  /** Send an ack for each refresh handled (`spring.cloud.bus.ack.enabled`). */
-  ackEnabled: boolean;
-  /** Destination of the acks (`spring.cloud.bus.ack.destination-service`); everyone when absent. */
-  ackDestination?: string;
+  readonly busId: string;
   /** `spring.cloud.config.name` entries that also address this node (see `isForSelf`). */
-  configNames?: string[];
-  logger: BusLogger;
-  /**
-   * Opt-in, beyond Spring: publish acks with this routing key, and bind this node's queue to the destination
-   * name only (the key Spring and confbus publish events with) instead of `#`. Then nodes no longer receive
-   * each other's acks; listeners bound with `#` (Spring nodes, the confbus server) still get everything.
-   */
-  ackRoutingKey?: string;
-  /** Reconnect backoff: first step and ceiling in ms (default 1000 and 30000). */
-  reconnectDelayMs?: { min: number; max: number };
+  readonly configNames?: readonly string[];
+  /** Send an ack for each refresh handled (`spring.cloud.bus.ack.enabled`). */
+  readonly ackEnabled: boolean;
+  /** Destination of the acks (`spring.cloud.bus.ack.destination-service`); everyone when absent. */
+  readonly ackDestination?: string;
+  /** Runs for each refresh addressed to this node; without one the node only acks (a bare bus member). */
+  readonly refreshHandler?: BusRefreshHandler;
+  readonly logger: Logger;
 }
 
 export interface BusNodeEvents {
@@ -70,238 +63,195 @@ export interface BusNodeEvents {
 }
 
 export class BusNode extends EventEmitter<BusNodeEvents> {
-  private readonly options: BusOptions;
-  /** Spring's anonymous queue name; kept across reconnects so the binding is re-made for the same name. */
-  readonly queueName: string;
-  private connection: Connection | undefined;
-  private consumer: Consumer | undefined;
-  private publisher: Publisher | undefined;
-  private everConnected = false;
-  private ready = false;
-  private closed = false;
+  readonly #options: BusNodeOptions;
+  readonly #transport: BusTransport;
+  readonly #log: Logger;
+  #started = false;
+  #everConnected = false;
+  #ready = false;
+  #closed = false;
 
-  constructor(options: BusOptions) {
+  constructor(options: BusNodeOptions) {
     super();
-    if (options.addresses.length === 0)
-      throw new Error('BusNode needs at least one broker address (host:port)');
-    if (options.destination.trim() === '') throw new Error('BusNode needs a non-empty destination');
-    if (options.busId.trim() === '') throw new Error('BusNode needs a non-empty busId');
-    this.options = options;
-    this.queueName = `${options.destination}.anonymous.${base64UrlUuid()}`;
+    if (options.busId.trim() === '') {
+      throw new ConfbusError(busErrors.CONFBUS_BUS_OPTIONS, 'BusNode needs a non-empty busId');
+    }
+    this.#options = options;
+    this.#transport = options.transport;
+    this.#log = options.logger;
   }
 
-  /** True while the consumer is set up on a live connection. */
+  /** True while the transport is subscribed on a live connection. */
   get connected(): boolean {
-    return this.ready;
+    return this.#ready;
   }
 
   get busId(): string {
-    return this.options.busId;
+    return this.#options.busId;
+  }
+
+  /** The transport's loggable facts (queue or topic and consumer group, broker addresses). */
+  get transportDetails(): Readonly<Record<string, unknown>> {
+    return this.#transport.details;
+  }
+
+  /** Whether `event` is addressed to this node (Spring's ServiceMatcher.isForSelf with this node's id). */
+  isAddressed(event: BusEvent): boolean {
+    return isForSelf(
+      event,
+      this.#options.busId,
+      this.#options.configNames ? [...this.#options.configNames] : [],
+    );
   }
 
   /**
    * Connects and subscribes. Resolves once subscribed, or as soon as the first attempt has failed (logged):
    * an unreachable broker is not fatal, the node keeps reconnecting in the background.
    */
-  start(): Promise<void> {
-    if (this.connection) throw new Error('BusNode.start() was already called');
-    const o = this.options;
-    const log = o.logger;
-    const connection = new Connection({
-      hosts: o.addresses,
-      username: o.username,
-      password: o.password,
-      vhost: o.vhost,
-      connectionName: `confbus ${o.busId}`,
-      retryLow: o.reconnectDelayMs?.min ?? 1000,
-      retryHigh: o.reconnectDelayMs?.max ?? 30_000,
+  async start(): Promise<void> {
+    if (this.#started) {
+      throw new ConfbusError(busErrors.CONFBUS_BUS_OPTIONS, 'BusNode.start() was already called');
+    }
+    this.#started = true;
+    await this.#transport.start({
+      message: (message) => this.#onMessage(message),
+      up: () => this.#onUp(),
+      down: (error) => this.#onDown(error),
     });
-    this.connection = connection;
-
-    const exchange = { exchange: o.destination, type: 'topic', durable: true };
-    const consumer = connection.createConsumer(
-      {
-        queue: this.queueName,
-        queueOptions: { durable: false, exclusive: true, autoDelete: true },
-        exchanges: [exchange],
-        queueBindings: [
-          {
-            exchange: o.destination,
-            queue: this.queueName,
-            routingKey: o.ackRoutingKey ? o.destination : '#',
-          },
-        ],
-        qos: { prefetchCount: 50 },
-        // A message that breaks the handler would break it again: never requeue.
-        requeue: false,
-      },
-      (msg) => this.onMessage(msg),
-    );
-    this.consumer = consumer;
-    this.publisher = connection.createPublisher({ confirm: true, maxAttempts: 3, exchanges: [exchange] });
-
-    const firstOutcome = new Promise<void>((resolve) => {
-      consumer.on('ready', () => {
-        resolve();
-        this.onReady();
-      });
-      connection.on('error', (err: unknown) => {
-        resolve();
-        this.onConnectionError(err);
-      });
-    });
-    consumer.on('error', (err: unknown) => {
-      log.warn({ err: this.describe(err), busId: o.busId }, 'bus consumer error');
-    });
-    this.publisher.on('retry', (err: unknown) => {
-      log.warn({ err: this.describe(err), busId: o.busId }, 'bus publish failed, retrying');
-    });
-    return firstOutcome;
   }
 
-  /** Sends a refresh from this node to `destination` (normalised; everyone when absent), with publisher confirms. */
+  /** Sends a refresh from this node to `destination` (normalised; everyone when absent). */
   async publishRefresh(destination?: string): Promise<RefreshBusEvent> {
-    const e = createRefreshEvent(this.options.busId, destination);
+    const e = createRefreshEvent(this.#options.busId, destination);
     await this.publish(e);
     return e;
   }
 
-  /** Publishes any event; resolves when the broker has confirmed it. */
+  /** Publishes any event; resolves when the broker has taken it. */
   async publish(e: BusEvent): Promise<void> {
-    if (!this.publisher || this.closed) throw new Error('BusNode is not started or already closed');
+    if (!this.#started || this.#closed) {
+      throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'BusNode is not started or already closed');
+    }
     try {
-      await this.publisher.send(
-        {
-          exchange: this.options.destination,
-          routingKey:
-            this.options.ackRoutingKey !== undefined && isAckEvent(e)
-              ? this.options.ackRoutingKey
-              : this.options.destination,
-          contentType: 'application/json',
-          // Spring Cloud Stream's Rabbit producer default delivery mode is PERSISTENT.
-          durable: true,
-        },
-        Buffer.from(encodeBusEvent(e), 'utf8'),
-      );
+      await this.#transport.send(e, encodeBusEvent(e));
     } catch (err) {
-      const { code, message } = this.describe(err);
-      throw new Error(
+      const { code, message } = this.#transport.describeError(err);
+      throw new ConfbusError(
+        busErrors.CONFBUS_BUS_SEND_FAILED,
         `publishing ${e.type} ${e.id} to the bus failed${code ? ` (${code})` : ''}: ${message}`,
       );
     }
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.ready = false;
-    const connection = this.connection;
-    // Consumer and publisher hold channels: close them before the connection. While the broker is down they
-    // are waiting for a channel instead; closing the (still connecting) connection first releases them.
-    // (Only one connection.close() call: a second one made while connecting never settles.)
-    const channels = Promise.allSettled([this.consumer?.close(), this.publisher?.close()]);
-    if (connection && !connection.ready) {
-      await connection.close().catch(() => undefined);
-      await channels;
-    } else {
-      await channels;
-      await connection?.close().catch(() => undefined);
-    }
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#ready = false;
+    if (this.#started) await this.#transport.close();
   }
 
-  private onReady(): void {
-    if (this.closed) return;
-    this.ready = true;
-    const log = this.options.logger;
-    if (!this.everConnected) {
-      this.everConnected = true;
-      log.info({ busId: this.options.busId, queue: this.queueName }, 'bus connected');
+  #onUp(): void {
+    if (this.#closed) return;
+    this.#ready = true;
+    const fields = { busId: this.#options.busId, ...this.#transport.details };
+    if (!this.#everConnected) {
+      this.#everConnected = true;
+      this.#log.info(fields, 'bus connected');
       this.emit('connected');
     } else {
-      log.info({ busId: this.options.busId, queue: this.queueName }, 'bus reconnected');
+      this.#log.info(fields, 'bus reconnected');
       this.emit('reconnected');
     }
   }
 
-  private onConnectionError(err: unknown): void {
-    if (this.closed) return;
-    const wasReady = this.ready;
-    this.ready = false;
-    this.options.logger.warn(
-      { err: this.describe(err), busId: this.options.busId, addresses: this.options.addresses },
+  #onDown(error: unknown): void {
+    if (this.#closed) return;
+    const wasReady = this.#ready;
+    this.#ready = false;
+    this.#log.warn(
+      { err: this.#transport.describeError(error), busId: this.#options.busId, ...this.#transport.details },
       wasReady ? 'bus connection lost, reconnecting' : 'bus broker unreachable, retrying in the background',
     );
     if (wasReady) this.emit('disconnected');
   }
 
-  private onMessage(msg: AsyncMessage): void {
-    if (this.closed) return;
-    const log = this.options.logger;
+  #onMessage(message: InboundMessage): void {
+    if (this.#closed) return;
     let e: BusEvent;
     try {
-      e = decodeMessage(msg);
+      e = decodeInbound(message.body);
     } catch (err) {
       if (!(err instanceof BusMessageError)) throw err;
-      log.warn(
-        { err: { code: err.code, message: err.message }, routingKey: msg.routingKey },
+      this.#log.warn(
+        { err: { code: err.code, message: err.message }, ...message.origin },
         'dropped bus message',
       );
       return;
     }
     try {
-      this.dispatch(e);
+      this.#dispatch(e);
     } catch (err) {
-      // A failing listener must not stop the consumer or requeue the message.
-      log.error({ err: this.describe(err), eventId: e.id, type: e.type }, 'bus event listener failed');
+      // A failing listener must not stop the consumer or have the message redelivered.
+      this.#log.error(
+        { err: this.#transport.describeError(err), eventId: e.id, type: e.type },
+        'bus event listener failed',
+      );
     }
   }
 
-  private dispatch(e: BusEvent): void {
-    const o = this.options;
+  #dispatch(e: BusEvent): void {
     if (isAckEvent(e)) {
       this.emit('ack', e);
       return;
     }
     if (!isRefreshEvent(e)) {
-      o.logger.debug(
+      this.#log.debug(
         { type: e.type, eventId: e.id },
         'ignored bus event of a type this node does not handle',
       );
       return;
     }
-    if (!isForSelf(e, o.busId, o.configNames) || isFromSelf(e, o.busId)) return;
-    o.logger.info(
+    if (isFromSelf(e, this.#options.busId) || !this.isAddressed(e)) return;
+    this.#log.info(
       { eventId: e.id, origin: e.originService, destination: e.destinationService },
       'bus refresh',
     );
-    if (o.ackEnabled) {
-      const ack = createAckEvent(o.busId, e, o.ackDestination);
-      this.publish(ack).catch((err: unknown) =>
-        o.logger.warn({ err: this.describe(err), ackId: e.id }, 'could not send bus ack'),
-      );
-    }
     this.emit('refresh', e);
+    void this.#refreshThenAck(e);
   }
 
-  private describe(err: unknown): { code?: string; message: string } {
-    return describeError(err, this.options.password);
+  /** Spring acks on receipt; confbus acks once the refresh is done, so an ack means "serving the new config". */
+  async #refreshThenAck(e: RefreshBusEvent): Promise<void> {
+    let details: AckDetails = {};
+    const handler = this.#options.refreshHandler;
+    if (handler) {
+      try {
+        details = await handler.refresh(e);
+      } catch (err) {
+        // The handler reports its own failures; the event still counts as handled and is acked (as in Spring).
+        this.#log.error(
+          { err: this.#transport.describeError(err), eventId: e.id },
+          'bus refresh handler failed',
+        );
+      }
+    }
+    if (!this.#options.ackEnabled || this.#closed) return;
+    const ack: AckBusEvent = {
+      ...createAckEvent(this.#options.busId, e, this.#options.ackDestination),
+      ...(details.configVersion === undefined ? {} : { configVersion: details.configVersion }),
+    };
+    try {
+      await this.publish(ack);
+      this.#log.debug({ ackId: e.id, configVersion: details.configVersion ?? null }, 'Sent bus ack');
+    } catch (err) {
+      this.#log.warn({ err: this.#transport.describeError(err), ackId: e.id }, 'could not send bus ack');
+    }
   }
 }
 
-/**
- * rabbitmq-client has already parsed an application/json body that parses: validate that object as it is,
- * rather than re-serialising and parsing it again (three parses per message showed in the 200-node profile).
- * Other bodies (bytes, text, a JSON string literal) are decoded from their text.
- */
-function decodeMessage(msg: AsyncMessage): BusEvent {
-  const body: unknown = msg.body;
-  if (body instanceof Uint8Array) return decodeBusEvent(body);
-  if (typeof body === 'string' && !(msg.contentType === 'application/json' && !msg.contentEncoding))
-    return decodeBusEvent(body);
-  return busEventFromJson(body);
-}
-
-/** Spring AMQP's Base64UrlNamingStrategy: a random UUID's 16 bytes, base64url without padding. */
-function base64UrlUuid(): string {
-  return Buffer.from(randomUUID().replace(/-/g, ''), 'hex').toString('base64url');
+/** One decoding path for every transport: the body as bytes, as text, or as JSON the client already parsed. */
+function decodeInbound(body: InboundBody): BusEvent {
+  if ('bytes' in body) return decodeBusEvent(body.bytes);
+  if ('text' in body) return decodeBusEvent(body.text);
+  return busEventFromJson(body.json);
 }

@@ -1,10 +1,18 @@
 /**
- * Reads Spring's broker and bus settings (spring.rabbitmq.*, spring.cloud.bus.*) for server and client alike.
+ * Reads Spring's bus and broker settings (spring.cloud.bus.*, spring.rabbitmq.*, spring.kafka.*,
+ * spring.cloud.stream.*) for server and client alike, and picks the transport as docs/bus-kafka.md describes.
  */
-import { type Settings, SettingsError } from '@confbus/core';
-import type { BusLogger, BusOptions } from './bus-node.js';
+import { type Logger, type Settings, SettingsError } from '@confbus/core';
+import { AmqpTransport } from './amqp/amqp-transport.js';
+import type { BusNodeOptions } from './bus-node.js';
+import { KafkaTransport } from './kafka/kafka-transport.js';
+import type { BusTransport } from './transport.js';
 
 const DEFAULT_AMQP_PORT = 5672;
+const DEFAULT_KAFKA_PORT = 9092;
+
+/** Spring Cloud Stream's binder names. */
+export type BusBinder = 'rabbit' | 'kafka';
 
 export interface BrokerConnection {
   /** `host:port` entries, tried in turn. */
@@ -16,6 +24,61 @@ export interface BrokerConnection {
 
 export function isBusEnabled(settings: Settings): boolean {
   return settings.boolean('spring.cloud.bus.enabled');
+}
+
+const KAFKA_KEYS = ['spring.cloud.stream.kafka.binder.brokers', 'spring.kafka.bootstrap-servers'] as const;
+const RABBIT_KEYS = ['spring.rabbitmq.addresses', 'spring.rabbitmq.host', 'spring.rabbitmq.port'] as const;
+const BINDER_KEY = 'spring.cloud.stream.default-binder';
+
+/**
+ * Spring takes the binder on the classpath and, with both on it, insists on `spring.cloud.stream.default-binder`.
+ * confbus has both, so: that key when set; else Kafka when Kafka brokers are set; RabbitMQ otherwise (as before
+ * Kafka existed here). Broker settings for both and no choice is refused, as Spring refuses two binders.
+ */
+export function busBinder(settings: Settings): BusBinder {
+  const chosen = settings.optionalString(BINDER_KEY);
+  if (chosen !== undefined) {
+    if (chosen === 'rabbit' || chosen === 'kafka') return chosen;
+    throw new SettingsError(`${BINDER_KEY}: '${chosen}' is neither rabbit nor kafka`, BINDER_KEY, 'argument');
+  }
+  const kafkaKey = KAFKA_KEYS.find((key) => isSet(settings, key));
+  if (kafkaKey === undefined) return 'rabbit';
+  const rabbitKey = RABBIT_KEYS.find((key) => isSet(settings, key));
+  if (rabbitKey !== undefined) {
+    throw new SettingsError(
+      `Both ${rabbitKey} and ${kafkaKey} are set: choose the bus's broker with ${BINDER_KEY}=rabbit or kafka`,
+      BINDER_KEY,
+      'argument',
+    );
+  }
+  return 'kafka';
+}
+
+function isSet(settings: Settings, key: string): boolean {
+  const source = settings.sourceOf(key);
+  return source !== undefined && source !== 'default';
+}
+
+/**
+ * As the Kafka binder: its `brokers` (host[:port], default port 9092) win, unless they are the default
+ * `localhost:9092`; then Spring Boot's `spring.kafka.bootstrap-servers`; then `localhost:9092`.
+ */
+export function kafkaBrokers(settings: Settings): string[] {
+  const binderKey = 'spring.cloud.stream.kafka.binder.brokers';
+  const binder = settings.list(binderKey).map((entry) => withKafkaPort(entry, binderKey));
+  if (binder.length > 0 && !(binder.length === 1 && binder[0] === `localhost:${DEFAULT_KAFKA_PORT}`))
+    return binder;
+  const bootKey = 'spring.kafka.bootstrap-servers';
+  const boot = settings.list(bootKey).map((entry) => withKafkaPort(entry, bootKey));
+  return boot.length > 0 ? boot : [`localhost:${DEFAULT_KAFKA_PORT}`];
+}
+
+function withKafkaPort(entry: string, key: string): string {
+  const address = entry.includes(':') ? entry : `${entry}:${DEFAULT_KAFKA_PORT}`;
+  if (!/^[^\s:/@]+:\d+$/.test(address)) {
+    throw new SettingsError(`${key}: '${entry}' is not host[:port]`, key, 'argument');
+  }
+  return address;
 }
 
 /**
@@ -41,21 +104,76 @@ export function brokerConnection(settings: Settings): BrokerConnection {
   return { addresses, username, password, virtualHost };
 }
 
-export function busOptionsFromSettings(
-  settings: Settings,
-  context: { busId: string; logger: BusLogger; configNames?: string[] },
-): BusOptions {
-  const broker = brokerConnection(settings);
+export interface KafkaBusSettings {
+  /** Bootstrap brokers, `host:port`. */
+  readonly brokers: readonly string[];
+  readonly autoCreateTopics: boolean;
+  readonly replicationFactor: number;
+}
+
+export function kafkaBusSettings(settings: Settings): KafkaBusSettings {
   return {
+    brokers: kafkaBrokers(settings),
+    autoCreateTopics: settings.boolean('spring.cloud.stream.kafka.binder.auto-create-topics'),
+    replicationFactor: settings.number('spring.cloud.stream.kafka.binder.replication-factor'),
+  };
+}
+
+/** What a transport is built from: the chosen binder's broker settings and the destination. */
+export type BusTransportSettings =
+  | { readonly binder: 'rabbit'; readonly destination: string; readonly rabbit: BrokerConnection }
+  | { readonly binder: 'kafka'; readonly destination: string; readonly kafka: KafkaBusSettings };
+
+/** Reads only the chosen binder's settings, so a stale setting of the other broker cannot fail the start. */
+export function busTransportSettings(settings: Settings): BusTransportSettings {
+  const destination = settings.string('spring.cloud.bus.destination');
+  return busBinder(settings) === 'kafka'
+    ? { binder: 'kafka', destination, kafka: kafkaBusSettings(settings) }
+    : { binder: 'rabbit', destination, rabbit: brokerConnection(settings) };
+}
+
+export interface TransportContext {
+  readonly busId: string;
+  readonly logger: Logger;
+  /** Reconnect backoff in ms (confbus.bus.reconnect.*). */
+  readonly reconnectDelayMs?: { readonly min: number; readonly max: number };
+  /** AMQP only: see AmqpTransportOptions.ackRoutingKey. */
+  readonly ackRoutingKey?: string;
+}
+
+export function createBusTransport(settings: BusTransportSettings, context: TransportContext): BusTransport {
+  const common = {
+    destination: settings.destination,
+    logger: context.logger,
+    ...(context.reconnectDelayMs ? { reconnectDelayMs: context.reconnectDelayMs } : {}),
+  };
+  if (settings.binder === 'kafka') {
+    return new KafkaTransport({ ...common, ...settings.kafka, clientId: `confbus-${context.busId}` });
+  }
+  const broker = settings.rabbit;
+  return new AmqpTransport({
+    ...common,
     addresses: broker.addresses,
     username: broker.username,
     password: broker.password,
     vhost: broker.virtualHost,
-    destination: settings.string('spring.cloud.bus.destination'),
+    connectionName: `confbus ${context.busId}`,
+    ...(context.ackRoutingKey === undefined ? {} : { ackRoutingKey: context.ackRoutingKey }),
+  });
+}
+
+/** Everything a BusNode needs from the settings, on the transport they choose. */
+export function busNodeOptionsFromSettings(
+  settings: Settings,
+  context: TransportContext & { configNames?: readonly string[] },
+): BusNodeOptions {
+  const ackDestination = settings.optionalString('spring.cloud.bus.ack.destination-service');
+  return {
+    transport: createBusTransport(busTransportSettings(settings), context),
     busId: context.busId,
     ackEnabled: settings.boolean('spring.cloud.bus.ack.enabled'),
-    ackDestination: settings.optionalString('spring.cloud.bus.ack.destination-service'),
-    configNames: context.configNames,
+    ...(ackDestination === undefined ? {} : { ackDestination }),
+    ...(context.configNames ? { configNames: context.configNames } : {}),
     logger: context.logger,
   };
 }

@@ -1,2 +1,27 @@
-export * from './bus-node.js';
-export * from './bus-settings.js';
+export {
+  BusNode,
+  DEFAULT_BUS_DESTINATION,
+  type AckDetails,
+  type BusNodeEvents,
+  type BusNodeOptions,
+  type BusRefreshHandler,
+} from './bus-node.js';
+export {
+  brokerConnection,
+  busBinder,
+  busNodeOptionsFromSettings,
+  busTransportSettings,
+  createBusTransport,
+  isBusEnabled,
+  kafkaBrokers,
+  kafkaBusSettings,
+  type BrokerConnection,
+  type BusBinder,
+  type BusTransportSettings,
+  type KafkaBusSettings,
+  type TransportContext,
+} from './bus-settings.js';
+export type { BusTransport, InboundBody, InboundMessage, TransportListener } from './transport.js';
+export { AmqpTransport, type AmqpTransportOptions } from './amqp/amqp-transport.js';
+export { KafkaTransport, type KafkaTransportOptions } from './kafka/kafka-transport.js';
+export { busErrors } from './errors.js';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import amqplib from 'amqplib';
-import { BusNode, DEFAULT_BUS_DESTINATION, type BusOptions } from '@confbus/bus';
+import { AmqpTransport, BusNode, DEFAULT_BUS_DESTINATION, type AmqpTransportOptions } from '@confbus/bus';
 import { encodeBusEvent, type AckBusEvent, type RefreshBusEvent } from '@confbus/core';
 import {
   closeVhostConnections,
@@ -28,20 +28,20 @@ describe('BusNode against RabbitMQ', () => {
   const members: Member[] = [];
   const cleanups: (() => Promise<unknown>)[] = [];
 
-  function member(busId: string, extra: Partial<BusOptions> = {}): Member {
+  function member(busId: string, extra: Partial<AmqpTransportOptions> = {}): Member {
     const log = captureLogger();
-    const node = new BusNode({
+    const transport = new AmqpTransport({
       addresses: [`${RABBIT_HOST}:${RABBIT_PORT}`],
       username: RABBIT_USER,
       password: RABBIT_PASSWORD,
       vhost: vhost.name,
       destination: DEFAULT_BUS_DESTINATION,
-      busId,
-      ackEnabled: true,
+      connectionName: busId,
       logger: log,
       reconnectDelayMs: { min: 100, max: 1000 },
       ...extra,
     });
+    const node = new BusNode({ transport, busId, ackEnabled: true, logger: log });
     const m: Member = { node, refreshes: [], acks: [], log };
     node.on('refresh', (e) => m.refreshes.push(e));
     node.on('ack', (e) => m.acks.push(e));

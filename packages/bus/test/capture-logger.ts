@@ -1,4 +1,4 @@
-import type { BusLogger } from '@confbus/bus';
+import type { Logger } from '@confbus/core';
 
 export interface LogLine {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -7,21 +7,23 @@ export interface LogLine {
 }
 
 /** A pino-like logger that keeps every line, so tests can wait on and inspect what was logged. */
-export function captureLogger(): BusLogger & { lines: LogLine[]; text(): string } {
+export function captureLogger(): Logger & { lines: LogLine[]; text(): string } {
   const lines: LogLine[] = [];
   const at =
     (level: LogLine['level']) =>
     (obj: object, msg?: string): void => {
       lines.push({ level, obj, msg });
     };
-  return {
+  const logger = {
     lines,
     debug: at('debug'),
     info: at('info'),
     warn: at('warn'),
     error: at('error'),
     text: () => lines.map((l) => `${l.level} ${l.msg ?? ''} ${JSON.stringify(l.obj)}`).join('\n'),
+    child: (): Logger => logger,
   };
+  return logger;
 }
 
 /** Polls `condition` until it holds or the deadline passes (then fails naming `what`). */

@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { BusNode } from '@confbus/bus';
+import type { BusNode } from '@confbus/bus';
 import { ConfigClient, createManagementHandler, readBusSettings, clientSettingSpecs } from '@confbus/client';
 import { createRefreshEvent, resolveSettings, type AckBusEvent } from '@confbus/core';
+import { amqpBusMember } from '@confbus/testkit/bus-member';
 import { waitFor } from '@confbus/testkit/confbus-processes';
 import {
   createTestVhost,
@@ -127,16 +128,7 @@ describe('client bus member', () => {
   ];
 
   const startNode = async (busId: string) => {
-    const node = new BusNode({
-      addresses: [`${RABBIT_HOST}:${RABBIT_PORT}`],
-      username: RABBIT_USER,
-      password: RABBIT_PASSWORD,
-      vhost: vhost.name,
-      destination: 'springCloudBus',
-      busId,
-      ackEnabled: false,
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
-    });
+    const node = amqpBusMember(vhost.name, { busId });
     nodes.push(node);
     await node.start();
     return node;

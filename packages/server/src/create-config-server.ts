@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
-import { BusNode, busOptionsFromSettings, isBusEnabled } from '@confbus/bus';
+import { BusNode, busNodeOptionsFromSettings, isBusEnabled } from '@confbus/bus';
 import { type Settings, defaultBusId, maskUriUserInfo } from '@confbus/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
@@ -146,7 +146,12 @@ export async function createConfigServer({
     git: () => mirror.health(),
     components: (): Record<string, { status: string; details?: Record<string, unknown> }> =>
       bus
-        ? { bus: { status: bus.connected ? 'UP' : 'DOWN', details: { id: bus.busId, queue: bus.queueName } } }
+        ? {
+            bus: {
+              status: bus.connected ? 'UP' : 'DOWN',
+              details: { id: bus.busId, ...bus.transportDetails },
+            },
+          }
         : {},
   });
   registerEnvironmentRoutes(app, {
@@ -183,7 +188,7 @@ export async function createConfigServer({
           defaultBusId({ applicationName: settings.string('spring.application.name'), port });
         // The server publishes refreshes and collects acks; it has nothing of its own to refresh, so it sends no acks.
         bus = new BusNode({
-          ...busOptionsFromSettings(settings, { busId, logger: logger.child({ component: 'bus' }) }),
+          ...busNodeOptionsFromSettings(settings, { busId, logger: logger.child({ component: 'bus' }) }),
           ackEnabled: false,
         });
         bus.on('ack', (ack) => tracker.acked(ack));

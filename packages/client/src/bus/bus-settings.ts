@@ -1,8 +1,15 @@
 /**
- * The client's bus settings: Spring's `spring.cloud.bus.*` and `spring.rabbitmq.*` keys (declared in
+ * The client's bus settings: Spring's `spring.cloud.bus.*`, `spring.rabbitmq.*` and Kafka keys (declared in
  * @confbus/core's busSettingSpecs, shared with the server) plus confbus's reconnect backoff.
  */
-import { type BrokerConnection, brokerConnection } from '@confbus/bus';
+import {
+  type BrokerConnection,
+  type BusBinder,
+  type KafkaBusSettings,
+  brokerConnection,
+  busBinder,
+  kafkaBusSettings,
+} from '@confbus/bus';
 import { type SettingSpec, type Settings, SettingsError } from '@confbus/core';
 import { ConfigClientError } from '../errors.js';
 
@@ -31,7 +38,11 @@ export const clientBusSettingSpecs: readonly SettingSpec[] = [
 
 export interface BusSettings {
   readonly enabled: boolean;
-  /** Exchange and routing key (`springCloudBus`). */
+  /** The broker: RabbitMQ or Kafka (spring.cloud.stream.default-binder, see docs/bus-kafka.md). */
+  readonly binder: BusBinder;
+  /** Kafka brokers and topic creation, when the binder is kafka. */
+  readonly kafka: KafkaBusSettings | undefined;
+  /** Exchange and routing key on RabbitMQ, topic on Kafka (`springCloudBus`). */
   readonly destination: string;
   /** Explicit `spring.cloud.bus.id`; otherwise `app:profiles:port:random`. */
   readonly id: string | undefined;
@@ -49,8 +60,13 @@ export interface BusSettings {
 
 export function readBusSettings(settings: Settings): BusSettings {
   let broker: BrokerConnection;
+  let binder: BusBinder;
+  let kafka: KafkaBusSettings | undefined;
   try {
     broker = brokerConnection(settings);
+    // Only a bus that runs needs a broker: a conflict between unused broker settings is not an error.
+    binder = settings.boolean('spring.cloud.bus.enabled') ? busBinder(settings) : 'rabbit';
+    kafka = binder === 'kafka' ? kafkaBusSettings(settings) : undefined;
   } catch (error) {
     if (error instanceof SettingsError) throw new ConfigClientError('CONFBUS_BAD_SETTING', error.message);
     throw error;
@@ -58,6 +74,8 @@ export function readBusSettings(settings: Settings): BusSettings {
   const min = Math.max(1, settings.number('confbus.bus.reconnect.initial-interval'));
   return {
     enabled: settings.boolean('spring.cloud.bus.enabled'),
+    binder,
+    kafka,
     destination: settings.string('spring.cloud.bus.destination'),
     id: settings.optionalString('spring.cloud.bus.id'),
     ackEnabled: settings.boolean('spring.cloud.bus.ack.enabled'),

@@ -1,17 +1,12 @@
 /**
  * The client's member of Spring Cloud Bus: refreshes on RefreshRemoteApplicationEvents addressed
- * to this node (with Spring's log lines), acks them once the refresh is done, publishes refreshes
- * for `/actuator/busrefresh`, and after a broker outage asks the config server whether a version
- * was missed — Spring loses events sent while a node is disconnected; we catch up.
+ * to this node (with Spring's log lines; the BusNode decides what is addressed and acks once the
+ * refresh is done, carrying the config version), publishes refreshes for `/actuator/busrefresh`,
+ * and after a broker outage asks the config server whether a version was missed — Spring loses
+ * events sent while a node is disconnected; we catch up.
  */
-import {
-  createAckEvent,
-  createRefreshEvent,
-  isForSelf,
-  type BusEvent,
-  type RefreshBusEvent,
-} from '@confbus/core';
-import { BusNode, type BusLogger } from '@confbus/bus';
+import { createRefreshEvent, type Logger, type RefreshBusEvent } from '@confbus/core';
+import { type AckDetails, BusNode, createBusTransport } from '@confbus/bus';
 import { ConfigClientError } from '../errors.js';
 import type { BusSettings } from './bus-settings.js';
 
@@ -64,23 +59,35 @@ export class ClientBus {
   private constructor(options: ClientBusOptions) {
     this.#options = options;
     const { settings } = options;
+    const logger = structuredLogger(options.logger);
+    const transport = createBusTransport(
+      settings.binder === 'kafka' && settings.kafka
+        ? { binder: 'kafka', destination: settings.destination, kafka: settings.kafka }
+        : {
+            binder: 'rabbit',
+            destination: settings.destination,
+            rabbit: {
+              addresses: [...settings.addresses],
+              username: settings.username,
+              password: settings.password,
+              virtualHost: settings.virtualHost,
+            },
+          },
+      {
+        busId: options.busId,
+        logger,
+        reconnectDelayMs: { ...settings.reconnectDelayMs },
+        ...(settings.ackRoutingKey === undefined ? {} : { ackRoutingKey: settings.ackRoutingKey }),
+      },
+    );
     this.#node = new BusNode({
-      addresses: [...settings.addresses],
-      username: settings.username,
-      password: settings.password,
-      vhost: settings.virtualHost,
-      destination: settings.destination,
+      transport,
       busId: options.busId,
-      // Acks are sent here after the refresh finished (BusNode would send them on receipt).
-      ackEnabled: false,
+      ackEnabled: settings.ackEnabled,
       ...(settings.ackDestination === undefined ? {} : { ackDestination: settings.ackDestination }),
-      ...(settings.ackRoutingKey === undefined ? {} : { ackRoutingKey: settings.ackRoutingKey }),
-      configNames: [...options.configNames],
-      logger: structuredLogger(options.logger),
-      reconnectDelayMs: { ...settings.reconnectDelayMs },
-    });
-    this.#node.on('refresh', (event) => {
-      void this.#onRemoteRefresh(event);
+      configNames: options.configNames,
+      refreshHandler: { refresh: (event) => this.#onRemoteRefresh(event) },
+      logger,
     });
     this.#node.on('reconnected', () => this.#onReconnected());
   }
@@ -116,11 +123,11 @@ export class ClientBus {
    */
   async refreshAndPublish(destination?: string): Promise<BusRefreshOutcome> {
     const event = createRefreshEvent(this.busId, destination);
-    const local = this.#handleRefresh(event);
+    const local = this.#node.isAddressed(event) ? this.#refresh(event) : this.#notAddressed(event);
     let publishError: Error | undefined;
     if (!this.#node.connected) {
       publishError = new Error(
-        `the bus is not connected to the broker (${this.#options.settings.addresses.join(', ')}); the connection is retried in the background`,
+        `the bus is not connected to the broker (${this.#brokers()}); the connection is retried in the background`,
       );
     } else {
       publishError = await this.#node.publish(event).then(
@@ -155,19 +162,18 @@ export class ClientBus {
     await this.#catchUp;
   }
 
-  async #onRemoteRefresh(event: RefreshBusEvent): Promise<void> {
-    if (this.#closed) return;
-    await this.#handleRefresh(event);
-    if (this.#options.settings.ackEnabled) await this.#sendAck(event);
+  /** A refresh the BusNode found addressed to this node; what it returns goes into the ack. */
+  async #onRemoteRefresh(event: RefreshBusEvent): Promise<AckDetails> {
+    if (!this.#closed) await this.#refresh(event);
+    // configVersion is confbus's addition (Spring ignores unknown fields): the server's ack tracking
+    // sees which version each node serves after the refresh.
+    const version = this.#options.target.currentVersion();
+    return version === null ? {} : { configVersion: version };
   }
 
-  /** Spring's RefreshListener: refresh when addressed, else say whom the event was for. */
-  async #handleRefresh(event: RefreshBusEvent): Promise<{ keys: string[] | null; error?: unknown }> {
+  /** Spring's RefreshListener for an event addressed to this node. */
+  async #refresh(event: RefreshBusEvent): Promise<{ keys: string[] | null; error?: unknown }> {
     const { logger } = this.#options;
-    if (!isForSelf(event, this.busId, [...this.#options.configNames])) {
-      logger.info(`Refresh not performed, the event was targeting ${event.destinationService}`);
-      return { keys: null };
-    }
     logger.info('Received remote refresh request.');
     try {
       const keys = await this.#options.target.refresh();
@@ -180,21 +186,15 @@ export class ClientBus {
     }
   }
 
-  async #sendAck(event: BusEvent): Promise<void> {
-    const { settings, logger, target } = this.#options;
-    const version = target.currentVersion();
-    // configVersion is confbus's addition (Spring ignores unknown fields): the server's ack tracking
-    // sees which version each node serves after the refresh.
-    const ack = {
-      ...createAckEvent(this.busId, event, settings.ackDestination),
-      ...(version === null ? {} : { configVersion: version }),
-    };
-    try {
-      await this.#node.publish(ack);
-      logger.debug(`Sent bus ack for ${event.id} (config version ${version ?? 'none'})`);
-    } catch (error) {
-      logger.warn(`Could not send the bus ack for ${event.id}: ${messageOf(error)}`);
-    }
+  /** What Spring's RefreshListener says about a local request that does not address this node. */
+  async #notAddressed(event: RefreshBusEvent): Promise<{ keys: null; error?: unknown }> {
+    this.#options.logger.info(`Refresh not performed, the event was targeting ${event.destinationService}`);
+    return { keys: null };
+  }
+
+  #brokers(): string {
+    const { settings } = this.#options;
+    return (settings.binder === 'kafka' ? (settings.kafka?.brokers ?? []) : settings.addresses).join(', ');
   }
 
   #onReconnected(): void {
@@ -238,15 +238,17 @@ function messageOf(error: unknown): string {
 }
 
 /** BusNode logs pino-style (fields, message); the client's logger takes one line of text. */
-function structuredLogger(logger: BusClientLogger): BusLogger {
+function structuredLogger(logger: BusClientLogger): Logger {
   const line = (fields: object, message?: string) => {
     const shown = Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(fields)}`;
     return `${message ?? ''}${shown}`;
   };
-  return {
+  const structured: Logger = {
     debug: (fields, message) => logger.debug(line(fields, message)),
     info: (fields, message) => logger.info(line(fields, message)),
     warn: (fields, message) => logger.warn(line(fields, message)),
     error: (fields, message) => logger.error(line(fields, message)),
+    child: () => structured,
   };
+  return structured;
 }

@@ -20,13 +20,13 @@ export const busSettingSpecs: readonly SettingSpec[] = [
     key: 'spring.cloud.bus.enabled',
     type: 'boolean',
     default: false,
-    description: 'Connect to the AMQP bus',
+    description: 'Connect to the bus (RabbitMQ or Kafka: see spring.cloud.stream.default-binder)',
   },
   {
     key: 'spring.cloud.bus.destination',
     type: 'string',
     default: 'springCloudBus',
-    description: 'Topic exchange (and routing key) of the bus',
+    description: 'Name of the bus: topic exchange and routing key on RabbitMQ, topic on Kafka',
   },
   {
     key: 'spring.cloud.bus.id',
@@ -60,5 +60,34 @@ export const busSettingSpecs: readonly SettingSpec[] = [
     type: 'list',
     description:
       'Comma list of host[:port] or amqp://user:password@host:port/vhost entries (a cluster); overrides host and port',
+  },
+  {
+    key: 'spring.cloud.stream.default-binder',
+    type: 'string',
+    description:
+      "The bus's broker: rabbit or kafka (default: kafka when Kafka brokers are set, else rabbit; required when both are)",
+  },
+  {
+    key: 'spring.cloud.stream.kafka.binder.brokers',
+    type: 'list',
+    description:
+      'Kafka brokers of the bus, host[:port] (port 9092 by default); win over spring.kafka.bootstrap-servers',
+  },
+  {
+    key: 'spring.kafka.bootstrap-servers',
+    type: 'list',
+    description: "Kafka brokers, host:port (Spring Boot's key; default localhost:9092)",
+  },
+  {
+    key: 'spring.cloud.stream.kafka.binder.auto-create-topics',
+    type: 'boolean',
+    default: true,
+    description: 'Create the bus topic (one partition) when it does not exist',
+  },
+  {
+    key: 'spring.cloud.stream.kafka.binder.replication-factor',
+    type: 'integer',
+    default: -1,
+    description: "Replication factor of a bus topic confbus creates (-1: the broker's default)",
   },
 ];

@@ -3,16 +3,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { BusNode, DEFAULT_BUS_DESTINATION } from '@confbus/bus';
+import type { BusNode } from '@confbus/bus';
+import { silentLogger } from '@confbus/core';
+import { amqpBusMember } from '@confbus/testkit/bus-member';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import {
-  type TestVhost,
-  RABBIT_HOST,
-  RABBIT_PASSWORD,
-  RABBIT_PORT,
-  RABBIT_USER,
-  createTestVhost,
-} from '@confbus/testkit/rabbit-vhost';
+import { type TestVhost, RABBIT_HOST, createTestVhost } from '@confbus/testkit/rabbit-vhost';
 import { type TestServer, startTestServer } from '../server-harness.js';
 import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
 
@@ -23,8 +18,6 @@ interface TrackedRefresh {
   publishedAt: string;
   acks: Array<{ service: string; afterMs: number; configVersion?: string }>;
 }
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -55,16 +48,7 @@ describe('refresh acks at /actuator/refresh-events', () => {
       'spring.rabbitmq.virtual-host': vhost.name,
     });
     for (const busId of ['foo:8080:one', 'foo:dev:8081:two']) {
-      const node = new BusNode({
-        addresses: [`${RABBIT_HOST}:${RABBIT_PORT}`],
-        username: RABBIT_USER,
-        password: RABBIT_PASSWORD,
-        vhost: vhost.name,
-        destination: DEFAULT_BUS_DESTINATION,
-        busId,
-        ackEnabled: true,
-        logger: quiet,
-      });
+      const node = amqpBusMember(vhost.name, { busId, ackEnabled: true, logger: silentLogger });
       clients.push(node);
       await node.start();
       assert.ok(node.connected, `${busId} joined the bus`);

@@ -1,0 +1,231 @@
+/**
+ * The bus over Kafka as Spring Cloud Stream's Kafka binder runs it (docs/bus-kafka.md has the sources): one topic
+ * named after the destination, created with one partition when missing; records without a key whose value is the
+ * event's JSON, with the headers `contentType` and `spring_json_header_types`; and one consumer group of its own
+ * per node (`anonymous.<uuid>`), starting at the end of the topic, so every node sees every event sent while it
+ * is subscribed.
+ *
+ * Beyond Spring: the node keeps its position in memory and resumes from it after a lost connection or a broker
+ * restart, so events sent meanwhile are still delivered once (Kafka keeps them; AMQP's queue does not).
+ */
+import { randomUUID } from 'node:crypto';
+import { type BusEvent, type Logger, ConfbusError } from '@confbus/core';
+import { Admin, Consumer, type MessagesStream, Producer } from '@platformatic/kafka';
+import { busErrors } from '../errors.js';
+import { redactSecret } from '../redact.js';
+import type { BusTransport, TransportListener } from '../transport.js';
+import { PartitionPositions } from './partition-positions.js';
+import { inboundFromRecord, springKafkaHeaders } from './spring-kafka-record.js';
+
+export interface KafkaTransportOptions {
+  /** Bootstrap brokers as `host:port`. */
+  readonly brokers: readonly string[];
+  /** Topic name; `springCloudBus` in Spring. */
+  readonly destination: string;
+  /** Kafka client id (shown in broker logs and metrics). */
+  readonly clientId: string;
+  /** Create the topic when missing (`spring.cloud.stream.kafka.binder.auto-create-topics`, default true). */
+  readonly autoCreateTopics?: boolean;
+  /** Replication factor of a created topic; -1 = the broker's default (Spring's default). */
+  readonly replicationFactor?: number;
+  /** Reconnect backoff: first step and ceiling in ms (default 1000 and 30000). */
+  readonly reconnectDelayMs?: { readonly min: number; readonly max: number };
+  readonly logger: Logger;
+}
+
+/** Binary values and headers both ways: the node decodes the bytes itself. */
+type BusConsumer = Consumer<Buffer, Buffer, Buffer, Buffer>;
+type BusStream = MessagesStream<Buffer, Buffer, Buffer, Buffer>;
+
+export class KafkaTransport implements BusTransport {
+  readonly #options: KafkaTransportOptions;
+  /**
+   * Spring's anonymous group name: this node alone is in it, so it gets every partition. A new one per
+   * subscription: positions are kept here, not in the group, and rejoining the old group after a lost
+   * connection would wait for the broker to expire the stale member (the session timeout).
+   */
+  #groupId = anonymousGroupId();
+  readonly #positions = new PartitionPositions();
+  readonly #producer: Producer<Buffer, Buffer, Buffer, Buffer>;
+  #consumer: BusConsumer | undefined;
+  #stream: BusStream | undefined;
+  #listener: TransportListener | undefined;
+  #reconnect: Promise<void> | undefined;
+  #closed = false;
+  #wakeUp: (() => void) | undefined;
+
+  constructor(options: KafkaTransportOptions) {
+    if (options.brokers.length === 0) {
+      throw new ConfbusError(
+        busErrors.CONFBUS_BUS_OPTIONS,
+        'the Kafka bus needs at least one broker (host:port)',
+      );
+    }
+    if (options.destination.trim() === '') {
+      throw new ConfbusError(busErrors.CONFBUS_BUS_OPTIONS, 'the Kafka bus needs a non-empty destination');
+    }
+    this.#options = options;
+    // acks=all as Spring's binder (required-acks: all); the client reconnects the producer by itself.
+    this.#producer = new Producer({ ...this.#clientOptions('producer'), acks: -1 });
+  }
+
+  get details(): Readonly<Record<string, unknown>> {
+    return { topic: this.#options.destination, group: this.#groupId, brokers: this.#options.brokers };
+  }
+
+  async start(listener: TransportListener): Promise<void> {
+    this.#listener = listener;
+    try {
+      await this.#subscribe();
+    } catch (error) {
+      listener.down(error);
+      this.#reconnect = this.#reconnectLoop();
+    }
+  }
+
+  async send(_event: BusEvent, body: string): Promise<void> {
+    if (this.#closed) throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'the Kafka bus is closed');
+    await this.#producer.send({
+      messages: [
+        { topic: this.#options.destination, value: Buffer.from(body, 'utf8'), headers: springKafkaHeaders() },
+      ],
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#wakeUp?.();
+    await this.#reconnect;
+    await this.#unsubscribe();
+    await this.#producer.close().catch(() => undefined);
+  }
+
+  describeError(error: unknown): { code?: string; message: string } {
+    const code = errorCode(error);
+    // The client's retry errors say "fetch failed 4 times."; the first cause says why.
+    const causes = (error as { errors?: unknown[] } | undefined)?.errors;
+    const cause = Array.isArray(causes) && causes[0] instanceof Error ? `: ${causes[0].message}` : '';
+    const message = redactSecret(`${error instanceof Error ? error.message : String(error)}${cause}`, '');
+    return code === undefined ? { message } : { code, message };
+  }
+
+  /** Creates the topic if needed, joins this node's group and starts reading at the remembered positions. */
+  async #subscribe(): Promise<void> {
+    const o = this.#options;
+    if (o.autoCreateTopics ?? true) await this.#ensureTopic();
+    const consumer: BusConsumer = new Consumer({
+      ...this.#clientOptions('consumer'),
+      groupId: this.#groupId,
+      // One member per group: a short session only matters when this node dies, and then nobody waits for it.
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3_000,
+    });
+    this.#consumer = consumer;
+    const offsets = await this.#positions.resumeOffsets(consumer, o.destination);
+    const stream: BusStream = await consumer.consume({
+      topics: [o.destination],
+      mode: 'manual',
+      offsets,
+      // A partition added later starts at its end, as a new anonymous consumer does in Spring.
+      fallbackMode: 'latest',
+      autocommit: false,
+      maxWaitTime: 1000,
+    });
+    this.#stream = stream;
+    stream.on('data', (record) => {
+      this.#positions.consumed(record.partition, record.offset);
+      this.#listener?.message(inboundFromRecord(record));
+    });
+    stream.once('error', (error: unknown) => this.#onStreamError(error));
+    this.#listener?.up();
+  }
+
+  #onStreamError(error: unknown): void {
+    if (this.#closed || this.#reconnect) return;
+    this.#listener?.down(error);
+    this.#reconnect = this.#reconnectLoop();
+  }
+
+  /** Retries `#subscribe` with exponential backoff until it works or the transport is closed. */
+  async #reconnectLoop(): Promise<void> {
+    const { min, max } = this.#options.reconnectDelayMs ?? { min: 1000, max: 30_000 };
+    let delay = min;
+    while (!this.#closed) {
+      await this.#unsubscribe();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.#wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (this.#closed) break;
+      try {
+        this.#groupId = anonymousGroupId();
+        await this.#subscribe();
+        break;
+      } catch (error) {
+        this.#listener?.down(error);
+        delay = Math.min(max, delay * 2);
+      }
+    }
+    this.#reconnect = undefined;
+  }
+
+  async #unsubscribe(): Promise<void> {
+    const stream = this.#stream;
+    const consumer = this.#consumer;
+    this.#stream = undefined;
+    this.#consumer = undefined;
+    stream?.removeAllListeners('data');
+    stream?.on('error', () => undefined);
+    await stream?.close().catch(() => undefined);
+    // force: leave the group without waiting for in-flight fetches (the broker may be gone).
+    if (consumer) await new Promise<void>((resolve) => consumer.close(true, () => resolve()));
+  }
+
+  /** Spring's KafkaTopicProvisioner: create the destination with one partition unless it exists. */
+  async #ensureTopic(): Promise<void> {
+    const admin = new Admin(this.#clientOptions('admin'));
+    try {
+      const existing = await admin.listTopics();
+      if (!existing.includes(this.#options.destination)) {
+        await admin
+          .createTopics({
+            topics: [this.#options.destination],
+            partitions: 1,
+            replicas: this.#options.replicationFactor ?? -1,
+          })
+          .catch((error: unknown) => {
+            // Another node created it in the meantime: fine.
+            if (!/already exists/i.test(this.describeError(error).message)) throw error;
+          });
+      }
+    } finally {
+      await admin.close().catch(() => undefined);
+    }
+  }
+
+  #clientOptions(role: string): {
+    clientId: string;
+    bootstrapBrokers: string[];
+    retries: number;
+    retryDelay: number;
+  } {
+    return {
+      clientId: `${this.#options.clientId}-${role}`,
+      bootstrapBrokers: [...this.#options.brokers],
+      retries: 3,
+      retryDelay: 250,
+    };
+  }
+}
+
+function anonymousGroupId(): string {
+  return `anonymous.${randomUUID()}`;
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
