@@ -66,14 +66,14 @@ export class KeyStore {
     if (entry === undefined) {
       throw new ConfbusError(
         coreErrors.CONFBUS_ENCRYPT_KEY_NOT_FOUND,
-        `No key '${alias}' in the key store ${this.options.location}`,
+        `No key '${alias}' in the key store`,
       );
     }
     const privateKey = entry.privateKey?.(secret);
     if (privateKey !== undefined && privateKey.asymmetricKeyType !== 'rsa') {
       throw new ConfbusError(
         coreErrors.CONFBUS_ENCRYPT_BAD_KEY,
-        `Key '${alias}' in ${this.options.location} is not an RSA key`,
+        `Key '${alias}' in the key store is not an RSA key`,
       );
     }
     const publicKey =
@@ -85,7 +85,7 @@ export class KeyStore {
     if (publicKey === undefined || publicKey.asymmetricKeyType !== 'rsa') {
       throw new ConfbusError(
         coreErrors.CONFBUS_ENCRYPT_BAD_KEY,
-        `Key '${alias}' in ${this.options.location} is not an RSA key`,
+        `Key '${alias}' in the key store is not an RSA key`,
       );
     }
     return privateKey === undefined ? { publicKey } : { publicKey, privateKey };
@@ -103,7 +103,7 @@ function badStore(options: KeyStoreOptions, why: string, cause?: unknown): Confb
 function cannotRecover(options: KeyStoreOptions, alias: string, cause?: unknown): ConfbusError {
   return new ConfbusError(
     coreErrors.CONFBUS_ENCRYPT_BAD_KEY,
-    `Cannot recover key '${alias}' from the key store ${options.location} (wrong encrypt.key-store.secret or {secret:...}?)`,
+    `Cannot recover key '${alias}' from the key store (wrong encrypt.key-store.secret or {secret:...}?)`,
     cause === undefined ? {} : { cause },
   );
 }
