@@ -145,7 +145,7 @@ describe('encryption endpoints', () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     assert.equal((await call(base, 'POST', '/decrypt', cipher, form)).text, 'rsa secret');
 
-    const who = async (path: string) => {
+    const who = async (path: string): Promise<string> => {
       const answer = await call(base, 'GET', path);
       assert.equal(answer.status, 200, `${path}: ${answer.text}`);
       return answer.text.includes('"propertySources"')
