@@ -148,10 +148,9 @@ describe('encryption endpoints', () => {
     const who = async (path: string): Promise<string> => {
       const answer = await call(base, 'GET', path);
       assert.equal(answer.status, 200, `${path}: ${answer.text}`);
-      return answer.text.includes('"propertySources"')
-        ? (JSON.parse(answer.text) as { propertySources: Array<{ source: { who: string } }> })
-            .propertySources[0]?.source.who
-        : answer.text;
+      if (!answer.text.includes('"propertySources"')) return answer.text;
+      const env = JSON.parse(answer.text) as { propertySources: Array<{ source: { who: string } }> };
+      return env.propertySources[0]?.source.who ?? '';
     };
     for (let round = 0; round < 2; round++) {
       // Twice: the second round goes through the repeated-URL fast path.
