@@ -14,11 +14,11 @@ import {
   type CipherScope,
   type PropertyValue,
   type TextEncryptorLocator,
-  coreErrors,
   createEncryptorLocator,
   decryptText,
   isCipherValue,
   keyStorePath,
+  keyStoreReadError,
 } from '@confbus/core';
 import type { ClientSettings } from './client-settings.js';
 import { mapLayer, type PropertyLayer } from './config-snapshot.js';
@@ -47,11 +47,7 @@ export async function createClientDecryptor(
   if (encryption.keyStore !== undefined) {
     const path = keyStorePath(encryption.keyStore.location, cwd);
     bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-      throw new ConfbusError(
-        coreErrors.CONFBUS_ENCRYPT_BAD_KEY,
-        `Cannot read the key store ${path} (encrypt.key-store.location): ${error.code ?? error.message}`,
-        { cause: error },
-      );
+      throw keyStoreReadError(path, error);
     });
   }
   return {

@@ -190,6 +190,15 @@ export function keyStorePath(location: string, cwd: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
 }
 
+/** The error for a key store file that cannot be read (the callers do the reading: core does no I/O). */
+export function keyStoreReadError(path: string, error: NodeJS.ErrnoException): ConfbusError {
+  return new ConfbusError(
+    coreErrors.CONFBUS_ENCRYPT_BAD_KEY,
+    `Cannot read the key store ${path} (encrypt.key-store.location): ${error.code ?? error.message}`,
+    { cause: error },
+  );
+}
+
 /**
  * The locator for the settings, or undefined when no key is configured. A broken key fails here, at start,
  * rather than on the first value (Spring builds a key store's default key lazily).

@@ -64,10 +64,7 @@ export class KeyStore {
   keyPair(alias: string, secret: string): RsaKeyPair {
     const entry = this.entries.get(alias.toLowerCase());
     if (entry === undefined) {
-      throw new ConfbusError(
-        coreErrors.CONFBUS_ENCRYPT_KEY_NOT_FOUND,
-        `No key '${alias}' in the key store`,
-      );
+      throw new ConfbusError(coreErrors.CONFBUS_ENCRYPT_KEY_NOT_FOUND, `No key '${alias}' in the key store`);
     }
     const privateKey = entry.privateKey?.(secret);
     if (privateKey !== undefined && privateKey.asymmetricKeyType !== 'rsa') {

@@ -5,13 +5,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import {
-  ConfbusError,
   type Logger,
   type Settings,
   type TextEncryptorLocator,
-  coreErrors,
   createEncryptorLocator,
   keyStorePath,
+  keyStoreReadError,
   readEncryptionSettings,
 } from '@confbus/core';
 import { EnvironmentDecryptor } from './environment-decryptor.js';
@@ -35,11 +34,7 @@ export async function loadServerEncryption(
   if (encryption.keyStore !== undefined) {
     const path = keyStorePath(encryption.keyStore.location, cwd);
     keyStoreBytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-      throw new ConfbusError(
-        coreErrors.CONFBUS_ENCRYPT_BAD_KEY,
-        `Cannot read the key store ${path} (encrypt.key-store.location): ${error.code ?? error.message}`,
-        { cause: error },
-      );
+      throw keyStoreReadError(path, error);
     });
   }
   const locator = await createEncryptorLocator(encryption, keyStoreBytes);
