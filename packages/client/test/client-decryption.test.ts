@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AesTextEncryptor } from '@confbus/core';
+import {
+  AesTextEncryptor,
+  DEFAULT_SCOPE,
+  createEncryptorLocator,
+  encryptText,
+  encryptionSettingSpecs,
+  readEncryptionSettings,
+  resolveSettings,
+} from '@confbus/core';
+import { keytoolAvailable, makeKeyStore } from '@confbus/testkit/key-stores';
 import { ConfigClient, createManagementHandler } from '@confbus/client';
 import { startStubConfigServer, type StubConfigServer } from '@confbus/testkit/stub-config-server';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
@@ -162,5 +171,37 @@ describe('client-side decryption', () => {
     serve([{ unrelated: 'x' }]);
     const client = await start([`--encrypt.key=${KEY}`, `--local.secret=${cipher('local value')}`]);
     assert.equal(client.getString('local.secret'), 'local value');
+  });
+
+  it('decrypts RSA values with a PKCS12 key store, {key:...} prefixes choosing the entry (Spring clients cannot)', async (t) => {
+    const keytool = keytoolAvailable();
+    if (!keytool.ok) return t.skip(`not run: ${keytool.reason}`);
+    const store = await makeKeyStore({
+      dir: temp.path,
+      file: 'client.p12',
+      type: 'PKCS12',
+      storePassword: 'storepass',
+      entries: [{ alias: 'current' }, { alias: 'previous' }],
+    });
+    const args = [
+      `--encrypt.key-store.location=${store}`,
+      '--encrypt.key-store.password=storepass',
+      '--encrypt.key-store.alias=current',
+      '--encrypt.key-store.type=PKCS12',
+      '--encrypt.rsa.algorithm=OAEP',
+    ];
+    const encryption = readEncryptionSettings(
+      resolveSettings(encryptionSettingSpecs, { args, env: {} }, { unknownKeys: 'error' }),
+    );
+    const locator = await createEncryptorLocator(encryption, await readFile(store));
+    serve([
+      {
+        'db.password': `{cipher}${encryptText(locator, DEFAULT_SCOPE, 'rsa secret')}`,
+        'old.password': `{cipher}${encryptText(locator, DEFAULT_SCOPE, '{key:previous}older secret')}`,
+      },
+    ]);
+    const client = await start(args);
+    assert.equal(client.getString('db.password'), 'rsa secret');
+    assert.equal(client.getString('old.password'), 'older secret');
   });
 });
