@@ -82,7 +82,8 @@ export async function createConfigServer({
     logger: logger.child({ component: 'git' }),
   });
 
-  const encryption = await loadServerEncryption(settings, cwd, logger.child({ component: 'encryption' }));
+  const encryptionLogger = logger.child({ component: 'encryption' });
+  const encryption = await loadServerEncryption(settings, cwd, encryptionLogger);
   const { decryptor } = encryption;
   const environments = new EnvironmentService({
     repository: mirror,
@@ -160,10 +161,7 @@ export async function createConfigServer({
           }
         : {},
   });
-  registerEncryptionRoutes(app, {
-    locator: encryption.locator,
-    logger: logger.child({ component: 'encryption' }),
-  });
+  registerEncryptionRoutes(app, { locator: encryption.locator, logger: encryptionLogger });
   registerEnvironmentRoutes(app, {
     service: environments,
     maxProfiles: settings.number('confbus.server.max-profiles'),
