@@ -78,7 +78,7 @@ describe('encryption endpoints', () => {
     assert.deepEqual((await call(base, 'GET', '/encrypt/status')).json(), { status: 'OK' });
   });
 
-  it('reads form posts as Spring does for `curl -d`', async () => {
+  it('reads `curl -d` form posts: text for /encrypt, cipher text (+ and = kept) for /decrypt', async () => {
     const base = await start({ 'encrypt.key': 'k3y' });
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const encrypted = await call(base, 'POST', '/encrypt', 'mysecret', form);
