@@ -3,7 +3,13 @@
 import { fileURLToPath } from 'node:url';
 import { runBenches } from './lib/runner.mjs';
 
-const BENCHES = ['./server-bench.mjs', './client-bench.mjs', './bus-bench.mjs', './bus-kafka-bench.mjs'];
+const BENCHES = [
+  './server-bench.mjs',
+  './client-bench.mjs',
+  './bus-bench.mjs',
+  './bus-kafka-bench.mjs',
+  './encryption-bench.mjs',
+];
 
 await runBenches(
   BENCHES.map((b) => new URL(b, import.meta.url).href),

@@ -10,7 +10,8 @@ function table(specs) {
       s.default === undefined || (Array.isArray(s.default) && s.default.length === 0)
         ? ''
         : `\`${Array.isArray(s.default) ? s.default.join(',') : s.default}\``;
-    return `| \`${s.key}\` | ${s.type}${s.secret ? ', secret' : ''} | ${def} | ${s.description.replace(/\|/g, '\\|')} |`;
+    const also = s.aliases?.length ? ` (also \`${s.aliases.join('`, `')}\`)` : '';
+    return `| \`${s.key}\` | ${s.type}${s.secret ? ', secret' : ''} | ${def} | ${s.description.replace(/\|/g, '\\|')}${also} |`;
   });
   return ['| key | type | default | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

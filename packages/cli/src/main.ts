@@ -2,8 +2,9 @@
  * The `confbus` command: `confbus server [--key=value ...]`, `confbus sample-client [--key=value ...]`,
  * `confbus --help`. Settings use Spring's keys; see docs/settings.md for the full table.
  */
-import { type SettingSpec, SettingsError, resolveSettings } from '@confbus/core';
+import { type SettingSpec, SettingsError, isConfbusError, resolveSettings } from '@confbus/core';
 import type * as SampleClient from '@confbus/sample-client';
+import { cipherSettingSpecs, runCipherCommand } from './cipher-command.js';
 import { readSettingsFile } from './settings-file.js';
 
 type SampleClientModule = typeof SampleClient;
@@ -13,6 +14,8 @@ const USAGE = `Usage: confbus <command> [--key=value ...]
 Commands:
   server          Run the config server (default: an embedded sample repository on port 8888)
   sample-client   Run the sample client application (GET /static, GET /dynamic, /actuator/*)
+  encrypt [TEXT]  Print the cipher text of TEXT (default: standard input) for a {cipher} value
+  decrypt [TEXT]  Print the plain text of a cipher text (default: standard input)
   help            Show this text and every server and client setting
 
 Settings come from --key=value arguments, then environment variables (SERVER_PORT), then a YAML file
@@ -32,6 +35,15 @@ async function main(argv: string[]): Promise<number> {
       await client.close();
       return 0;
     }
+    case 'encrypt':
+    case 'decrypt':
+      return runCipherCommand(command, rest, {
+        env: process.env,
+        cwd: process.cwd(),
+        stdin: readStdin,
+        out: (text) => process.stdout.write(`${text}\n`),
+        err: (text) => process.stderr.write(`${text}\n`),
+      });
     case undefined:
     case 'help':
     case '--help':
@@ -40,7 +52,8 @@ async function main(argv: string[]): Promise<number> {
       const { clientSettingSpecs } = await import('@confbus/client');
       console.log(
         `${USAGE}\n\nServer settings (confbus server):\n${describeSettings(serverSettingSpecs)}` +
-          `\n\nClient settings (confbus sample-client, @confbus/client):\n${describeSettings(clientSettingSpecs)}`,
+          `\n\nClient settings (confbus sample-client, @confbus/client):\n${describeSettings(clientSettingSpecs)}` +
+          `\n\nEncryption settings (confbus encrypt|decrypt):\n${describeSettings(cipherSettingSpecs)}`,
       );
       return command === undefined ? 2 : 0;
     }
@@ -81,6 +94,14 @@ async function runServer(args: string[]): Promise<number> {
   return 0;
 }
 
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY)
+    process.stderr.write('Reading the text from standard input (end with Ctrl-D)...\n');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 function untilSignal(onSignal: (signal: string) => void): Promise<void> {
   return new Promise((resolveStop) => {
     const stop = (signal: string) => {
@@ -97,7 +118,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof SettingsError) console.error(`confbus: ${error.message}`);
+    if (error instanceof SettingsError || isConfbusError(error)) console.error(`confbus: ${error.message}`);
     else console.error('confbus: failed to start:', error instanceof Error ? error.message : error);
     process.exitCode = 1;
   },

@@ -2,12 +2,14 @@
  * The last-known-good copy of the fetched environment, so a service can start when the config
  * server is down. Written atomically (temp file, fsync, rename; mode 0600). Secret values (per
  * isSecretKey) are AES-256-GCM encrypted with a key derived from `confbus.client.backup.key`,
- * left out when there is no key, or — only if asked for — stored in plain text.
+ * left out when there is no key, or — only if asked for — stored in plain text. `{cipher}` values the server
+ * passed through are stored as they came (still encrypted): the client decrypts them after reading, so their
+ * plain text never reaches the file.
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isSecretKey, type FlatProperties } from '@confbus/core';
+import { isCipherValue, isSecretKey, type FlatProperties } from '@confbus/core';
 import type { RemoteEnvironment } from './remote-environment.js';
 import { parseEnvironment } from './remote-environment.js';
 
@@ -59,7 +61,8 @@ export async function writeBackup(
   const propertySources = env.propertySources.map((ps) => {
     const source: Record<string, FlatProperties[string] | CipherValue> = {};
     for (const [name, value] of Object.entries(ps.source)) {
-      if (!isSecretKey(name) || mode.mode === 'plaintext') source[name] = value;
+      // A {cipher} value is already encrypted (with the encrypt.* key): kept as it is, it restores without a backup key.
+      if (!isSecretKey(name) || mode.mode === 'plaintext' || isCipherValue(value)) source[name] = value;
       else if (key) source[name] = { $cipher: encrypt(key, name, JSON.stringify(value)) };
       else omittedSecrets++;
     }

@@ -3,8 +3,13 @@
  * Sources (highest first): `--key=value` arguments, programmatic overrides, relaxed environment
  * variables, the YAML settings file, defaults — resolved by @confbus/core's settings resolver.
  */
-import type { SettingSpec, Settings } from '@confbus/core';
-import { busSettingSpecs, settingsFileSpecs } from '@confbus/core';
+import type { EncryptionSettings, SettingSpec, Settings } from '@confbus/core';
+import {
+  busSettingSpecs,
+  encryptionSettingSpecs,
+  readEncryptionSettings,
+  settingsFileSpecs,
+} from '@confbus/core';
 import { clientBusSettingSpecs, readBusSettings, type BusSettings } from './bus/bus-settings.js';
 
 export const clientSettingSpecs: readonly SettingSpec[] = [
@@ -120,6 +125,14 @@ export const clientSettingSpecs: readonly SettingSpec[] = [
     default: false,
     description: 'Write secret values unencrypted when no backup key is set',
   },
+  ...encryptionSettingSpecs,
+  {
+    key: 'encrypt.fail-on-error',
+    type: 'boolean',
+    default: true,
+    description:
+      'A {cipher} value the client cannot decrypt fails start-up or the refresh; false makes it "" with a warning',
+  },
   ...busSettingSpecs,
   ...clientBusSettingSpecs,
 ];
@@ -151,6 +164,9 @@ export interface ClientSettings {
     readonly plaintextSecrets: boolean;
   };
   readonly bus: BusSettings;
+  /** The client's own key, for `{cipher}` values the server passes through. */
+  readonly encryption: EncryptionSettings;
+  readonly decryptFailOnError: boolean;
 }
 
 const CONFIG_SERVER_IMPORT = /^(optional:)?configserver:(.*)$/;
@@ -208,5 +224,7 @@ export function readClientSettings(settings: Settings): ClientSettings {
       plaintextSecrets: settings.boolean('confbus.client.backup.plaintext-secrets'),
     },
     bus: readBusSettings(settings),
+    encryption: readEncryptionSettings(settings),
+    decryptFailOnError: settings.boolean('encrypt.fail-on-error'),
   };
 }

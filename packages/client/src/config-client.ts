@@ -16,6 +16,7 @@ import {
 } from '@confbus/core';
 import { pino } from 'pino';
 import { readBackup, writeBackup } from './backup-store.js';
+import { createClientDecryptor, decryptedLayer, type ClientDecryptor } from './cipher-values.js';
 import { ClientBus, type BusHealth } from './bus/client-bus.js';
 import { clientSettingSpecs, readClientSettings, type ClientSettings } from './client-settings.js';
 import {
@@ -122,6 +123,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     private readonly localLayer: PropertyLayer,
     /** The logger the client writes to (pino unless one was passed in); services may share it. */
     readonly logger: ClientLogger,
+    private readonly decryptor: ClientDecryptor,
     initial: ConfigSnapshot,
   ) {
     super();
@@ -138,6 +140,9 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     const logger =
       options.logger ?? pino({ level: localSettings.optionalString('logging.level.root') ?? 'info' });
     const localLayer = localSettingsLayer(localSettings, env);
+    const decryptor = await createClientDecryptor(settings, options.cwd ?? process.cwd(), (message) =>
+      logger.warn(message),
+    );
 
     let snapshot: ConfigSnapshot;
     let fetched: Fetched | undefined;
@@ -155,11 +160,11 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
       logger.warn(`Could not locate PropertySource (${reason})`);
     }
     if (fetched) {
-      snapshot = buildSnapshot(fetched.env, 'server', localLayer, settings);
+      snapshot = buildSnapshot(fetched.env, 'server', localLayer, settings, decryptor);
     } else {
-      snapshot = await snapshotFromBackup(settings, localLayer, logger);
+      snapshot = await snapshotFromBackup(settings, localLayer, logger, decryptor);
     }
-    const client = new ConfigClient(settings, localSettings, localLayer, logger, snapshot);
+    const client = new ConfigClient(settings, localSettings, localLayer, logger, decryptor, snapshot);
     if (fetched) await client.saveBackup(fetched.env);
     // The bus id holds the port (Spring: local.server.port, else server.port, else 8080). With
     // server.port=0 it is known only once the app listens: then setLocalServerPort() starts the bus.
@@ -365,7 +370,12 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     } catch (error) {
       throw this.#refreshFailed(`could not fetch the configuration: ${messageOf(error)}`, error);
     }
-    const next = buildSnapshot(fetched.env, 'server', this.localLayer, this.settings);
+    let next: ConfigSnapshot;
+    try {
+      next = buildSnapshot(fetched.env, 'server', this.localLayer, this.settings, this.decryptor);
+    } catch (error) {
+      throw this.#refreshFailed(messageOf(error), error);
+    }
     const keys = changedKeys(previous, next);
     // Build every affected component on the new snapshot before anything becomes visible. The
     // list is re-read after each await: a component registered meanwhile was built on the old one.
@@ -477,11 +487,13 @@ function resolveLocalSettings(
   return resolveSettings(specs, { ...input, file: { path, text } }, { unknownKeys: 'keep' });
 }
 
+/** The snapshot for what the server sent; `{cipher}` values are decrypted into a layer on top (or throw). */
 function buildSnapshot(
   env: RemoteEnvironment,
   source: ConfigSourceKind,
   localLayer: PropertyLayer,
   settings: ClientSettings,
+  decryptor: ClientDecryptor,
 ): ConfigSnapshot {
   const clientInfo: Record<string, PropertyValue> = {};
   if (env.version !== null) clientInfo['config.client.version'] = env.version;
@@ -491,7 +503,8 @@ function buildSnapshot(
     ...env.propertySources.map((ps) => mapLayer(`configserver:${ps.name}`, ps.source)),
     localLayer,
   ];
-  return new ConfigSnapshot(layers, {
+  const decrypted = decryptedLayer(layers, decryptor);
+  return new ConfigSnapshot(decrypted ? [decrypted, ...layers] : layers, {
     source,
     name: env.name || settings.name,
     profiles: env.profiles.length > 0 ? env.profiles : settings.profiles,
@@ -505,6 +518,7 @@ async function snapshotFromBackup(
   settings: ClientSettings,
   localLayer: PropertyLayer,
   logger: ClientLogger,
+  decryptor: ClientDecryptor,
 ): Promise<ConfigSnapshot> {
   const { file, key } = settings.backup;
   if (file) {
@@ -514,7 +528,7 @@ async function snapshotFromBackup(
       logger.warn(
         `Starting from the last-known-good configuration backup ${file} (saved ${backup.savedAt}, version ${backup.environment.version ?? 'none'})`,
       );
-      return buildSnapshot(backup.environment, 'backup', localLayer, settings);
+      return buildSnapshot(backup.environment, 'backup', localLayer, settings, decryptor);
     } catch (error) {
       logger.warn(`Cannot use the configuration backup ${file}: ${messageOf(error)}`);
     }

@@ -1,3 +1,5 @@
+import { defineErrors } from '@confbus/core';
+
 /** Errors the client raises. Each carries a stable `code`; messages name the key or URI, never a secret value. */
 export type ConfigClientErrorCode =
   | 'CONFBUS_CONFIG_FETCH'
@@ -20,3 +22,12 @@ export class ConfigClientError extends Error {
     this.name = 'ConfigClientError';
   }
 }
+
+/** Error codes declared for new code (ConfbusError); the older ConfigClientError codes above migrate later. */
+export const clientErrors = defineErrors({
+  CONFBUS_CLIENT_DECRYPT_FAILED: {
+    status: 500,
+    description:
+      "A {cipher} value could not be decrypted with the client's own encrypt.* key (encrypt.fail-on-error=true): start-up or the refresh fails",
+  },
+});

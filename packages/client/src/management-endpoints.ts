@@ -12,6 +12,7 @@ import { ManagementEndpointError } from './management-endpoint-error.js';
 
 export { ManagementEndpointError };
 import { isSecretKey, maskUriUserInfo, maskValue } from '@confbus/core';
+import { DECRYPTED_LAYER } from './cipher-values.js';
 
 export type ManagementMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -92,7 +93,11 @@ export function builtInEndpoints(): Record<string, ManagementEndpoint> {
           propertySources: client.propertySources().map(({ name, properties }) => ({
             name,
             properties: Object.fromEntries(
-              Object.entries(properties).map(([key, value]) => [key, { value: masked(key, value) }]),
+              Object.entries(properties).map(([key, value]) => [
+                key,
+                // Everything in the decrypted layer was a {cipher} value: a secret whatever its key.
+                { value: name === DECRYPTED_LAYER ? maskValue() : masked(key, value) },
+              ]),
             ),
           })),
         },

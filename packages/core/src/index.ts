@@ -19,3 +19,5 @@ export * from './settings/index.js';
 export * from './bus/index.js';
 export * from './errors/confbus-error.js';
 export * from './logger.js';
+export * from './errors.js';
+export * from './encryption/index.js';

@@ -23,6 +23,7 @@ import { registerMetricsRoutes } from './metrics/metrics-routes.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 import { installSecurity, isAuthEnabled } from './security/install-security.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
+import { type ServerEncryption, loadServerEncryption, registerEncryptionRoutes } from './encryption/index.js';
 
 const GIT = 'spring.cloud.config.server.git';
 
@@ -31,6 +32,8 @@ export interface ConfigServer {
   readonly mirror: GitMirror;
   readonly environments: EnvironmentService;
   readonly tracker: RefreshTracker;
+  /** The encryption key (if any) and the server-side decryptor (if enabled). */
+  readonly encryption: ServerEncryption;
   /** Answers repeated environment URLs without fastify; undefined when basic auth is on. */
   readonly fastPath: RepeatRequestFastPath | undefined;
   /** Set once listening, when spring.cloud.bus.enabled. */
@@ -79,12 +82,16 @@ export async function createConfigServer({
     logger: logger.child({ component: 'git' }),
   });
 
+  const encryptionLogger = logger.child({ component: 'encryption' });
+  const encryption = await loadServerEncryption(settings, cwd, encryptionLogger);
+  const { decryptor } = encryption;
   const environments = new EnvironmentService({
     repository: mirror,
     displayUri,
     searchPaths: settings.list(`${GIT}.search-paths`),
     maxCacheEntries: settings.number('confbus.server.cache.max-entries'),
     acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),
+    ...(decryptor ? { transform: (env) => decryptor.decrypt(env) } : {}),
   });
 
   const limits: RequestLimits = {
@@ -154,6 +161,7 @@ export async function createConfigServer({
           }
         : {},
   });
+  registerEncryptionRoutes(app, { locator: encryption.locator, logger: encryptionLogger });
   registerEnvironmentRoutes(app, {
     service: environments,
     maxProfiles: settings.number('confbus.server.max-profiles'),
@@ -165,6 +173,7 @@ export async function createConfigServer({
     mirror,
     environments,
     tracker,
+    encryption,
     fastPath,
     get bus() {
       return bus;

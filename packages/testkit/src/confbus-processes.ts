@@ -3,6 +3,7 @@
  * tests, and polls conditions with a deadline. Processes go through child-process.ts, so
  * `stopAllNodeProcesses()` in `after` stops whatever a test left running.
  */
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -132,4 +133,34 @@ export async function postJson(url: string): Promise<{ status: number; body: unk
   const response = await fetch(url, { method: 'POST' });
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+}
+
+export interface CommandRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs a short-lived `confbus` command (`encrypt`, `decrypt`, `help`) to completion, with `input` on its
+ * standard input (closed at once when undefined) and only PATH plus `env` in its environment.
+ */
+export function runConfbusCommand(
+  args: readonly string[],
+  options: { input?: string; env?: Readonly<Record<string, string>>; cwd?: string } = {},
+): Promise<CommandRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CONFBUS_BIN, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
 }

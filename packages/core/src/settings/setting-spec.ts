@@ -12,6 +12,8 @@ export interface SettingSpec {
   readonly description: string;
   /** A key that is a map (`...repos.<name>.uri`): any key below it is accepted as a string. */
   readonly isPrefix?: boolean;
+  /** Other spellings Spring's relaxed binding accepts (`encrypt.keyStore.location`); they set this key. */
+  readonly aliases?: readonly string[];
 }
 
 export type SettingValue = string | number | boolean | readonly string[];

@@ -162,6 +162,12 @@ export function resolveSettings(
 ): Settings {
   const specs = new Map(specList.map((spec) => [canonicalKey(spec.key), spec]));
   const prefixes = specList.filter((spec) => spec.isPrefix).map((spec) => canonicalKey(spec.key));
+  const aliases = new Map(
+    specList.flatMap((spec) =>
+      (spec.aliases ?? []).map((alias) => [canonicalKey(alias), canonicalKey(spec.key)]),
+    ),
+  );
+  const keyOf = (key: string): string => aliases.get(canonicalKey(key)) ?? canonicalKey(key);
   const raw = new Map<string, RawEntry>();
 
   // Lowest precedence first; later writes win.
@@ -171,7 +177,7 @@ export function resolveSettings(
   if (input.file) {
     const flat = parseSettingsFile(input.file.path, input.file.text);
     for (const [key, value] of Object.entries(groupLists(flat, specs))) {
-      raw.set(canonicalKey(key), { raw: value, source: 'file' });
+      raw.set(keyOf(key), { raw: value, source: 'file' });
     }
   }
   const env = input.env ?? {};
@@ -186,10 +192,10 @@ export function resolveSettings(
     }
   }
   for (const [key, value] of Object.entries(input.overrides ?? {})) {
-    if (value !== undefined) raw.set(canonicalKey(key), { raw: value, source: 'programmatic' });
+    if (value !== undefined) raw.set(keyOf(key), { raw: value, source: 'programmatic' });
   }
   const { pairs, positionals } = parseArguments(input.args ?? []);
-  for (const [key, value] of pairs) raw.set(canonicalKey(key), { raw: value, source: 'argument' });
+  for (const [key, value] of pairs) raw.set(keyOf(key), { raw: value, source: 'argument' });
 
   const values = new Map<string, { value: SettingValue; source: SettingSource | 'programmatic' }>();
   for (const [key, entry] of raw) {

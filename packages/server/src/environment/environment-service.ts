@@ -71,6 +71,8 @@ export interface EnvironmentServiceOptions {
   searchPaths: readonly string[];
   maxCacheEntries: number;
   acceptEmpty: boolean;
+  /** Applied once to each environment built (server-side `{cipher}` decryption); the result is what is cached. */
+  transform?: (environment: Environment) => Promise<Environment>;
 }
 
 export class ApplicationNotFoundError extends Error {
@@ -159,7 +161,7 @@ export class EnvironmentService {
       state: null,
       propertySources,
     };
-    return new ResolvedEnvironment(environment);
+    return new ResolvedEnvironment((await this.options.transform?.(environment)) ?? environment);
   }
 
   private async documents(

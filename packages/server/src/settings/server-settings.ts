@@ -1,5 +1,6 @@
 /** Every setting the config server understands, with Spring's names and defaults. */
 import { type SettingSpec, busSettingSpecs, settingsFileSpecs } from '@confbus/core';
+import { serverEncryptionSettingSpecs } from '../encryption/encryption-settings.js';
 
 const git = 'spring.cloud.config.server.git';
 
@@ -124,6 +125,7 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     default: true,
     description: 'POST /monitor answers without credentials (webhooks authenticate with their own secrets)',
   },
+  ...serverEncryptionSettingSpecs,
   ...busSettingSpecs,
   ...['github', 'gitlab', 'bitbucket', 'gitea', 'gogs', 'gitee'].map((host): SettingSpec => ({
     key: `confbus.monitor.${host}.secret`,

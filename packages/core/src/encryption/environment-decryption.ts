@@ -1,0 +1,66 @@
+/**
+ * Server-side decryption of an environment, as Spring's CipherEnvironmentEncryptor does it: every value
+ * starting with `{cipher}` in every property source is decrypted; a value that does not decrypt becomes
+ * `invalid.<key>` = `<n/a>` (or, with prefix-invalid-properties off, the cipher text without its marker under
+ * the original key); either way the entry moves to the end of its source, as Java's map re-insertion leaves it.
+ */
+import type { Environment, PropertySource } from '../environment/environment.js';
+import { ConfbusError } from '../errors/confbus-error.js';
+import { CIPHER_MARKER, isCipherValue } from './cipher-text.js';
+
+export const INVALID_VALUE = '<n/a>';
+
+export interface CipherFailure {
+  /** The property source's name. */
+  readonly source: string;
+  readonly key: string;
+  /** Why, in words that hold neither the cipher text nor key material. */
+  readonly reason: string;
+}
+
+export interface DecryptEnvironmentOptions {
+  readonly prefixInvalidProperties: boolean;
+  /** Decrypts one value given without its `{cipher}` marker; throws when it cannot. */
+  readonly decryptValue: (cipherText: string, environment: Environment) => string;
+}
+
+/** Decrypting is CPU work (an RSA operation per value): hand the event loop back this often. */
+const SLICE_MS = 10;
+
+/** The environment with its values decrypted (the same object when it holds no `{cipher}` value). */
+export async function decryptEnvironment(
+  environment: Environment,
+  options: DecryptEnvironmentOptions,
+): Promise<{ environment: Environment; failures: CipherFailure[] }> {
+  const hasCipher = environment.propertySources.some((ps) => Object.values(ps.source).some(isCipherValue));
+  if (!hasCipher) return { environment, failures: [] };
+  const failures: CipherFailure[] = [];
+  let sliceStart = performance.now();
+  const propertySources: PropertySource[] = [];
+  for (const source of environment.propertySources) {
+    const decrypted: Record<string, (typeof source.source)[string]> = { ...source.source };
+    for (const [key, value] of Object.entries(source.source)) {
+      if (!isCipherValue(value)) continue;
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+      const cipherText = value.slice(CIPHER_MARKER.length);
+      delete decrypted[key];
+      try {
+        decrypted[key] = options.decryptValue(cipherText, environment);
+      } catch (error) {
+        failures.push({ source: source.name, key, reason: reasonOf(error) });
+        if (options.prefixInvalidProperties) decrypted[`invalid.${key}`] = INVALID_VALUE;
+        else decrypted[key] = cipherText;
+      }
+    }
+    propertySources.push({ name: source.name, source: decrypted });
+  }
+  return { environment: { ...environment, propertySources }, failures };
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof ConfbusError) return error.message;
+  return error instanceof Error ? `unexpected ${error.name}` : 'unexpected error';
+}

@@ -1,0 +1,11 @@
+export * from './aes-encryptor.js';
+export * from './cipher-prefixes.js';
+export * from './cipher-text.js';
+export { decodeBase64, decodeHex, encodeHex } from './codecs.js';
+export * from './encryption-settings.js';
+export * from './encryptor-locator.js';
+export * from './environment-decryption.js';
+export * from './key-store.js';
+export * from './rsa-keys.js';
+export * from './rsa-secret-encryptor.js';
+export * from './text-encryptor.js';

@@ -1,0 +1,145 @@
+/**
+ * Spring's EncryptionController:
+ *   POST /encrypt[/{name}/{profiles}]   text → cipher text (behind the input's `{key:...}` prefixes; no `{cipher}`)
+ *   POST /decrypt[/{name}/{profiles}]   cipher text → text (a leading `{cipher}` is accepted too; Spring refuses it)
+ *   GET  /encrypt/status                {"status":"OK"} when a key is installed
+ *   GET  /key[/{name}/{profiles}]       the RSA public key, `ssh-rsa ...`
+ * Errors have Spring's body, `{"status":"INVALID","description":"Text not encrypted with this key"}`, plus our
+ * `code`. Without a key: 404 NO_KEY naming the settings to set (Spring 4+: 404 INVALID "not strong enough",
+ * or a 500). Static segments win over the environment routes' parameters, as Spring's more specific mappings
+ * do: `GET /encrypt/status` and `GET /key/{name}/{profiles}` are these endpoints even for an application
+ * named `encrypt` or `key`, whose other URLs (`/key/dev`, `/encrypt/dev/main`) stay environments.
+ * Nothing here logs a text, a cipher text or a key.
+ */
+import {
+  CIPHER_MARKER,
+  ConfbusError,
+  type CipherScope,
+  DEFAULT_SCOPE,
+  type Logger,
+  type TextEncryptorLocator,
+  coreErrors,
+  decryptText,
+  encryptText,
+  locateEncryptor,
+  parseProfiles,
+  validateApplicationName,
+  validateProfiles,
+} from '@confbus/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, badRequest } from '../http/http-errors.js';
+import { serverErrors } from '../errors.js';
+import { readRequestBody, textToDecrypt, textToEncrypt } from './request-body.js';
+
+export interface EncryptionRoutesOptions {
+  readonly locator: TextEncryptorLocator | undefined;
+  readonly logger: Logger;
+}
+
+/** Spring's `status` word and fixed description for each of our codes (undefined: our message). */
+const SPRING_BODIES = new Map<string, { status: string; description?: string }>([
+  [
+    coreErrors.CONFBUS_DECRYPT_FAILED.code,
+    { status: 'INVALID', description: 'Text not encrypted with this key' },
+  ],
+  [coreErrors.CONFBUS_ENCRYPT_NO_KEY.code, { status: 'NO_KEY' }],
+  [
+    coreErrors.CONFBUS_DECRYPT_NOT_SUPPORTED.code,
+    { status: 'BAD_REQUEST', description: 'Server-side decryption is not supported' },
+  ],
+  [coreErrors.CONFBUS_NO_PUBLIC_KEY.code, { status: 'NOT_FOUND', description: 'No public key available' }],
+  [coreErrors.CONFBUS_ENCRYPT_KEY_NOT_FOUND.code, { status: 'BAD_REQUEST' }],
+  [coreErrors.CONFBUS_ENCRYPT_BAD_KEY.code, { status: 'BAD_REQUEST' }],
+]);
+
+type Params = { name: string; profiles: string };
+
+export function registerEncryptionRoutes(app: FastifyInstance, options: EncryptionRoutesOptions): void {
+  const { locator, logger } = options;
+  const scopeOf = (request: FastifyRequest): CipherScope => {
+    const params = request.params as Partial<Params>;
+    return params.name === undefined ? DEFAULT_SCOPE : validatedScope(params.name, params.profiles ?? '');
+  };
+
+  // Encapsulated: these routes read every body as bytes, whatever its type, without touching other routes.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+    const encrypt = (request: FastifyRequest, reply: FastifyReply) =>
+      answer(reply, () => {
+        const text = textToEncrypt(readBody(request));
+        const cipherText = encryptText(locator, scopeOf(request), text);
+        logger.info({ route: request.routeOptions.url }, 'Encrypted data');
+        return cipherText;
+      });
+    const decrypt = (request: FastifyRequest, reply: FastifyReply) =>
+      answer(reply, () => {
+        let text = textToDecrypt(readBody(request));
+        if (text.startsWith(CIPHER_MARKER)) text = text.slice(CIPHER_MARKER.length);
+        const plain = decryptText(locator, scopeOf(request), text);
+        logger.info({ route: request.routeOptions.url }, 'Decrypted cipher data');
+        return plain;
+      });
+    const publicKey = (request: FastifyRequest, reply: FastifyReply) =>
+      answer(reply, () => {
+        const key = locateEncryptor(locator, scopeOf(request), '').encryptor.publicKey();
+        if (key === undefined) {
+          throw new ConfbusError(
+            coreErrors.CONFBUS_NO_PUBLIC_KEY,
+            'The key is symmetric: there is no public key',
+          );
+        }
+        return key;
+      });
+
+    scope.post('/encrypt', encrypt);
+    scope.post<{ Params: Params }>('/encrypt/:name/:profiles', encrypt);
+    scope.post('/decrypt', decrypt);
+    scope.post<{ Params: Params }>('/decrypt/:name/:profiles', decrypt);
+    scope.get('/key', publicKey);
+    scope.get<{ Params: Params }>('/key/:name/:profiles', publicKey);
+    scope.get('/encrypt/status', (_request, reply) => {
+      try {
+        locateEncryptor(locator, DEFAULT_SCOPE, '');
+      } catch (error) {
+        return sendSpringError(reply, error);
+      }
+      return reply.send({ status: 'OK' });
+    });
+  });
+}
+
+function readBody(request: FastifyRequest): ReturnType<typeof readRequestBody> {
+  const raw = request.body;
+  if (!Buffer.isBuffer(raw) || raw.length === 0) {
+    throw new HttpError(400, serverErrors.CONFBUS_EMPTY_BODY.code, 'Required request body is missing');
+  }
+  return readRequestBody(raw, request.headers['content-type']);
+}
+
+/** Runs `produce` and answers its text as text/plain, or Spring's body for an encryption error. */
+function answer(reply: FastifyReply, produce: () => string): FastifyReply {
+  let text: string;
+  try {
+    text = produce();
+  } catch (error) {
+    return sendSpringError(reply, error);
+  }
+  return reply.type('text/plain; charset=utf-8').send(text);
+}
+
+function sendSpringError(reply: FastifyReply, error: unknown): FastifyReply {
+  const spring = error instanceof ConfbusError ? SPRING_BODIES.get(error.code) : undefined;
+  if (!(error instanceof ConfbusError) || spring === undefined) throw error;
+  return reply
+    .code(error.status)
+    .send({ status: spring.status, description: spring.description ?? error.message, code: error.code });
+}
+
+/** Spring answers an invalid name or profiles with 400 "Invalid request" before looking for a key. */
+function validatedScope(name: string, profilesText: string): CipherScope {
+  const problem = validateApplicationName(name) ?? validateProfiles(parseProfiles(profilesText));
+  if (problem !== undefined) throw badRequest('CONFBUS_INVALID_REQUEST', problem);
+  return { name, profiles: profilesText };
+}

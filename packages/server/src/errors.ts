@@ -1,0 +1,9 @@
+/** The error codes raised by @confbus/server. Messages name settings and inputs, never secret values. */
+import { defineErrors } from '@confbus/core';
+
+export const serverErrors = defineErrors({
+  CONFBUS_EMPTY_BODY: {
+    status: 400,
+    description: 'POST /encrypt or /decrypt without a body (Spring: "Required request body is missing")',
+  },
+});
