@@ -127,7 +127,12 @@ export async function createConfigServer({
   const showHealthDetails = installSecurity(app, settings);
   registerMetricsRoutes(app, metrics);
 
-  const tracker = new RefreshTracker(logger.child({ component: 'bus' }));
+  const trackerLimits = {
+    maxEvents: settings.number('confbus.server.refresh-events.max-events'),
+    maxAcksPerEvent: settings.number('confbus.server.refresh-events.max-acks-per-event'),
+    maxBytes: settings.number('confbus.server.refresh-events.max-bytes'),
+  };
+  const tracker = new RefreshTracker(logger.child({ component: 'bus' }), trackerLimits);
   let bus: BusNode | undefined;
   const secrets: WebhookSecrets = {};
   for (const host of ['github', 'gitlab', 'bitbucket', 'gitea', 'gogs', 'gitee'] as const) {
@@ -139,6 +144,7 @@ export async function createConfigServer({
     bus: { publishRefresh: (destination) => requireBus().publishRefresh(destination) },
     busEnabled: isBusEnabled(settings),
     tracker,
+    maxAcksPerEvent: trackerLimits.maxAcksPerEvent,
     secrets,
     requireSignature: settings.boolean('confbus.monitor.require-signature'),
     logger: logger.child({ component: 'monitor' }),

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import type { GitMirror } from '../git/index.js';
 import { HttpError, springErrorBody } from '../http/http-errors.js';
+import { integerParameter } from '../http/query-parameters.js';
 import { type WebhookSecrets, WebhookError, parsePushWebhook, verifyWebhookSignature } from './index.js';
 
 export interface RefreshPublisher {
@@ -21,6 +22,8 @@ export interface MonitorRoutesOptions {
   bus: RefreshPublisher;
   busEnabled: boolean;
   tracker: RefreshTracker;
+  /** The tracker's bound, the most acks `?acks=` may ask for. */
+  maxAcksPerEvent: number;
   secrets: WebhookSecrets;
   /** Reject webhooks that carry no signature we can verify. */
   requireSignature: boolean;
@@ -197,7 +200,20 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
     });
   });
 
-  app.get('/actuator/refresh-events', async () => options.tracker.list());
+  // Paginated: the listing is bounded whatever the bus sent (see RefreshTracker's limits).
+  app.get('/actuator/refresh-events', async (request, reply) => {
+    const listing = options.tracker.list({
+      limit: integerParameter(request.query, 'limit', { default: 20, min: 1, max: 200 }),
+      offset: integerParameter(request.query, 'offset', { default: 0, min: 0, max: 1_000_000 }),
+      ackLimit: integerParameter(request.query, 'acks', {
+        default: 200,
+        min: 0,
+        max: options.maxAcksPerEvent,
+      }),
+    });
+    reply.header('x-total-count', String(listing.total));
+    return listing.events;
+  });
 }
 
 function hasSecretFor(host: string, secrets: WebhookSecrets): boolean {

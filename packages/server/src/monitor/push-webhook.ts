@@ -127,7 +127,8 @@ function filesOfCommits(hostName: string): (commits: unknown[]) => string[] {
             `${hostName} push webhook commits[${i}].${kind} must be a list of file names`,
           );
         }
-        paths.push(...(files as string[]));
+        // A loop, not push(...files): a webhook body can hold a list long enough to overflow the call stack.
+        for (const file of files as string[]) paths.push(file);
       }
     });
     return unique(paths);

@@ -102,6 +102,24 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     description: 'Largest request line plus headers accepted, in bytes (431 beyond)',
   },
   {
+    key: 'confbus.server.refresh-events.max-events',
+    type: 'integer',
+    default: 200,
+    description: 'Published refresh events remembered with their acks (GET /actuator/refresh-events)',
+  },
+  {
+    key: 'confbus.server.refresh-events.max-acks-per-event',
+    type: 'integer',
+    default: 10000,
+    description: 'Acks (one per service) recorded per refresh event; more are counted, not kept',
+  },
+  {
+    key: 'confbus.server.refresh-events.max-bytes',
+    type: 'integer',
+    default: 16777216,
+    description: 'Memory for recorded acks (estimated bytes); the oldest events are forgotten first',
+  },
+  {
     key: 'spring.security.user.name',
     type: 'string',
     default: 'user',

@@ -70,6 +70,7 @@ describe('POST /monitor when publishing fails', () => {
       bus,
       busEnabled: true,
       tracker,
+      maxAcksPerEvent: 10_000,
       secrets: {},
       requireSignature: false,
       logger: quiet,
