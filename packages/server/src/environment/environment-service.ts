@@ -37,6 +37,8 @@ export type RenderFormat = 'properties' | 'yml' | 'json';
 export class ResolvedEnvironment {
   private jsonBytes?: Buffer;
   private readonly renderings = new Map<string, string>();
+  /** The merged properties, without and with placeholders resolved: each computed once for every format. */
+  private readonly merged = new Map<boolean, FlatProperties>();
 
   constructor(readonly environment: Environment) {}
 
@@ -50,8 +52,7 @@ export class ResolvedEnvironment {
     const key = `${format}:${resolve}`;
     let text = this.renderings.get(key);
     if (text === undefined) {
-      let merged: FlatProperties = mergeForRendering(this.environment.propertySources);
-      if (resolve) merged = resolvePlaceholders(merged);
+      const merged = this.mergedProperties(resolve);
       text =
         format === 'properties'
           ? renderProperties(merged)
@@ -61,6 +62,23 @@ export class ResolvedEnvironment {
       this.renderings.set(key, text);
     }
     return text;
+  }
+
+  private mergedProperties(resolve: boolean): FlatProperties {
+    let merged = this.merged.get(resolve);
+    if (merged === undefined) {
+      const { propertySources } = this.environment;
+      merged = resolve
+        ? resolvePlaceholders(
+            this.mergedProperties(false),
+            (key) =>
+              // The file a merged value came from: the first (highest-precedence) source holding the key.
+              propertySources.find((source) => Object.hasOwn(source.source, key))?.name,
+          )
+        : mergeForRendering(propertySources);
+      this.merged.set(resolve, merged);
+    }
+    return merged;
   }
 }
 
