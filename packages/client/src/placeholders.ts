@@ -45,6 +45,7 @@ export function resolvePlaceholders(
     const key = inner(colon === -1 ? body : body.slice(0, colon));
     let replacement: string | undefined;
     if (!visiting.has(key)) {
+      budget.lookup();
       const value = lookup(key);
       if (value !== undefined) {
         visiting.add(key);

@@ -112,6 +112,8 @@ export function parseYaml(text: string, file: string): ConfigDocument[] {
 function toParseError(file: string, documentNumber: number, error: YAMLError): ConfigParseError {
   const position = error.linePos?.[0];
   let reason = error.message.split('\n')[0] ?? error.message;
+  // The parser recurses per nesting level; say what the input did rather than what the stack did.
+  reason = reason.replace(/^Maximum call stack size exceeded/, 'nested too deeply');
   reason = reason.replace(/ at line \d+, column \d+:?$/, '');
   if (error.code === 'TAG_RESOLVE_FAILED') {
     // SnakeYAML's SafeConstructor refuses unknown tags such as !!js/function the same way.

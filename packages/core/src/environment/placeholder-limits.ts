@@ -13,6 +13,8 @@ export const PLACEHOLDER_LIMITS = {
   maxSubstituted: 4 * 1024 * 1024,
   /** Placeholders resolved inside one another (`${a}` → `${b}` → ..., or `${${${x}}}`). */
   maxDepth: 32,
+  /** Placeholders looked up while resolving one value (the work a bomb multiplies). */
+  maxLookupsPerValue: 10_000,
 } as const;
 
 /** A resolution went beyond a limit; names the key and, when known, the property source (file) it came from. */
@@ -36,6 +38,21 @@ export class PlaceholderBudgetExceeded extends Error {}
 /** Counts the work of one resolution against PLACEHOLDER_LIMITS. */
 export class PlaceholderBudget {
   private substituted = 0;
+  private lookups = 0;
+
+  /** Starts the resolution of another top-level value (the per-value lookup count starts again). */
+  nextValue(): void {
+    this.lookups = 0;
+  }
+
+  /** Records one placeholder looked up. */
+  lookup(): void {
+    if (++this.lookups > PLACEHOLDER_LIMITS.maxLookupsPerValue) {
+      throw new PlaceholderBudgetExceeded(
+        `need more than ${PLACEHOLDER_LIMITS.maxLookupsPerValue} lookups for one value`,
+      );
+    }
+  }
 
   /** Records `text` substituted for a placeholder; throws when the output or the total work is too large. */
   substitute(text: string, outputLength: number): void {

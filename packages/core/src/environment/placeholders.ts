@@ -23,6 +23,7 @@ export function resolvePlaceholders(
     let resolved = value;
     if (typeof value === 'string') {
       try {
+        resolver.budget.nextValue();
         resolved = resolver.resolveTopLevel(key, value);
       } catch (error) {
         if (error instanceof PlaceholderBudgetExceeded) {
@@ -39,10 +40,28 @@ export function resolvePlaceholders(
 /** Thrown inside a resolution that refers back to itself; the outermost placeholder stays literal. */
 class CircularPlaceholder extends Error {}
 
+/** A key's resolved value and the keys its resolution looked up: reusable wherever none of those is in progress. */
+interface Memo {
+  readonly value: string;
+  readonly touched: ReadonlySet<string>;
+}
+
+/** Most keys remembered per memo; a resolution that looks up more is not memoised. */
+const MAX_TOUCHED = 512;
+
+/**
+ * Each key's value is resolved once and reused (a bomb's `${p}${p}` then costs one resolution per level, not
+ * 2^level), except where reuse could hide a cycle: a memo is used only when no key it looked up is being
+ * resolved right now, which is exactly when resolving again would give the same text.
+ */
 class PlaceholderResolver {
+  private readonly memo = new Map<string, Memo>();
+  /** Keys looked up by each resolution in progress, innermost last; null once too many to track. */
+  private readonly touched: Array<Set<string> | null> = [];
+
   constructor(
     private readonly flat: FlatProperties,
-    private readonly budget: PlaceholderBudget,
+    readonly budget: PlaceholderBudget,
   ) {}
 
   resolveTopLevel(key: string, value: string): string {
@@ -97,14 +116,46 @@ class PlaceholderResolver {
     const key = this.resolveText(rawKey, visiting, depth + 1);
     if (visiting.has(key)) throw new CircularPlaceholder(key);
     const value: PropertyValue | undefined = Object.hasOwn(this.flat, key) ? this.flat[key] : undefined;
+    this.budget.lookup();
+    this.touch(key);
     if (value !== undefined) {
       if (typeof value !== 'string') return String(value);
-      return this.resolveText(value, new Set(visiting).add(key), depth + 1);
+      return this.resolveValue(key, value, visiting, depth);
     }
     if (separator !== -1) {
       return this.resolveText(content.slice(separator + SEPARATOR.length), visiting, depth + 1);
     }
     return undefined;
+  }
+
+  private resolveValue(key: string, value: string, visiting: ReadonlySet<string>, depth: number): string {
+    const memo = this.memo.get(key);
+    if (memo !== undefined && ![...visiting].some((k) => memo.touched.has(k))) {
+      for (const k of memo.touched) this.touch(k);
+      return memo.value;
+    }
+    this.touched.push(new Set());
+    let resolved: string;
+    let touched: Set<string> | null | undefined;
+    try {
+      resolved = this.resolveText(value, new Set(visiting).add(key), depth + 1);
+    } finally {
+      touched = this.touched.pop();
+    }
+    if (touched) {
+      this.memo.set(key, { value: resolved, touched });
+      for (const k of touched) this.touch(k);
+    } else if (this.touched.length > 0) {
+      this.touched[this.touched.length - 1] = null;
+    }
+    return resolved;
+  }
+
+  private touch(key: string): void {
+    const current = this.touched[this.touched.length - 1];
+    if (!current) return;
+    current.add(key);
+    if (current.size > MAX_TOUCHED) this.touched[this.touched.length - 1] = null;
   }
 }
 
