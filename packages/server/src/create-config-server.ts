@@ -9,6 +9,7 @@ import { BusNode, busNodeOptionsFromSettings, isBusEnabled } from '@confbus/bus'
 import { type Settings, defaultBusId, maskUriUserInfo } from '@confbus/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
+import { ConfigFileParser } from './environment/config-file-parser.js';
 import { EnvironmentService } from './environment/environment-service.js';
 import { RepeatRequestFastPath } from './environment/repeat-request-fast-path.js';
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
@@ -85,11 +86,15 @@ export async function createConfigServer({
   const encryptionLogger = logger.child({ component: 'encryption' });
   const encryption = await loadServerEncryption(settings, cwd, encryptionLogger);
   const { decryptor } = encryption;
+  const parser = new ConfigFileParser({ maxFileBytes: settings.number('confbus.server.max-file-bytes') });
   const environments = new EnvironmentService({
     repository: mirror,
     displayUri,
     searchPaths: settings.list(`${GIT}.search-paths`),
     maxCacheEntries: settings.number('confbus.server.cache.max-entries'),
+    maxCacheBytes: settings.number('confbus.server.cache.max-bytes'),
+    maxEnvironmentBytes: settings.number('confbus.server.max-environment-bytes'),
+    parser,
     acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),
     ...(decryptor ? { transform: (env) => decryptor.decrypt(env) } : {}),
   });
@@ -141,6 +146,7 @@ export async function createConfigServer({
   }
   registerMonitorRoutes(app, {
     mirror,
+    parser,
     bus: { publishRefresh: (destination) => requireBus().publishRefresh(destination) },
     busEnabled: isBusEnabled(settings),
     tracker,
@@ -217,6 +223,7 @@ export async function createConfigServer({
       tracker.close();
       await bus?.close();
       await mirror.close();
+      await parser.close();
     },
   };
 }

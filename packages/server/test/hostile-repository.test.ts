@@ -54,13 +54,18 @@ describe('hostile repository content', () => {
       'deep.properties': `${Array.from({ length: 5000 }, () => 'a').join('.')}=1\nother=2\n`,
       'parens.yml': `spring.config.activate.on-profile: "${'('.repeat(10_000)}dev${')'.repeat(10_000)}"\na: 1\n`,
       'nots.yml': `spring.config.activate.on-profile: "${'!'.repeat(10_000)}dev"\na: 1\n`,
-      'nested.yml': `${Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} 1\n`,
+      'nested.yml': `a: ${'['.repeat(5000)}${']'.repeat(5000)}\n`,
+      'big.yml': `${Array.from({ length: 40_000 }, (_, i) => `key${i}: value ${i}`).join('\n')}\n`,
       'bomb.yml': placeholderBomb(22),
+      'wide.properties': `${Array.from({ length: 32_000 }, (_, i) => `w${i}=${i}`).join('\n')}\n`,
+      'wide-dev.properties': `${Array.from({ length: 32_000 }, (_, i) => `d${i}=${i}`).join('\n')}\n`,
     });
     await commitGitTreeEntry(remote);
     server = await startTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.search-paths': '*',
+      'confbus.server.max-file-bytes': '500000',
+      'confbus.server.max-environment-bytes': '600000',
     });
   });
 
@@ -98,7 +103,7 @@ describe('hostile repository content', () => {
     }
   });
 
-  it('answers profile expressions nested 10,000 deep and 3,000-level YAML nesting with parse errors', async () => {
+  it('answers profile expressions nested 10,000 deep and 5,000-level YAML nesting with parse errors', async () => {
     await expectError(
       '/parens/dev',
       500,
@@ -129,5 +134,25 @@ describe('hostile repository content', () => {
     );
     assert.equal((await server.get('/bomb-default.yml?resolvePlaceholders=false')).status, 200);
     assert.equal((await server.get('/other/default')).status, 200, 'other applications are unaffected');
+  });
+
+  it('answers a file over confbus.server.max-file-bytes with CONFBUS_CONFIG_LIMIT naming it and the setting', async () => {
+    await expectError(
+      '/big/default',
+      500,
+      'CONFBUS_CONFIG_LIMIT',
+      /big\.yml: the file is \d+ bytes, more than confbus\.server\.max-file-bytes \(500000\)/,
+    );
+    assert.equal((await server.get('/other/default')).status, 200);
+  });
+
+  it('answers an environment whose files add up to more than max-environment-bytes with CONFBUS_CONFIG_LIMIT', async () => {
+    assert.equal((await server.get('/wide/default')).status, 200);
+    await expectError(
+      '/wide/dev',
+      500,
+      'CONFBUS_CONFIG_LIMIT',
+      /wide.*\.properties: the files of 'wide' \(dev\) add up to more than confbus\.server\.max-environment-bytes/,
+    );
   });
 });

@@ -5,9 +5,10 @@
  * parse is reported and no refresh is published for the services it feeds, repeated webhooks for a commit that
  * was already announced publish nothing new, and without a bus the answer says so instead of pretending.
  */
-import { type RefreshBusEvent, guessServiceNames, isConfigFileName, parseConfigFile } from '@confbus/core';
+import { type RefreshBusEvent, guessServiceNames, isConfigFileName } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
+import type { ConfigFileParser } from '../environment/config-file-parser.js';
 import type { GitMirror } from '../git/index.js';
 import { HttpError, springErrorBody } from '../http/http-errors.js';
 import { integerParameter } from '../http/query-parameters.js';
@@ -19,6 +20,8 @@ export interface RefreshPublisher {
 
 export interface MonitorRoutesOptions {
   mirror: GitMirror;
+  /** Checks that the changed files parse (large ones off the event loop). */
+  parser: ConfigFileParser;
   bus: RefreshPublisher;
   busEnabled: boolean;
   tracker: RefreshTracker;
@@ -119,7 +122,7 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
         );
       }
       const { commit } = await options.mirror.resolveFetched(null);
-      const rejected = await findUnparsableFiles(options.mirror, commit, push.paths);
+      const rejected = await findUnparsableFiles(options.mirror, options.parser, commit, push.paths);
       const accepted = push.paths.filter((path) => !rejected.some((r) => r.file === path));
       const services = guessServiceNames(accepted);
 
@@ -223,6 +226,7 @@ function hasSecretFor(host: string, secrets: WebhookSecrets): boolean {
 
 async function findUnparsableFiles(
   mirror: GitMirror,
+  parser: ConfigFileParser,
   commit: string,
   paths: readonly string[],
 ): Promise<Array<{ file: string; message: string }>> {
@@ -233,7 +237,7 @@ async function findUnparsableFiles(
     const bytes = await mirror.readFile(commit, clean);
     if (bytes === undefined) continue;
     try {
-      parseConfigFile(clean, bytes.toString('utf8'));
+      await parser.parse(clean, bytes);
     } catch (error) {
       rejected.push({ file: path, message: error instanceof Error ? error.message : String(error) });
     }

@@ -78,6 +78,26 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     description: 'Resolved environments kept in memory, keyed by (commit, application, profiles, label)',
   },
   {
+    key: 'confbus.server.cache.max-bytes',
+    type: 'integer',
+    default: 268435456,
+    description:
+      'Estimated memory for resolved environments, and as much again for parsed files (least recently used go first)',
+  },
+  {
+    key: 'confbus.server.max-file-bytes',
+    type: 'integer',
+    default: 1048576,
+    description: 'Largest configuration file served; a larger one answers 500 CONFBUS_CONFIG_LIMIT naming it',
+  },
+  {
+    key: 'confbus.server.max-environment-bytes',
+    type: 'integer',
+    default: 8388608,
+    description:
+      'Largest summed size of the files one environment is built from (500 CONFBUS_CONFIG_LIMIT beyond)',
+  },
+  {
     key: 'confbus.server.max-profiles',
     type: 'integer',
     default: 32,
