@@ -153,6 +153,8 @@ export async function createConfigServer({
     maxAcksPerEvent: trackerLimits.maxAcksPerEvent,
     secrets,
     requireSignature: settings.boolean('confbus.monitor.require-signature'),
+    allowUnsigned: settings.boolean('confbus.monitor.allow-unsigned'),
+    maxFiles: settings.number('confbus.monitor.max-files'),
     logger: logger.child({ component: 'monitor' }),
   });
   const requireBus = (): BusNode => {

@@ -178,4 +178,18 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     description:
       'Reject /monitor requests that carry no verifiable signature (form posts, hosts without a secret)',
   },
+  {
+    key: 'confbus.monitor.allow-unsigned',
+    type: 'boolean',
+    default: false,
+    description:
+      'When a secret is set for any host, still accept /monitor requests that cannot be verified (form posts, simple bodies, hosts without a secret)',
+  },
+  {
+    key: 'confbus.monitor.max-files',
+    type: 'integer',
+    default: 100,
+    description:
+      'Changed files (and guessed services) /monitor announces one by one; beyond, one refresh for every service (*)',
+  },
 ];

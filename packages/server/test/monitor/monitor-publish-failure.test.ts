@@ -75,6 +75,8 @@ describe('POST /monitor when publishing fails', () => {
       maxAcksPerEvent: 10_000,
       secrets: {},
       requireSignature: false,
+      allowUnsigned: false,
+      maxFiles: 100,
       logger: quiet,
     });
     await app.ready();
