@@ -32,9 +32,11 @@ export function antMatch(pattern: string, path: string, separator = SEPARATOR): 
   const endsWithDoubleStar = patternSegments[patternSegments.length - 1] === '**';
   // A trailing `**` swallows everything left, including a trailing separator; otherwise both must agree.
   if (!endsWithDoubleStar && pattern.endsWith(separator) !== path.endsWith(separator)) return false;
-  const tokens: Token<string>[] = patternSegments.map((segment) =>
-    segment === '**' ? { repeat: true, test: () => true } : { test: segmentMatcher(segment) },
-  );
+  const tokens: Token<string>[] = [];
+  for (const segment of patternSegments) {
+    if (segment === '**') pushToken(tokens, { repeat: true, test: () => true }, true);
+    else tokens.push({ test: segmentMatcher(segment) });
+  }
   return simulate(tokens, pathSegments);
 }
 
@@ -54,12 +56,13 @@ interface Token<T> {
  * read so far"; each input element is tested at most once per token, so the cost is tokens × input.
  */
 function simulate<T>(tokens: readonly Token<T>[], input: ArrayLike<T>): boolean {
-  const start = new Uint8Array(tokens.length + 1);
-  start[0] = 1;
-  let active = closure(tokens, start);
+  let active = new Uint8Array(tokens.length + 1);
+  let next = new Uint8Array(tokens.length + 1);
+  active[0] = 1;
+  closure(tokens, active);
   for (let position = 0; position < input.length; position++) {
     const element = input[position] as T;
-    const next = new Uint8Array(tokens.length + 1);
+    next.fill(0);
     let any = false;
     for (let i = 0; i < tokens.length; i++) {
       if (active[i] !== 1) continue;
@@ -69,18 +72,27 @@ function simulate<T>(tokens: readonly Token<T>[], input: ArrayLike<T>): boolean 
       any = true;
     }
     if (!any) return false;
-    active = closure(tokens, next);
+    closure(tokens, next);
+    [active, next] = [next, active];
   }
   return active[tokens.length] === 1;
 }
 
 /** A repeat token may match nothing: being before it also means being after it. */
-function closure<T>(tokens: readonly Token<T>[], active: Uint8Array): Uint8Array {
+function closure<T>(tokens: readonly Token<T>[], active: Uint8Array): void {
   for (let i = 0; i < tokens.length; i++) {
     if (active[i] === 1 && (tokens[i] as Token<T>).repeat) active[i + 1] = 1;
   }
-  return active;
 }
+
+/** Adjacent repeat tokens that accept anything (`**`, `***`, `:**:**:`) are one: fewer states, same language. */
+function pushToken<T>(tokens: Token<T>[], token: Token<T>, matchesAnything: boolean): void {
+  const last = tokens[tokens.length - 1];
+  if (matchesAnything && token.repeat && last !== undefined && anything.has(last)) return;
+  tokens.push(token);
+  if (matchesAnything && token.repeat) anything.add(token);
+}
+const anything = new WeakSet<object>();
 
 const ANY: Token<string> = { repeat: true, test: () => true };
 const ONE: Token<string> = { test: () => true };
@@ -106,7 +118,7 @@ function segmentTokens(segment: string): Token<string>[] {
   const tokens: Token<string>[] = [];
   for (let i = 0; i < segment.length; i++) {
     const c = segment[i] as string;
-    if (c === '*') tokens.push(ANY);
+    if (c === '*') pushToken(tokens, ANY, true);
     else if (c === '?') tokens.push(ONE);
     else if (c === '{') {
       const end = segment.indexOf('}', i);
@@ -115,7 +127,7 @@ function segmentTokens(segment: string): Token<string>[] {
         break;
       }
       // `{name}`; a `{name:regex}` never arrives whole, see the top of the file.
-      tokens.push(ANY);
+      pushToken(tokens, ANY, true);
       i = end;
     } else tokens.push(literal(c));
   }
