@@ -7,7 +7,7 @@
  * for 7.4 s. Chunking can only yield between documents, and one large document cannot be split, so a single
  * 2 MB document still stalls for seconds. In a worker the same file costs the main thread only the structured
  * clone of the result: a longest stall of ~100 ms for 50,000 keys (~50 ms for 10,000), against 9 s inline.
- * Files under INLINE_BYTES parse in a few milliseconds, less than a round trip to a worker.
+ * Only files under INLINE_BYTES parse inline: on the loaded VM even 7 KB of YAML took up to ~240 ms.
  */
 import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
@@ -23,7 +23,7 @@ import { Piscina } from 'piscina';
 import type { ParseResult, ParseTask } from './parse-worker.js';
 
 /** Files up to this size are parsed on the calling thread. */
-export const INLINE_BYTES = 8 * 1024;
+export const INLINE_BYTES = 1024;
 /** A parse that takes longer is abandoned (its worker is ended) and reported as a parse error. */
 export const PARSE_TIMEOUT_MS = 30_000;
 
