@@ -72,6 +72,14 @@ const REPLACED_TAGS = new Set(['bool', 'int', 'float', 'timestamp'].map((name) =
  */
 export const YAML_MAX_FLOW_DEPTH = 256;
 
+/**
+ * Aliases may make a document yield more properties than its text has lines, but not this many times more
+ * (plus a fixed allowance): hundreds of `<<: *base` merges stay far below it, while a 150-byte file of nested
+ * aliases that expanded to 59,000 properties (within the alias count) is rejected.
+ */
+export const YAML_MAX_PROPERTIES_PER_LINE = 100;
+const YAML_PROPERTIES_ALLOWANCE = 1000;
+
 /** Parses every `---` document of a YAML file into flattened, SnakeYAML-typed properties. */
 export function parseYaml(text: string, file: string): ConfigDocument[] {
   checkFlowDepth(text, file);
@@ -111,7 +119,17 @@ export function parseYaml(text: string, file: string): ConfigDocument[] {
     if (value === null || value === undefined) return;
     // Spring's YamlProcessor: "A document can be a text literal".
     const root = value instanceof Map ? value : new Map([['document', value]]);
-    flattened.push(flattenProperties(root));
+    const properties = flattenProperties(root);
+    const count = Object.keys(properties).length;
+    const allowed = YAML_PROPERTIES_ALLOWANCE + YAML_MAX_PROPERTIES_PER_LINE * lineCounter.lineStarts.length;
+    if (count > allowed) {
+      throw new ConfigParseError(
+        file,
+        `aliases expand to ${count} properties from ${lineCounter.lineStarts.length} lines (at most ${allowed})`,
+        { document: documentNumber },
+      );
+    }
+    flattened.push(properties);
   });
   return toConfigDocuments(file, flattened);
 }

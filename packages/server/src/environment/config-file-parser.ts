@@ -44,7 +44,9 @@ export class ConfigFileParser {
         `${path}: the file is ${bytes.length} bytes, more than confbus.server.max-file-bytes (${this.options.maxFileBytes})`,
       );
     }
-    if (bytes.length <= INLINE_BYTES) return parseConfigFile(path, bytes.toString('utf8'));
+    // A small YAML file with anchors can still expand (aliases): it goes to the worker too.
+    const mayExpand = !path.toLowerCase().endsWith('.properties') && bytes.includes(0x26 /* & */);
+    if (bytes.length <= INLINE_BYTES && !mayExpand) return parseConfigFile(path, bytes.toString('utf8'));
     const result = await this.runInWorker({ path, bytes });
     if (result.ok) return result.documents;
     throw new ConfigParseError(result.file, result.reason, result.details);
