@@ -7,12 +7,14 @@
 //   - a large multi-document YAML file.
 // Each row: the HTTP status (or the match result), the longest stall, and the wall time of the request.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers';
 import { matchesServicePattern, resolveSettings } from '@confbus/core';
 import { createConfigServer, serverSettingSpecs } from '@confbus/server';
 import pino from 'pino';
 import { runCleanups } from './lib/cleanup.mjs';
 import { createConfigRepo, makeTempDir } from './lib/repos.mjs';
 
+const { fetch } = globalThis;
 const rows = [];
 const ms = (n) => `${n.toFixed(0)} ms`;
 

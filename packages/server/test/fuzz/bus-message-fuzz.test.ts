@@ -5,17 +5,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { BusNode, DEFAULT_BUS_DESTINATION } from '@confbus/bus';
+import { type BusNode, DEFAULT_BUS_DESTINATION } from '@confbus/bus';
+import { amqpBusMember } from '@confbus/testkit/bus-member';
 import { type Picker, heapAfterGc, picker, watchEventLoop } from '@confbus/testkit/fuzz';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import {
-  type TestVhost,
-  RABBIT_HOST,
-  RABBIT_PASSWORD,
-  RABBIT_PORT,
-  RABBIT_USER,
-  createTestVhost,
-} from '@confbus/testkit/rabbit-vhost';
+import { type TestVhost, RABBIT_HOST, createTestVhost } from '@confbus/testkit/rabbit-vhost';
 import amqplib from 'amqplib';
 import { type TestServer, startTestServer } from '../server-harness.js';
 
@@ -102,16 +96,7 @@ describe('bus message fuzz', () => {
       'logging.level.root': 'error',
     });
     // A bus member in this process too, so its destination matching is measured with the server's.
-    member = new BusNode({
-      addresses: [`${RABBIT_HOST}:${RABBIT_PORT}`],
-      username: RABBIT_USER,
-      password: RABBIT_PASSWORD,
-      vhost: vhost.name,
-      destination: DEFAULT_BUS_DESTINATION,
-      busId: 'sample:dev:8081:0123456789abcdef0123456789abcdef',
-      ackEnabled: false,
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
-    });
+    member = amqpBusMember(vhost.name, { busId: 'sample:dev:8081:0123456789abcdef0123456789abcdef' });
     member.on('refresh', () => refreshesSeen++);
     await member.start();
   });
