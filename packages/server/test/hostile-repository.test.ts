@@ -115,7 +115,7 @@ describe('hostile repository content', () => {
       '/nested/default',
       500,
       'CONFBUS_CONFIG_PARSE',
-      /nested\.yml: .*(nested too deeply|segments)/,
+      /nested\.yml: .*(nested too deeply|nested more than|segments)/,
     );
   });
 
