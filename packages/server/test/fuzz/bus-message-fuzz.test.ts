@@ -94,15 +94,16 @@ function replayWindows(bodies: readonly Buffer[], publishedId: string): string[]
   );
   tracker.published({ ...createRefreshEvent('configserver:8888:x', 'foo'), id: publishedId }, 'c'.repeat(40));
   const slow: string[] = [];
-  let addressed = 0;
+  // What the matching decided, kept so the work cannot be optimised away.
+  const decisions: boolean[] = [];
   for (let start = 0; start < bodies.length; start += 50) {
     const before = process.cpuUsage();
     for (const body of bodies.slice(start, start + 50)) {
       try {
         const event = decodeBusEvent(body);
         if (isAckEvent(event)) tracker.acked(event);
-        else if (isRefreshEvent(event) && isForSelf(event, MEMBER_ID) && !isFromSelf(event, MEMBER_ID))
-          addressed++;
+        else if (isRefreshEvent(event))
+          decisions.push(isForSelf(event, MEMBER_ID) && !isFromSelf(event, MEMBER_ID));
       } catch {
         // malformed: dropped, as the nodes do
       }
@@ -112,7 +113,7 @@ function replayWindows(bodies: readonly Buffer[], publishedId: string): string[]
     if (ms >= STALL_LIMIT_MS) slow.push(`messages ${start}-${start + 49}: ${ms.toFixed(0)} ms`);
   }
   tracker.close();
-  return addressed >= 0 ? slow : [];
+  return slow;
 }
 
 describe('bus message fuzz', () => {
