@@ -1,15 +1,16 @@
 /**
  * The last-known-good copy of the fetched environment, so a service can start when the config
  * server is down. Written atomically (temp file, fsync, rename; mode 0600). Secret values (per
- * isSecretKey) are AES-256-GCM encrypted with a key derived from `confbus.client.backup.key`,
- * left out when there is no key, or — only if asked for — stored in plain text. `{cipher}` values the server
- * passed through are stored as they came (still encrypted): the client decrypts them after reading, so their
- * plain text never reaches the file.
+ * isSecretKey, and values holding a URI with a password such as `jdbc:postgresql://app:pw@host/db`) are
+ * AES-256-GCM encrypted with a key derived from `confbus.client.backup.key`, left out when there is no key,
+ * or — only if asked for — stored in plain text. `{cipher}` values the server passed through are stored as
+ * they came (still encrypted): the client decrypts them after reading, so their plain text never reaches the
+ * file.
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isCipherValue, isSecretKey, type FlatProperties } from '@confbus/core';
+import { hasUriPassword, isCipherValue, isSecretKey, type FlatProperties } from '@confbus/core';
 import type { RemoteEnvironment } from './remote-environment.js';
 import { parseEnvironment } from './remote-environment.js';
 
@@ -62,7 +63,8 @@ export async function writeBackup(
     const source: Record<string, FlatProperties[string] | CipherValue> = {};
     for (const [name, value] of Object.entries(ps.source)) {
       // A {cipher} value is already encrypted (with the encrypt.* key): kept as it is, it restores without a backup key.
-      if (!isSecretKey(name) || mode.mode === 'plaintext' || isCipherValue(value)) source[name] = value;
+      const secret = isSecretKey(name) || hasUriPassword(value);
+      if (!secret || mode.mode === 'plaintext' || isCipherValue(value)) source[name] = value;
       else if (key) source[name] = { $cipher: encrypt(key, name, JSON.stringify(value)) };
       else omittedSecrets++;
     }

@@ -133,6 +133,20 @@ export const clientSettingSpecs: readonly SettingSpec[] = [
     description:
       'A {cipher} value the client cannot decrypt fails start-up or the refresh; false makes it "" with a warning',
   },
+  {
+    key: 'confbus.client.poll.interval',
+    type: 'integer',
+    default: 300000,
+    description:
+      'Safety-net check in ms (±10% jitter): refresh when the server version changed without a bus event; 0 = off',
+  },
+  {
+    key: 'confbus.client.poll.retry-interval',
+    type: 'integer',
+    default: 5000,
+    description:
+      'First retry in ms of a failed safety-net check (doubling up to the interval), so a returning server is noticed soon',
+  },
   ...busSettingSpecs,
   ...clientBusSettingSpecs,
 ];
@@ -167,6 +181,7 @@ export interface ClientSettings {
   /** The client's own key, for `{cipher}` values the server passes through. */
   readonly encryption: EncryptionSettings;
   readonly decryptFailOnError: boolean;
+  readonly poll: { readonly interval: number; readonly retryInterval: number };
 }
 
 const CONFIG_SERVER_IMPORT = /^(optional:)?configserver:(.*)$/;
@@ -226,5 +241,9 @@ export function readClientSettings(settings: Settings): ClientSettings {
     bus: readBusSettings(settings),
     encryption: readEncryptionSettings(settings),
     decryptFailOnError: settings.boolean('encrypt.fail-on-error'),
+    poll: {
+      interval: Math.max(0, settings.number('confbus.client.poll.interval')),
+      retryInterval: Math.max(100, settings.number('confbus.client.poll.retry-interval')),
+    },
   };
 }

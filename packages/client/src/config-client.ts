@@ -46,6 +46,7 @@ import {
   type RefreshableOptions,
 } from './refreshable.js';
 import { fetchEnvironment, type RemoteEnvironment } from './remote-environment.js';
+import { SafetyNetPoll } from './safety-net-poll.js';
 
 /** The logging the client needs; a pino logger fits. Messages never contain secret values. */
 export interface ClientLogger {
@@ -116,6 +117,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   #closed = false;
   #bus: BusState;
   #busStarting: Promise<void> | undefined;
+  #poll: SafetyNetPoll | undefined;
 
   private constructor(
     readonly settings: ClientSettings,
@@ -166,6 +168,12 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     }
     const client = new ConfigClient(settings, localSettings, localLayer, logger, decryptor, snapshot);
     if (fetched) await client.saveBackup(fetched.env);
+    client.#poll = new SafetyNetPoll({ check: () => client.refreshIfVersionChanged() }, logger, {
+      interval: settings.poll.interval,
+      retryMin: settings.poll.retryInterval,
+      startStale: !fetched,
+    });
+    client.#poll.start();
     // The bus id holds the port (Spring: local.server.port, else server.port, else 8080). With
     // server.port=0 it is known only once the app listens: then setLocalServerPort() starts the bus.
     if (settings.bus.enabled) {
@@ -448,6 +456,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   /** Stops accepting refreshes and waits for one in progress. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#poll?.stop();
     await this.#busStarting?.catch(() => undefined);
     await this.bus?.close();
     await Promise.allSettled([this.#running, this.#queued]);

@@ -3,7 +3,14 @@
  * metadata, remote sources, local settings) plus where they came from. A refresh builds a new
  * snapshot and swaps it in; nothing here ever changes after construction.
  */
-import { canonicalKey, environmentNamesFor, type PropertyValue, type Settings } from '@confbus/core';
+import {
+  canonicalKey,
+  environmentNamesFor,
+  PlaceholderBudgetExceeded,
+  PlaceholderLimitError,
+  type PropertyValue,
+  type Settings,
+} from '@confbus/core';
 import { hasPlaceholder, resolvePlaceholders } from './placeholders.js';
 
 export type ConfigSourceKind = 'server' | 'backup' | 'local';
@@ -78,16 +85,25 @@ export class ConfigSnapshot {
    */
   resolve(key: string, onRead?: (key: string) => void): PropertyValue | undefined {
     onRead?.(key);
-    const value = this.rawEntry(key)?.value;
+    const entry = this.rawEntry(key);
+    const value = entry?.value;
     if (typeof value !== 'string' || !hasPlaceholder(value)) return value;
-    return resolvePlaceholders(
-      value,
-      (ref) => {
-        onRead?.(ref);
-        return this.rawEntry(ref)?.value;
-      },
-      new Set([key]),
-    );
+    try {
+      return resolvePlaceholders(
+        value,
+        (ref) => {
+          onRead?.(ref);
+          return this.rawEntry(ref)?.value;
+        },
+        new Set([key]),
+      );
+    } catch (error) {
+      // A placeholder bomb in the configuration: a clear error naming the key and its source, fast.
+      if (error instanceof PlaceholderBudgetExceeded) {
+        throw new PlaceholderLimitError(key, entry?.layer, error.message);
+      }
+      throw error;
+    }
   }
 
   /** Every enumerable key with its winning raw value: what a refresh diffs. */

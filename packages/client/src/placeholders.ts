@@ -2,11 +2,24 @@
  * `${key}` and `${key:default}` placeholders, resolved across every property source the way
  * Spring's PropertySourcesPropertyResolver does: nested (`${a:${b}}`), recursive, `\${x}` kept
  * literal. An unresolvable placeholder, or one in a cycle, stays as written rather than failing
- * the whole lookup.
+ * the whole lookup. Expansion is bounded by core's PLACEHOLDER_LIMITS (the server's resolver uses the
+ * same): beyond them the budget throws PlaceholderBudgetExceeded, which the caller turns into an error
+ * naming the key and its property source.
  */
+import { PlaceholderBudget } from '@confbus/core';
+
 export type Lookup = (key: string) => string | number | boolean | undefined;
 
-export function resolvePlaceholders(text: string, lookup: Lookup, visiting: Set<string> = new Set()): string {
+export function resolvePlaceholders(
+  text: string,
+  lookup: Lookup,
+  visiting: Set<string> = new Set(),
+  budget: PlaceholderBudget = new PlaceholderBudget(),
+  depth = 0,
+): string {
+  if (!text.includes('${')) return text;
+  budget.enter(depth);
+  const inner = (nested: string): string => resolvePlaceholders(nested, lookup, visiting, budget, depth + 1);
   let out = '';
   let i = 0;
   while (i < text.length) {
@@ -29,19 +42,21 @@ export function resolvePlaceholders(text: string, lookup: Lookup, visiting: Set<
     }
     const body = text.slice(i + 2, end);
     const colon = topLevelColon(body);
-    const key = resolvePlaceholders(colon === -1 ? body : body.slice(0, colon), lookup, visiting);
+    const key = inner(colon === -1 ? body : body.slice(0, colon));
     let replacement: string | undefined;
     if (!visiting.has(key)) {
+      budget.lookup();
       const value = lookup(key);
       if (value !== undefined) {
         visiting.add(key);
-        replacement = resolvePlaceholders(String(value), lookup, visiting);
+        replacement = inner(String(value));
         visiting.delete(key);
       }
     }
     if (replacement === undefined && colon !== -1) {
-      replacement = resolvePlaceholders(body.slice(colon + 1), lookup, visiting);
+      replacement = inner(body.slice(colon + 1));
     }
+    if (replacement !== undefined) budget.substitute(replacement, out.length);
     out += replacement ?? text.slice(i, end + 1);
     i = end + 1;
   }

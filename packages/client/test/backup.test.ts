@@ -17,7 +17,15 @@ describe('last-known-good backup', () => {
     stub.setEnvironment('app', 'default', {
       version: 'd'.repeat(40),
       propertySources: [
-        { name: 'repo/app.yml', source: { 'group.comment': 'remote', 'db.password': 's3cret-value', n: 3 } },
+        {
+          name: 'repo/app.yml',
+          source: {
+            'group.comment': 'remote',
+            'db.password': 's3cret-value',
+            n: 3,
+            'spring.datasource.url': 'jdbc:postgresql://app:url-pa55@db.internal:5432/app',
+          },
+        },
       ],
     });
   });
@@ -56,6 +64,7 @@ describe('last-known-good backup', () => {
     const text = await readFile(file, 'utf8');
     assert.equal((await stat(file)).mode & 0o777, 0o600);
     assert.ok(!text.includes('s3cret-value'), 'secret stored in clear');
+    assert.ok(!text.includes('url-pa55'), 'a URI password stored in clear (issue #15)');
     assert.ok(!text.includes('correct horse'), 'key material stored');
     assert.ok(text.includes('"group.comment": "remote"'));
 
@@ -65,6 +74,10 @@ describe('last-known-good backup', () => {
     assert.equal(restored.status.version, 'd'.repeat(40));
     assert.equal(restored.getString('group.comment'), 'remote');
     assert.equal(restored.getString('db.password'), 's3cret-value');
+    assert.equal(
+      restored.getString('spring.datasource.url'),
+      'jdbc:postgresql://app:url-pa55@db.internal:5432/app',
+    );
     assert.equal(restored.getNumber('n'), 3);
     assert.ok(
       logger.lines.some((line) => /Starting from the last-known-good configuration backup/.test(line)),
@@ -93,6 +106,7 @@ describe('last-known-good backup', () => {
     await client.close();
     assert.equal(logger.lines.filter((line) => line.includes('secret value(s) left out')).length, 1);
     assert.ok(!(await readFile(file, 'utf8')).includes('db.password'));
+    assert.ok(!(await readFile(file, 'utf8')).includes('url-pa55'));
     const restored = await whileServerDown(() => start(file));
     assert.equal(restored.get('db.password'), undefined);
     assert.equal(restored.get('group.comment'), 'remote');
@@ -101,6 +115,7 @@ describe('last-known-good backup', () => {
     const plain = join(temp.path, 'plain.json');
     await (await start(plain, ['--confbus.client.backup.plaintext-secrets=true'])).close();
     assert.ok((await readFile(plain, 'utf8')).includes('s3cret-value'));
+    assert.ok((await readFile(plain, 'utf8')).includes('url-pa55'));
   });
 
   it('starts on local settings when the backup file is missing', async () => {

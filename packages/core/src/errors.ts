@@ -31,4 +31,9 @@ export const coreErrors = defineErrors({
     description:
       'GET /key: the configured key is symmetric, so there is no public key (Spring: "No public key available")',
   },
+  CONFBUS_CONFIG_LIMIT: {
+    status: 500,
+    description:
+      'A configuration file exceeds a safety limit (size, placeholder expansion, nesting); the message names the file, the key and the limit.',
+  },
 });

@@ -32,5 +32,18 @@ export function maskValue(_value?: unknown): string {
  * `https://user:pw@host` → `https://user:******@host`.
  */
 export function maskUriUserInfo(uri: string): string {
-  return uri.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@,]*):[^\s/@,]*@/gi, `$1:${MASK}@`);
+  return uri.replace(URI_USER_INFO_PASSWORD, `$1:${MASK}@`);
+}
+
+/** `scheme://user:password@` anywhere in the text (`jdbc:postgresql://app:pw@host/db` too). */
+const URI_USER_INFO_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^\s:/@,]*):[^\s/@,]*@/gi;
+
+/**
+ * True when the value holds a URI with a password in its user info: such a value is a secret whatever its
+ * key (a datasource URL under `spring.datasource.url`), as `/actuator/env` already masks it.
+ */
+export function hasUriPassword(value: unknown): boolean {
+  if (typeof value !== 'string' || !value.includes('@')) return false;
+  URI_USER_INFO_PASSWORD.lastIndex = 0;
+  return URI_USER_INFO_PASSWORD.test(value);
 }

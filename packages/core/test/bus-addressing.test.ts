@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  MAX_DESTINATION_PATTERN_LENGTH,
+  MAX_DESTINATION_SEGMENTS,
   createRefreshEvent,
   defaultBusId,
   guessServiceNames,
@@ -9,6 +11,7 @@ import {
   matchesServicePattern,
   normalizeDestination,
 } from '@confbus/core';
+import { runWithDeadline } from '@confbus/testkit/deadline';
 
 describe('bus destinations', () => {
   it('normalises destinations as PathDestinationFactory does', () => {
@@ -116,5 +119,60 @@ describe('guessServiceNames (monitor, 3.1.5+ rules)', () => {
     ];
     for (const [paths, expected] of table)
       assert.deepEqual(guessServiceNames(paths), expected, paths.join(','));
+  });
+});
+
+describe('bus destinations from hostile senders', () => {
+  const busId = 'sample:dev:8081:0123456789abcdef0123456789abcdef';
+
+  it('matches backtracking-prone patterns in linear time (issue #15: `**:*********z` stalled nodes for seconds)', async () => {
+    // On the regex-based matcher each extra `*` multiplied the time by ~4.5; 14 stars would run for hours.
+    const patterns = [
+      `**:${'*'.repeat(14)}z`,
+      `**:${'*'.repeat(200)}z`,
+      `${'*:'.repeat(30)}**:${'?*'.repeat(40)}z`,
+      `**:{a}${'{b}*'.repeat(60)}z`,
+      `${'**:'.repeat(60)}z`,
+    ];
+    const outcome = await runWithDeadline<boolean[]>(
+      `const { matchesServicePattern } = await import('@confbus/core');
+       return ${JSON.stringify(patterns)}.map((p) => matchesServicePattern(p, ${JSON.stringify(busId)}));`,
+      20_000,
+    );
+    assert.ok(outcome.done, 'matching hostile destinations was still running after 20 s');
+    assert.deepEqual(outcome.value, [false, false, false, false, false]);
+  });
+
+  it('keeps AntPathMatcher semantics for wildcards and variables, and never compiles a regex', () => {
+    const table: [string, string, boolean][] = [
+      [`**:${'*'.repeat(14)}f`, busId, true],
+      ['sample:*:**', busId, true],
+      ['sample:d?v:**', busId, true],
+      ['sample:d*v*:**', busId, true],
+      ['sample:{profile}:{port}:**', busId, true],
+      ['sample:{profile}x:**', busId, false],
+      ['sample:d{x}:**', busId, true],
+      ['sample:{p:dev}:**', busId, false], // the tokenizer cuts `{p:dev}` in two (as in Spring)
+      ['sample:{p:dev}:**', 'sample:{p:dev}:1', true],
+      ['sample:{unclosed:**', 'sample:{unclosed:1', true],
+      ['sample:(dev|prod):**', 'sample:(dev|prod):1', true], // regex syntax is literal
+      ['sample:de.:**', busId, false],
+    ];
+    for (const [pattern, id, expected] of table) {
+      assert.equal(matchesServicePattern(pattern, id), expected, `${pattern} vs ${id}`);
+    }
+  });
+
+  it('addresses no one with a pattern beyond the length or segment caps', () => {
+    assert.ok(matchesServicePattern(`${'**:'.repeat(MAX_DESTINATION_SEGMENTS - 1)}**`, busId));
+    assert.ok(!matchesServicePattern(`${'**:'.repeat(MAX_DESTINATION_SEGMENTS)}**`, busId));
+    assert.ok(!matchesServicePattern(`**:${'*'.repeat(MAX_DESTINATION_PATTERN_LENGTH)}`, busId));
+  });
+
+  it('never treats the origin as a pattern: an event "from **" is not from every node', () => {
+    assert.ok(!isFromSelf(createRefreshEvent('**'), busId));
+    assert.ok(!isFromSelf(createRefreshEvent('sample:*:8081:*'), busId));
+    assert.ok(!isFromSelf(createRefreshEvent(`**:${'*'.repeat(20)}z`), busId));
+    assert.ok(isFromSelf(createRefreshEvent(busId), busId));
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   BusMessageError,
+  MAX_BUS_FIELD_LENGTH,
   createAckEvent,
   createRefreshEvent,
   decodeBusEvent,
@@ -156,6 +157,30 @@ describe('bus wire format', () => {
     assert.equal(decodeBusEvent(`{${base},"destinationService":"foo"}`).destinationService, 'foo');
     assert.equal(decodeBusEvent(`{${base}}`).destinationService, '**');
     assert.equal(decodeBusEvent(`{${base},"destinationService":null}`).destinationService, '**');
+  });
+
+  it('rejects messages whose ids or destinations are longer than MAX_BUS_FIELD_LENGTH', () => {
+    const long = 'x'.repeat(MAX_BUS_FIELD_LENGTH + 1);
+    const base = { type: 'AckRemoteApplicationEvent', timestamp: 1, originService: 'a', id: 'i' };
+    const ack = { ...base, ackId: 'e', ackDestinationService: '**', event: 'E' };
+    for (const field of [
+      'originService',
+      'destinationService',
+      'id',
+      'ackId',
+      'ackDestinationService',
+      'event',
+      'configVersion',
+    ]) {
+      expectBusError(
+        () => decodeBusEvent(JSON.stringify({ ...ack, [field]: long })),
+        new RegExp(`"${field}" is ${long.length} characters long`),
+      );
+    }
+    assert.equal(
+      decodeBusEvent(JSON.stringify({ ...ack, originService: long.slice(1) })).originService.length,
+      MAX_BUS_FIELD_LENGTH,
+    );
   });
 
   it('rejects malformed messages, naming what is wrong', () => {

@@ -9,6 +9,7 @@ import { BusNode, busNodeOptionsFromSettings, isBusEnabled } from '@confbus/bus'
 import { type Settings, defaultBusId, maskUriUserInfo } from '@confbus/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
+import { ConfigFileParser } from './environment/config-file-parser.js';
 import { EnvironmentService } from './environment/environment-service.js';
 import { RepeatRequestFastPath } from './environment/repeat-request-fast-path.js';
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
@@ -85,11 +86,15 @@ export async function createConfigServer({
   const encryptionLogger = logger.child({ component: 'encryption' });
   const encryption = await loadServerEncryption(settings, cwd, encryptionLogger);
   const { decryptor } = encryption;
+  const parser = new ConfigFileParser({ maxFileBytes: settings.number('confbus.server.max-file-bytes') });
   const environments = new EnvironmentService({
     repository: mirror,
     displayUri,
     searchPaths: settings.list(`${GIT}.search-paths`),
     maxCacheEntries: settings.number('confbus.server.cache.max-entries'),
+    maxCacheBytes: settings.number('confbus.server.cache.max-bytes'),
+    maxEnvironmentBytes: settings.number('confbus.server.max-environment-bytes'),
+    parser,
     acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),
     ...(decryptor ? { transform: (env) => decryptor.decrypt(env) } : {}),
   });
@@ -127,7 +132,12 @@ export async function createConfigServer({
   const showHealthDetails = installSecurity(app, settings);
   registerMetricsRoutes(app, metrics);
 
-  const tracker = new RefreshTracker(logger.child({ component: 'bus' }));
+  const trackerLimits = {
+    maxEvents: settings.number('confbus.server.refresh-events.max-events'),
+    maxAcksPerEvent: settings.number('confbus.server.refresh-events.max-acks-per-event'),
+    maxBytes: settings.number('confbus.server.refresh-events.max-bytes'),
+  };
+  const tracker = new RefreshTracker(logger.child({ component: 'bus' }), trackerLimits);
   let bus: BusNode | undefined;
   const secrets: WebhookSecrets = {};
   for (const host of ['github', 'gitlab', 'bitbucket', 'gitea', 'gogs', 'gitee'] as const) {
@@ -136,11 +146,15 @@ export async function createConfigServer({
   }
   registerMonitorRoutes(app, {
     mirror,
+    parser,
     bus: { publishRefresh: (destination) => requireBus().publishRefresh(destination) },
     busEnabled: isBusEnabled(settings),
     tracker,
+    maxAcksPerEvent: trackerLimits.maxAcksPerEvent,
     secrets,
     requireSignature: settings.boolean('confbus.monitor.require-signature'),
+    allowUnsigned: settings.boolean('confbus.monitor.allow-unsigned'),
+    maxFiles: settings.number('confbus.monitor.max-files'),
     logger: logger.child({ component: 'monitor' }),
   });
   const requireBus = (): BusNode => {
@@ -211,6 +225,7 @@ export async function createConfigServer({
       tracker.close();
       await bus?.close();
       await mirror.close();
+      await parser.close();
     },
   };
 }

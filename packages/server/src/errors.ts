@@ -6,4 +6,9 @@ export const serverErrors = defineErrors({
     status: 400,
     description: 'POST /encrypt or /decrypt without a body (Spring: "Required request body is missing")',
   },
+  CONFBUS_BAD_QUERY_PARAMETER: {
+    status: 400,
+    description:
+      'A query parameter is not a number in the accepted range; the message names it and the range.',
+  },
 });

@@ -1,17 +1,43 @@
 /**
  * Spring's AntPathMatcher semantics for bus addresses, where the separator is ":" instead of "/":
  * `*` and `?` match within one segment, `**` matches any number of segments (including none),
- * `{name}` matches one segment and `{name:regex}` one segment matching the regex.
+ * `{name}` matches any run of characters within one segment.
+ *
+ * Destinations come from the network (any bus message, any `POST /actuator/busrefresh/{destination}`), so
+ * matching must cost time linear in the sizes of pattern and path whatever the pattern is. Spring compiles each
+ * segment into a java.util.regex (backtracking: `*********z` took seconds per match). Here a pattern is a list
+ * of tokens — "exactly one element matching X" or "any number of elements matching X" — run as a set of states
+ * over the input (Thompson's simulation), once over segments and once over the characters of a segment:
+ * O(pattern length × path length) steps, never exponential.
+ *
+ * `{name:regex}`: AntPathMatcher tokenises the pattern on the separator before it looks at variables, so with
+ * ":" as the separator a `{name:regex}` is always cut in two (`{name` and `regex}`) and its body never reaches a
+ * regex engine — in Spring as here. Only `{name}` (any run of characters) can occur, and an unclosed `{` is
+ * literal; no part of a destination is ever compiled into a JavaScript RegExp.
  */
 const SEPARATOR = ':';
 
+/** Longest destination pattern matched; a longer one addresses no one (real ones are a few dozen characters). */
+export const MAX_DESTINATION_PATTERN_LENGTH = 1024;
+/** Most `:`-separated segments in a destination pattern; more addresses no one. */
+export const MAX_DESTINATION_SEGMENTS = 64;
+
 export function antMatch(pattern: string, path: string, separator = SEPARATOR): boolean {
+  if (pattern.length > MAX_DESTINATION_PATTERN_LENGTH) return false;
   // AntPathMatcher rejects a match when only one side is rooted (starts with the separator).
   if (pattern.startsWith(separator) !== path.startsWith(separator)) return false;
-  const patternTokens = tokenize(pattern, separator);
-  const pathTokens = tokenize(path, separator);
-  const trailingAgrees = pattern.endsWith(separator) === path.endsWith(separator);
-  return matchTokens(patternTokens, 0, pathTokens, 0, trailingAgrees);
+  const patternSegments = tokenize(pattern, separator);
+  if (patternSegments.length > MAX_DESTINATION_SEGMENTS) return false;
+  const pathSegments = tokenize(path, separator);
+  const endsWithDoubleStar = patternSegments[patternSegments.length - 1] === '**';
+  // A trailing `**` swallows everything left, including a trailing separator; otherwise both must agree.
+  if (!endsWithDoubleStar && pattern.endsWith(separator) !== path.endsWith(separator)) return false;
+  const tokens: Token<string>[] = [];
+  for (const segment of patternSegments) {
+    if (segment === '**') pushToken(tokens, { repeat: true, test: () => true }, true);
+    else tokens.push({ test: segmentMatcher(segment) });
+  }
+  return simulate(tokens, pathSegments);
 }
 
 /** Like Spring's tokenizeToStringArray(s, sep, trimTokens=false, ignoreEmptyTokens=true). */
@@ -19,74 +45,95 @@ function tokenize(s: string, separator: string): string[] {
   return s.split(separator).filter((t) => t.length > 0);
 }
 
-function matchTokens(
-  pattern: string[],
-  pi: number,
-  path: string[],
-  si: number,
-  trailingAgrees: boolean,
-): boolean {
-  if (pi === pattern.length) return si === path.length && trailingAgrees;
-  if (pattern[pi] === '**') {
-    // `**` at the end swallows everything left, including the trailing separator.
-    if (pi === pattern.length - 1) return true;
-    for (let k = si; k <= path.length; k++) {
-      if (matchTokens(pattern, pi + 1, path, k, trailingAgrees)) return true;
-    }
-    return false;
-  }
-  if (si === path.length) return false;
-  return (
-    segmentMatches(pattern[pi]!, path[si]!) && matchTokens(pattern, pi + 1, path, si + 1, trailingAgrees)
-  );
+/** One pattern element: exactly one input element passing `test`, or with `repeat` any number (zero too). */
+interface Token<T> {
+  readonly test: (element: T) => boolean;
+  readonly repeat?: boolean;
 }
 
-const compiled = new Map<string, RegExp>();
+/**
+ * Whether `input` as a whole matches the token list. `active[i]` = "the tokens before i have matched the input
+ * read so far"; each input element is tested at most once per token, so the cost is tokens × input.
+ */
+function simulate<T>(tokens: readonly Token<T>[], input: ArrayLike<T>): boolean {
+  let active = new Uint8Array(tokens.length + 1);
+  let next = new Uint8Array(tokens.length + 1);
+  active[0] = 1;
+  closure(tokens, active);
+  for (let position = 0; position < input.length; position++) {
+    const element = input[position] as T;
+    next.fill(0);
+    let any = false;
+    for (let i = 0; i < tokens.length; i++) {
+      if (active[i] !== 1) continue;
+      const token = tokens[i] as Token<T>;
+      if (!token.test(element)) continue;
+      next[token.repeat ? i : i + 1] = 1;
+      any = true;
+    }
+    if (!any) return false;
+    closure(tokens, next);
+    [active, next] = [next, active];
+  }
+  return active[tokens.length] === 1;
+}
+
+/** A repeat token may match nothing: being before it also means being after it. */
+function closure<T>(tokens: readonly Token<T>[], active: Uint8Array): void {
+  for (let i = 0; i < tokens.length; i++) {
+    if (active[i] === 1 && (tokens[i] as Token<T>).repeat) active[i + 1] = 1;
+  }
+}
+
+/** Adjacent repeat tokens that accept anything (`**`, `***`, `:**:**:`) are one: fewer states, same language. */
+function pushToken<T>(tokens: Token<T>[], token: Token<T>, matchesAnything: boolean): void {
+  const last = tokens[tokens.length - 1];
+  if (matchesAnything && token.repeat && last !== undefined && anything.has(last)) return;
+  tokens.push(token);
+  if (matchesAnything && token.repeat) anything.add(token);
+}
+const anything = new WeakSet<object>();
+
+const ANY: Token<string> = { repeat: true, test: () => true };
+const ONE: Token<string> = { test: () => true };
+
+const compiled = new Map<string, (segment: string) => boolean>();
 const COMPILED_LIMIT = 1000;
 
-function segmentMatches(patternSegment: string, segment: string): boolean {
-  if (!/[*?{]/.test(patternSegment)) return patternSegment === segment;
-  let re = compiled.get(patternSegment);
-  if (!re) {
-    re = new RegExp(`^${segmentToRegex(patternSegment)}$`, 's');
+function segmentMatcher(patternSegment: string): (segment: string) => boolean {
+  if (!/[*?{]/.test(patternSegment)) return (segment) => segment === patternSegment;
+  let matcher = compiled.get(patternSegment);
+  if (!matcher) {
+    const tokens = segmentTokens(patternSegment);
+    matcher = (segment) => simulate(tokens, segment);
     // Destinations come from the network: keep the cache from growing without bound.
     if (compiled.size >= COMPILED_LIMIT) compiled.clear();
-    compiled.set(patternSegment, re);
+    compiled.set(patternSegment, matcher);
   }
-  return re.test(segment);
+  return matcher;
 }
 
-function segmentToRegex(segment: string): string {
-  let out = '';
+/** The tokens of one segment: `*` any run, `?` one character, `{name}` any run, anything else itself. */
+function segmentTokens(segment: string): Token<string>[] {
+  const tokens: Token<string>[] = [];
   for (let i = 0; i < segment.length; i++) {
-    const c = segment[i]!;
-    if (c === '*') out += '.*';
-    else if (c === '?') out += '.';
+    const c = segment[i] as string;
+    if (c === '*') pushToken(tokens, ANY, true);
+    else if (c === '?') tokens.push(ONE);
     else if (c === '{') {
       const end = segment.indexOf('}', i);
       if (end < 0) {
-        out += escapeRegex(segment.slice(i));
+        for (const rest of segment.slice(i)) tokens.push(literal(rest));
         break;
       }
-      const variable = segment.slice(i + 1, end);
-      const colon = variable.indexOf(':');
-      out += colon >= 0 ? `(?:${safeRegex(variable.slice(colon + 1))})` : '.*';
+      // `{name}`; a `{name:regex}` never arrives whole, see the top of the file.
+      pushToken(tokens, ANY, true);
       i = end;
-    } else out += escapeRegex(c);
+    } else tokens.push(literal(c));
   }
-  return out;
+  return tokens;
 }
 
-/** A `{name:regex}` body from the wire is only trusted if it compiles; otherwise it matches literally. */
-function safeRegex(source: string): string {
-  try {
-    new RegExp(source);
-    return source;
-  } catch {
-    return escapeRegex(source);
-  }
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+function literal(c: string): Token<string> {
+  return { test: (x) => x === c };
 }

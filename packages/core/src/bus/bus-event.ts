@@ -63,6 +63,13 @@ export class BusMessageError extends Error {
   }
 }
 
+/**
+ * Longest text accepted in a string field of a bus message (ids, destinations, the event class). Real values
+ * are a few dozen characters; a message with a longer one is malformed (and dropped), so no node keeps or
+ * matches megabyte-long ids that anyone on the broker could send.
+ */
+export const MAX_BUS_FIELD_LENGTH = 1024;
+
 export function isRefreshEvent(e: BusEvent): e is RefreshBusEvent {
   return e.type === REFRESH_EVENT_TYPE;
 }
@@ -197,6 +204,7 @@ export function busEventFromJson(parsed: unknown): BusEvent {
     case ACK_EVENT_TYPE: {
       // Ours, not Spring's: a value of the wrong shape is ignored (as Spring ignores it), not a reason to drop the ack.
       const configVersion = fields.configVersion;
+      if (typeof configVersion === 'string') checkLength('configVersion', configVersion);
       return {
         type,
         ...base,
@@ -233,6 +241,15 @@ function requireString(fields: Record<string, unknown>, name: string): string {
         : `bus message field "${name}" must be a non-empty string, got ${describe(v)}`,
     );
   }
+  return checkLength(name, v);
+}
+
+function checkLength(name: string, v: string): string {
+  if (v.length > MAX_BUS_FIELD_LENGTH) {
+    throw new BusMessageError(
+      `bus message field "${name}" is ${v.length} characters long, more than ${MAX_BUS_FIELD_LENGTH}`,
+    );
+  }
   return v;
 }
 
@@ -242,7 +259,7 @@ function optionalString(fields: Record<string, unknown>, name: string): string |
   if (typeof v !== 'string') {
     throw new BusMessageError(`bus message field "${name}" must be a string, got ${describe(v)}`);
   }
-  return v;
+  return checkLength(name, v);
 }
 
 function requireTimestamp(v: unknown): number {

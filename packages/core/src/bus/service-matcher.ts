@@ -28,19 +28,23 @@ export function matchesServicePattern(pattern: string, serviceId: string): boole
  * (`app:dev,db:8080:x`), a match of any of the ids with one of those profiles (`app:dev:8080:x`, `app:db:8080:x`).
  */
 function busMatch(pattern: string, serviceId: string): boolean {
-  if (antMatch(pattern, serviceId)) return true;
+  return antMatch(pattern, serviceId) || singleProfileIds(serviceId).some((id) => antMatch(pattern, id));
+}
+
+/** The ids with one profile each for a multi-profile id (`app:dev,db:8080:x`); none for other ids. */
+function singleProfileIds(serviceId: string): string[] {
   // Spring tokenises with trimming and without empty tokens here.
   const tokens = serviceId
     .split(':')
     .map((t) => t.trim())
     .filter((t) => t.length > 0);
-  if (tokens.length <= 1) return false;
+  if (tokens.length <= 1) return [];
   const profiles = tokens[1]!
     .split(',')
     .map((t) => t.trim())
     .filter((t) => t.length > 0);
-  if (profiles.length <= 1) return false;
-  return profiles.some((profile) => antMatch(pattern, [tokens[0], profile, ...tokens.slice(2)].join(':')));
+  if (profiles.length <= 1) return [];
+  return profiles.map((profile) => [tokens[0], profile, ...tokens.slice(2)].join(':'));
 }
 
 /**
@@ -55,8 +59,14 @@ export function isForSelf(e: BusEvent, busId: string, configNames: readonly stri
   return configNames.some((name) => busMatch(destination, name + suffix));
 }
 
+/**
+ * Whether the event was sent by this node. Spring matches the origin as a *pattern* against the bus id, so an
+ * event whose origin is `**` counts as everyone's own and is ignored by every Spring node; an origin is an id,
+ * not an address, so here it is compared as one: equal to the bus id or to one of its single-profile forms
+ * (which is all Spring's match can mean for a real id).
+ */
 export function isFromSelf(e: BusEvent, busId: string): boolean {
-  return busMatch(e.originService, busId);
+  return e.originService === busId || singleProfileIds(busId).includes(e.originService);
 }
 
 export interface BusIdParts {

@@ -57,14 +57,35 @@ export class ConfigParseError extends Error {
 const ON_PROFILE = 'spring.config.activate.on-profile';
 const LEGACY_PROFILES = 'spring.profiles';
 
+/**
+ * Most segments (`a.b[0].c` has four) in one property name. Real names have a handful; thousands made the
+ * `.yml`/`.json` renderers, which nest one level per segment, overflow the stack.
+ */
+export const MAX_KEY_SEGMENTS = 128;
+
 /** Builds the documents of one file, reading each document's profile activation. */
 export function toConfigDocuments(file: string, documents: readonly FlatProperties[]): ConfigDocument[] {
   return documents.map((properties, index) => {
+    checkKeyDepth(file, properties, index + 1);
     const document: ConfigDocument = { index, count: documents.length, properties };
     const activation = readActivation(file, properties, index + 1);
     if (activation !== undefined) document.activation = activation;
     return document;
   });
+}
+
+function checkKeyDepth(file: string, properties: FlatProperties, documentNumber: number): void {
+  for (const key of Object.keys(properties)) {
+    let segments = 1;
+    for (let i = 0; i < key.length; i++) if (key[i] === '.' || key[i] === '[') segments++;
+    if (segments > MAX_KEY_SEGMENTS) {
+      throw new ConfigParseError(
+        file,
+        `property name '${key.slice(0, 60)}…' has ${segments} segments, more than ${MAX_KEY_SEGMENTS}`,
+        { document: documentNumber },
+      );
+    }
+  }
 }
 
 function readActivation(

@@ -88,6 +88,9 @@ function tokenize(expression: string): string[] {
   return tokens;
 }
 
+/** Parentheses and `!` nested deeper than this are rejected (they recurse; 10,000 overflowed the stack). */
+export const MAX_PROFILE_EXPRESSION_DEPTH = 64;
+
 function malformed(expression: string): ProfileExpressionError {
   return new ProfileExpressionError(`Malformed profile expression [${expression}]`, expression);
 }
@@ -111,12 +114,25 @@ function parseSingle(expression: string): ProfileNode {
     return { kind: operator === '&' ? 'and' : 'or', operands };
   };
 
+  let depth = 0;
+  const nested = <T>(parse: () => T): T => {
+    if (++depth > MAX_PROFILE_EXPRESSION_DEPTH) {
+      throw new ProfileExpressionError(
+        `Profile expression nested more than ${MAX_PROFILE_EXPRESSION_DEPTH} levels deep`,
+        expression,
+      );
+    }
+    const result = parse();
+    depth--;
+    return result;
+  };
+
   const parseUnary = (): ProfileNode => {
     const token = tokens[pos++];
     if (token === undefined) throw malformed(expression);
-    if (token === '!') return { kind: 'not', operand: parseUnary() };
+    if (token === '!') return { kind: 'not', operand: nested(parseUnary) };
     if (token === '(') {
-      const inner = parseExpr();
+      const inner = nested(parseExpr);
       if (tokens[pos++] !== ')') throw malformed(expression);
       return inner;
     }

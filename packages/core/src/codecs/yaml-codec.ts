@@ -66,8 +66,23 @@ const timestampAsString: ScalarTag = {
 
 const REPLACED_TAGS = new Set(['bool', 'int', 'float', 'timestamp'].map((name) => YAML_TAG + name));
 
+/**
+ * Flow collections (`[`, `{`) nested deeper than this are rejected before parsing: the parser recurses per
+ * level and a few thousand levels overflow its stack, which is slow to unwind (~250 ms for a 3 KB file).
+ */
+export const YAML_MAX_FLOW_DEPTH = 256;
+
+/**
+ * Aliases may make a document yield more properties than its text has lines, but not this many times more
+ * (plus a fixed allowance): hundreds of `<<: *base` merges stay far below it, while a 150-byte file of nested
+ * aliases that expanded to 59,000 properties (within the alias count) is rejected.
+ */
+export const YAML_MAX_PROPERTIES_PER_LINE = 100;
+const YAML_PROPERTIES_ALLOWANCE = 1000;
+
 /** Parses every `---` document of a YAML file into flattened, SnakeYAML-typed properties. */
 export function parseYaml(text: string, file: string): ConfigDocument[] {
+  checkFlowDepth(text, file);
   const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, {
     version: '1.1',
@@ -104,14 +119,42 @@ export function parseYaml(text: string, file: string): ConfigDocument[] {
     if (value === null || value === undefined) return;
     // Spring's YamlProcessor: "A document can be a text literal".
     const root = value instanceof Map ? value : new Map([['document', value]]);
-    flattened.push(flattenProperties(root));
+    const properties = flattenProperties(root);
+    const count = Object.keys(properties).length;
+    const allowed = YAML_PROPERTIES_ALLOWANCE + YAML_MAX_PROPERTIES_PER_LINE * lineCounter.lineStarts.length;
+    if (count > allowed) {
+      throw new ConfigParseError(
+        file,
+        `aliases expand to ${count} properties from ${lineCounter.lineStarts.length} lines (at most ${allowed})`,
+        { document: documentNumber },
+      );
+    }
+    flattened.push(properties);
   });
   return toConfigDocuments(file, flattened);
+}
+
+/** A linear scan for flow nesting; brackets inside quoted scalars count too, which only makes it stricter. */
+function checkFlowDepth(text: string, file: string): void {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > YAML_MAX_FLOW_DEPTH) {
+        throw new ConfigParseError(
+          file,
+          `flow collections nested more than ${YAML_MAX_FLOW_DEPTH} levels deep`,
+        );
+      }
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
 }
 
 function toParseError(file: string, documentNumber: number, error: YAMLError): ConfigParseError {
   const position = error.linePos?.[0];
   let reason = error.message.split('\n')[0] ?? error.message;
+  // The parser recurses per nesting level; say what the input did rather than what the stack did.
+  reason = reason.replace(/^Maximum call stack size exceeded/, 'nested too deeply');
   reason = reason.replace(/ at line \d+, column \d+:?$/, '');
   if (error.code === 'TAG_RESOLVE_FAILED') {
     // SnakeYAML's SafeConstructor refuses unknown tags such as !!js/function the same way.

@@ -2,19 +2,37 @@
  * `${...}` resolution against the environment's own properties, as the config server does
  * for its file-format endpoints: `${a.b}`, `${a:default}`, nested `${${x}}`, `\${x}` kept as the
  * literal `${x}`. Unresolvable and circular placeholders stay literal instead of failing.
+ * Expansion is bounded (PLACEHOLDER_LIMITS): beyond a limit the whole resolution fails with a
+ * PlaceholderLimitError naming the key and, through `sourceOf`, the file it came from.
  */
 import { type FlatProperties, type PropertyValue, setFlatProperty } from '../codecs/flatten.js';
+import { PlaceholderBudget, PlaceholderBudgetExceeded, PlaceholderLimitError } from './placeholder-limits.js';
 
 const PREFIX = '${';
 const SUFFIX = '}';
 const SEPARATOR = ':';
 const ESCAPE = '\\';
 
-export function resolvePlaceholders(flat: FlatProperties): FlatProperties {
-  const resolver = new PlaceholderResolver(flat);
+export function resolvePlaceholders(
+  flat: FlatProperties,
+  sourceOf: (key: string) => string | undefined = () => undefined,
+): FlatProperties {
+  const resolver = new PlaceholderResolver(flat, new PlaceholderBudget());
   const out: FlatProperties = {};
   for (const [key, value] of Object.entries(flat)) {
-    setFlatProperty(out, key, typeof value === 'string' ? resolver.resolveTopLevel(key, value) : value);
+    let resolved = value;
+    if (typeof value === 'string') {
+      try {
+        resolver.budget.nextValue();
+        resolved = resolver.resolveTopLevel(key, value);
+      } catch (error) {
+        if (error instanceof PlaceholderBudgetExceeded) {
+          throw new PlaceholderLimitError(key, sourceOf(key), error.message);
+        }
+        throw error;
+      }
+    }
+    setFlatProperty(out, key, resolved);
   }
   return out;
 }
@@ -22,15 +40,37 @@ export function resolvePlaceholders(flat: FlatProperties): FlatProperties {
 /** Thrown inside a resolution that refers back to itself; the outermost placeholder stays literal. */
 class CircularPlaceholder extends Error {}
 
+/** A key's resolved value and the keys its resolution looked up: reusable wherever none of those is in progress. */
+interface Memo {
+  readonly value: string;
+  readonly touched: ReadonlySet<string>;
+}
+
+/** Most keys remembered per memo; a resolution that looks up more is not memoised. */
+const MAX_TOUCHED = 512;
+
+/**
+ * Each key's value is resolved once and reused (a bomb's `${p}${p}` then costs one resolution per level, not
+ * 2^level), except where reuse could hide a cycle: a memo is used only when no key it looked up is being
+ * resolved right now, which is exactly when resolving again would give the same text.
+ */
 class PlaceholderResolver {
-  constructor(private readonly flat: FlatProperties) {}
+  private readonly memo = new Map<string, Memo>();
+  /** Keys looked up by each resolution in progress, innermost last; null once too many to track. */
+  private readonly touched: Array<Set<string> | null> = [];
+
+  constructor(
+    private readonly flat: FlatProperties,
+    readonly budget: PlaceholderBudget,
+  ) {}
 
   resolveTopLevel(key: string, value: string): string {
-    return this.resolveText(value, new Set([key]), true);
+    return this.resolveText(value, new Set([key]), 0, true);
   }
 
-  private resolveText(text: string, visiting: ReadonlySet<string>, topLevel = false): string {
+  private resolveText(text: string, visiting: ReadonlySet<string>, depth: number, topLevel = false): string {
     if (!text.includes(PREFIX)) return text;
+    this.budget.enter(depth);
     let out = '';
     let i = 0;
     while (i < text.length) {
@@ -54,10 +94,11 @@ class PlaceholderResolver {
       const content = text.slice(start + PREFIX.length, end);
       let replacement: string | undefined;
       try {
-        replacement = this.resolvePlaceholder(content, visiting);
+        replacement = this.resolvePlaceholder(content, visiting, depth);
       } catch (error) {
         if (!(topLevel && error instanceof CircularPlaceholder)) throw error;
       }
+      if (replacement !== undefined) this.budget.substitute(replacement, out.length);
       out += replacement ?? text.slice(start, end + SUFFIX.length);
       i = end + SUFFIX.length;
     }
@@ -65,18 +106,56 @@ class PlaceholderResolver {
   }
 
   /** The replacement, or undefined to keep the placeholder literally. */
-  private resolvePlaceholder(content: string, visiting: ReadonlySet<string>): string | undefined {
+  private resolvePlaceholder(
+    content: string,
+    visiting: ReadonlySet<string>,
+    depth: number,
+  ): string | undefined {
     const separator = findTopLevel(content, SEPARATOR);
     const rawKey = separator === -1 ? content : content.slice(0, separator);
-    const key = this.resolveText(rawKey, visiting);
+    const key = this.resolveText(rawKey, visiting, depth + 1);
     if (visiting.has(key)) throw new CircularPlaceholder(key);
     const value: PropertyValue | undefined = Object.hasOwn(this.flat, key) ? this.flat[key] : undefined;
+    this.budget.lookup();
+    this.touch(key);
     if (value !== undefined) {
       if (typeof value !== 'string') return String(value);
-      return this.resolveText(value, new Set(visiting).add(key));
+      return this.resolveValue(key, value, visiting, depth);
     }
-    if (separator !== -1) return this.resolveText(content.slice(separator + SEPARATOR.length), visiting);
+    if (separator !== -1) {
+      return this.resolveText(content.slice(separator + SEPARATOR.length), visiting, depth + 1);
+    }
     return undefined;
+  }
+
+  private resolveValue(key: string, value: string, visiting: ReadonlySet<string>, depth: number): string {
+    const memo = this.memo.get(key);
+    if (memo !== undefined && ![...visiting].some((k) => memo.touched.has(k))) {
+      for (const k of memo.touched) this.touch(k);
+      return memo.value;
+    }
+    this.touched.push(new Set());
+    let resolved: string;
+    let touched: Set<string> | null | undefined;
+    try {
+      resolved = this.resolveText(value, new Set(visiting).add(key), depth + 1);
+    } finally {
+      touched = this.touched.pop();
+    }
+    if (touched) {
+      this.memo.set(key, { value: resolved, touched });
+      for (const k of touched) this.touch(k);
+    } else if (this.touched.length > 0) {
+      this.touched[this.touched.length - 1] = null;
+    }
+    return resolved;
+  }
+
+  private touch(key: string): void {
+    const current = this.touched[this.touched.length - 1];
+    if (!current) return;
+    current.add(key);
+    if (current.size > MAX_TOUCHED) this.touched[this.touched.length - 1] = null;
   }
 }
 

@@ -2,8 +2,12 @@
  * Remembers the refresh events this server published and the acks that came back, so an operator can see
  * which services picked up which config version and how long it took. Spring records nothing (its trace
  * store is commented out, spring-cloud-bus#278).
+ *
+ * Acks come from the network and anyone on the broker can forge them, so everything here is bounded: events
+ * kept, acks per event (one per service), and the estimated bytes of all acks together. Acks for events this
+ * server did not publish and acks with oversized fields are ignored; acks beyond a bound are counted, not kept.
  */
-import type { AckBusEvent, RefreshBusEvent } from '@confbus/core';
+import type { AckBusEvent, Logger, RefreshBusEvent } from '@confbus/core';
 
 export interface TrackedAck {
   service: string;
@@ -18,60 +22,144 @@ export interface TrackedRefresh {
   destination: string;
   commit: string;
   publishedAt: string;
+  /** Acks recorded (one per service); `acks` may list fewer when the listing limits them. */
+  ackCount: number;
+  /** Acks not recorded because a bound was reached. */
+  droppedAcks: number;
   acks: TrackedAck[];
 }
 
-export interface TrackerLogger {
-  info(obj: object, msg?: string): void;
+export interface RefreshTrackerLimits {
+  /** Events kept, newest first (older ones are forgotten). */
+  maxEvents: number;
+  /** Acks (distinct services) recorded per event. */
+  maxAcksPerEvent: number;
+  /** Estimated memory of all recorded acks together; the oldest events are forgotten first. */
+  maxBytes: number;
+}
+
+export interface RefreshListing {
+  /** Events newest first. */
+  events: TrackedRefresh[];
+  /** Events kept in all. */
+  total: number;
+}
+
+/** Longest service id (origin) recorded; Spring's ids are `app:profiles:port:32-hex-random`. */
+export const MAX_ACK_SERVICE_LENGTH = 512;
+/** Longest config version recorded (a SHA-1 or SHA-256 commit id, with room to spare). */
+export const MAX_ACK_VERSION_LENGTH = 128;
+/** Per-ack bookkeeping beyond its strings (object, map entry). */
+const ACK_OVERHEAD_BYTES = 96;
+
+export const DEFAULT_TRACKER_LIMITS: RefreshTrackerLimits = {
+  maxEvents: 200,
+  maxAcksPerEvent: 10_000,
+  maxBytes: 16 * 1024 * 1024,
+};
+
+interface Tracked {
+  readonly id: string;
+  readonly destination: string;
+  readonly commit: string;
+  readonly publishedMs: number;
+  readonly acks: Map<string, TrackedAck>;
+  bytes: number;
+  dropped: number;
+  slowestMs: number;
+  readonly versions: Map<string, number>;
+  timer?: NodeJS.Timeout;
 }
 
 export class RefreshTracker {
-  private readonly events = new Map<
-    string,
-    { entry: TrackedRefresh; publishedMs: number; timer?: NodeJS.Timeout }
-  >();
+  private readonly events = new Map<string, Tracked>();
+  private bytes = 0;
 
   constructor(
-    private readonly logger: TrackerLogger,
-    private readonly options: { keep: number; summaryQuietMs: number } = { keep: 200, summaryQuietMs: 2000 },
+    private readonly logger: Pick<Logger, 'info'>,
+    private readonly limits: RefreshTrackerLimits = DEFAULT_TRACKER_LIMITS,
+    private readonly summaryQuietMs = 2000,
   ) {}
 
   published(event: RefreshBusEvent, commit: string): void {
-    const entry: TrackedRefresh = {
+    this.events.set(event.id, {
       id: event.id,
       destination: event.destinationService,
       commit,
-      publishedAt: new Date(event.timestamp).toISOString(),
-      acks: [],
-    };
-    this.events.set(event.id, { entry, publishedMs: event.timestamp });
-    while (this.events.size > this.options.keep) {
-      const oldest = this.events.keys().next().value as string;
-      clearTimeout(this.events.get(oldest)?.timer);
-      this.events.delete(oldest);
-    }
+      publishedMs: event.timestamp,
+      acks: new Map(),
+      bytes: 0,
+      dropped: 0,
+      slowestMs: 0,
+      versions: new Map(),
+    });
+    while (this.events.size > this.limits.maxEvents) this.forgetOldest();
     this.scheduleSummary(event.id);
   }
 
   acked(ack: AckBusEvent): void {
     const tracked = this.events.get(ack.ackId);
-    if (!tracked) return;
+    if (!tracked) return; // not an event this server published (or long forgotten)
+    const service = ack.originService;
     const configVersion = ack.configVersion;
-    tracked.entry.acks.push({
-      service: ack.originService,
-      afterMs: Math.max(0, ack.timestamp - tracked.publishedMs),
-      ...(configVersion ? { configVersion } : {}),
-    });
+    if (service.length > MAX_ACK_SERVICE_LENGTH) return;
+    if (configVersion !== undefined && configVersion.length > MAX_ACK_VERSION_LENGTH) return;
+    if (tracked.acks.has(service)) return; // the first ack of a service is the one that tells
+    const size = (service.length + (configVersion?.length ?? 0)) * 2 + ACK_OVERHEAD_BYTES;
+    if (tracked.acks.size >= this.limits.maxAcksPerEvent || !this.makeRoom(size, tracked)) {
+      tracked.dropped++;
+      return;
+    }
+    const afterMs = Math.max(0, ack.timestamp - tracked.publishedMs);
+    tracked.acks.set(service, { service, afterMs, ...(configVersion ? { configVersion } : {}) });
+    tracked.bytes += size;
+    this.bytes += size;
+    tracked.slowestMs = Math.max(tracked.slowestMs, afterMs);
+    const version = configVersion?.slice(0, 12) ?? 'unknown';
+    tracked.versions.set(version, (tracked.versions.get(version) ?? 0) + 1);
     this.scheduleSummary(ack.ackId);
   }
 
-  /** Newest first. */
-  list(): TrackedRefresh[] {
-    return [...this.events.values()].map((t) => t.entry).reverse();
+  /** A page of events, newest first, each listing at most `ackLimit` acks (in arrival order). */
+  list(page: { offset?: number; limit?: number; ackLimit?: number } = {}): RefreshListing {
+    const newestFirst = [...this.events.values()].reverse();
+    const offset = page.offset ?? 0;
+    const selected = newestFirst.slice(offset, offset + (page.limit ?? newestFirst.length));
+    const ackLimit = page.ackLimit ?? this.limits.maxAcksPerEvent;
+    return {
+      total: newestFirst.length,
+      events: selected.map((t) => ({
+        id: t.id,
+        destination: t.destination,
+        commit: t.commit,
+        publishedAt: new Date(t.publishedMs).toISOString(),
+        ackCount: t.acks.size,
+        droppedAcks: t.dropped,
+        acks: firstValues(t.acks, ackLimit),
+      })),
+    };
   }
 
   close(): void {
     for (const tracked of this.events.values()) clearTimeout(tracked.timer);
+  }
+
+  /** Forgets the oldest events other than `keep` until `size` more bytes fit; false when they cannot. */
+  private makeRoom(size: number, keep: Tracked): boolean {
+    while (this.bytes + size > this.limits.maxBytes) {
+      const oldest = this.events.values().next().value as Tracked;
+      if (oldest === keep) return false;
+      this.forgetOldest();
+    }
+    return true;
+  }
+
+  private forgetOldest(): void {
+    const oldest = this.events.values().next().value as Tracked | undefined;
+    if (!oldest) return;
+    clearTimeout(oldest.timer);
+    this.bytes -= oldest.bytes;
+    this.events.delete(oldest.id);
   }
 
   /** One summary line per event, once acks have stopped arriving for a moment. */
@@ -80,19 +168,31 @@ export class RefreshTracker {
     if (!tracked) return;
     clearTimeout(tracked.timer);
     tracked.timer = setTimeout(() => {
-      const { entry } = tracked;
-      const versions = new Map<string, number>();
-      for (const ack of entry.acks) {
-        const v = ack.configVersion?.slice(0, 12) ?? 'unknown';
-        versions.set(v, (versions.get(v) ?? 0) + 1);
-      }
-      const slowest = Math.max(0, ...entry.acks.map((a) => a.afterMs));
+      // At most a few versions in the line: forged acks could name thousands.
+      const shown = [...tracked.versions].slice(0, 5).map(([v, n]) => `${v}×${n}`);
+      if (tracked.versions.size > shown.length) shown.push(`${tracked.versions.size - shown.length} more`);
+      const versions = shown.join(', ') || 'none';
       this.logger.info(
-        { event: entry.id, destination: entry.destination, acks: entry.acks.length, slowestMs: slowest },
-        `Refresh ${entry.id} for ${entry.destination} at ${entry.commit.slice(0, 12)}: ${entry.acks.length} ack(s), ` +
-          `slowest after ${slowest} ms, versions ${[...versions].map(([v, n]) => `${v}×${n}`).join(', ') || 'none'}`,
+        {
+          event: tracked.id,
+          destination: tracked.destination,
+          acks: tracked.acks.size,
+          droppedAcks: tracked.dropped,
+          slowestMs: tracked.slowestMs,
+        },
+        `Refresh ${tracked.id} for ${tracked.destination} at ${tracked.commit.slice(0, 12)}: ` +
+          `${tracked.acks.size} ack(s), slowest after ${tracked.slowestMs} ms, versions ${versions}`,
       );
-    }, this.options.summaryQuietMs);
+    }, this.summaryQuietMs);
     tracked.timer.unref();
   }
+}
+
+function firstValues<V>(map: ReadonlyMap<string, V>, limit: number): V[] {
+  const out: V[] = [];
+  for (const value of map.values()) {
+    if (out.length >= limit) break;
+    out.push(value);
+  }
+  return out;
 }

@@ -11,12 +11,14 @@ import {
   buildPropertySources,
   candidateConfigFiles,
   mergeForRendering,
-  parseConfigFile,
+  ConfbusError,
+  coreErrors,
   renderJson,
   renderProperties,
   renderYaml,
   resolvePlaceholders,
 } from '@confbus/core';
+import type { ConfigFileParser } from './config-file-parser.js';
 import type { ConfigRepository, ResolvedRevision } from './config-repository.js';
 import { LruCache } from './lru-cache.js';
 import { directoriesOf, expandSearchDirectories } from './search-directories.js';
@@ -37,8 +39,17 @@ export type RenderFormat = 'properties' | 'yml' | 'json';
 export class ResolvedEnvironment {
   private jsonBytes?: Buffer;
   private readonly renderings = new Map<string, string>();
+  /** The merged properties, without and with placeholders resolved: each computed once for every format. */
+  private readonly merged = new Map<boolean, FlatProperties>();
 
-  constructor(readonly environment: Environment) {}
+  /**
+   * @param sourceBytes the size of the files it was built from: the cache weighs an entry at a few times
+   * that (parsed objects, JSON, renderings), an estimate rather than a measurement.
+   */
+  constructor(
+    readonly environment: Environment,
+    readonly sourceBytes = 0,
+  ) {}
 
   /** Serialised once; a Buffer so that sending it costs no re-encoding per request. */
   get json(): Buffer {
@@ -50,8 +61,7 @@ export class ResolvedEnvironment {
     const key = `${format}:${resolve}`;
     let text = this.renderings.get(key);
     if (text === undefined) {
-      let merged: FlatProperties = mergeForRendering(this.environment.propertySources);
-      if (resolve) merged = resolvePlaceholders(merged);
+      const merged = this.mergedProperties(resolve);
       text =
         format === 'properties'
           ? renderProperties(merged)
@@ -62,6 +72,23 @@ export class ResolvedEnvironment {
     }
     return text;
   }
+
+  private mergedProperties(resolve: boolean): FlatProperties {
+    let merged = this.merged.get(resolve);
+    if (merged === undefined) {
+      const { propertySources } = this.environment;
+      merged = resolve
+        ? resolvePlaceholders(
+            this.mergedProperties(false),
+            (key) =>
+              // The file a merged value came from: the first (highest-precedence) source holding the key.
+              propertySources.find((source) => Object.hasOwn(source.source, key))?.name,
+          )
+        : mergeForRendering(propertySources);
+      this.merged.set(resolve, merged);
+    }
+    return merged;
+  }
 }
 
 export interface EnvironmentServiceOptions {
@@ -70,9 +97,22 @@ export interface EnvironmentServiceOptions {
   displayUri: string;
   searchPaths: readonly string[];
   maxCacheEntries: number;
+  /** Estimated memory for cached environments, and as much again for parsed files. */
+  maxCacheBytes: number;
+  /** Largest summed size of the files one environment is built from (confbus.server.max-environment-bytes). */
+  maxEnvironmentBytes: number;
+  parser: ConfigFileParser;
   acceptEmpty: boolean;
   /** Applied once to each environment built (server-side `{cipher}` decryption); the result is what is cached. */
   transform?: (environment: Environment) => Promise<Environment>;
+}
+
+/** Estimated memory per byte of configuration source once parsed, serialised and rendered. */
+const BYTES_PER_SOURCE_BYTE = 4;
+
+interface ParsedFile {
+  documents: ConfigDocument[];
+  bytes: number;
 }
 
 export class ApplicationNotFoundError extends Error {
@@ -86,7 +126,7 @@ export class EnvironmentService {
    * Parsed documents per blob id (or per (commit, path) when the repository gives no ids): several applications
    * share `application.yml`, and after a push only the files that changed are parsed again.
    */
-  private readonly parsed: LruCache<string, ConfigDocument[]>;
+  private readonly parsed: LruCache<string, ParsedFile>;
   private readonly uri: string;
   /** Builds, for tests and benchmarks that check "one read per (commit, app, profiles)"; also exported as metrics. */
   builds = 0;
@@ -96,8 +136,14 @@ export class EnvironmentService {
   cacheMisses = 0;
 
   constructor(private readonly options: EnvironmentServiceOptions) {
-    this.cache = new LruCache(options.maxCacheEntries);
-    this.parsed = new LruCache(Math.max(1000, options.maxCacheEntries));
+    this.cache = new LruCache(options.maxCacheEntries, {
+      maxWeight: options.maxCacheBytes,
+      weigh: (resolved) => 1024 + resolved.sourceBytes * BYTES_PER_SOURCE_BYTE,
+    });
+    this.parsed = new LruCache(Math.max(1000, options.maxCacheEntries), {
+      maxWeight: options.maxCacheBytes,
+      weigh: (file) => 256 + file.bytes * BYTES_PER_SOURCE_BYTE,
+    });
     this.uri = options.displayUri.replace(/\/+$/, '');
   }
 
@@ -143,12 +189,21 @@ export class EnvironmentService {
     }).filter((candidate) => present.has(candidate.path));
 
     const ids = await repository.blobIds?.(commit);
-    const loaded = await Promise.all(
-      candidates.map(async (candidate) => ({
-        ...candidate,
-        documents: await this.documents(commit, candidate.path, ids?.get(candidate.path)),
-      })),
+    const parsed = await Promise.all(
+      candidates.map((candidate) => this.documents(commit, candidate.path, ids?.get(candidate.path))),
     );
+    let sourceBytes = 0;
+    parsed.forEach((file, i) => {
+      sourceBytes += file.bytes;
+      if (sourceBytes > this.options.maxEnvironmentBytes) {
+        throw new ConfbusError(
+          coreErrors.CONFBUS_CONFIG_LIMIT,
+          `${candidates[i]!.path}: the files of '${request.name}' (${request.profilesText}) add up to more than ` +
+            `confbus.server.max-environment-bytes (${this.options.maxEnvironmentBytes}) with this one`,
+        );
+      }
+    });
+    const loaded = candidates.map((candidate, i) => ({ ...candidate, documents: parsed[i]!.documents }));
     const propertySources = buildPropertySources(loaded, [...request.profiles], this.uri);
     if (propertySources.length === 0 && !this.options.acceptEmpty) {
       throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
@@ -161,14 +216,10 @@ export class EnvironmentService {
       state: null,
       propertySources,
     };
-    return new ResolvedEnvironment((await this.options.transform?.(environment)) ?? environment);
+    return new ResolvedEnvironment((await this.options.transform?.(environment)) ?? environment, sourceBytes);
   }
 
-  private async documents(
-    commit: string,
-    path: string,
-    blobId: string | undefined,
-  ): Promise<ConfigDocument[]> {
+  private async documents(commit: string, path: string, blobId: string | undefined): Promise<ParsedFile> {
     // The path is part of the key even with a blob id: parsing depends on the file name (.yml vs .properties)
     // and errors name the file.
     const key = `${blobId ?? commit}\u0000${path}`;
@@ -176,8 +227,11 @@ export class EnvironmentService {
     if (cached) return cached;
     const bytes = await this.options.repository.readFile(commit, path);
     this.parses++;
-    const documents = bytes === undefined ? [] : parseConfigFile(path, bytes.toString('utf8'));
-    this.parsed.set(key, documents);
-    return documents;
+    const file: ParsedFile =
+      bytes === undefined
+        ? { documents: [], bytes: 0 }
+        : { documents: await this.options.parser.parse(path, bytes), bytes: bytes.length };
+    this.parsed.set(key, file);
+    return file;
   }
 }

@@ -1,35 +1,59 @@
 /**
- * A small LRU on top of Map's insertion order. Hand-written because it is a dozen lines and the
- * server needs nothing more (no TTL: entries are keyed by commit id, so they never go stale).
+ * A small LRU on top of Map's insertion order, bounded by entries and, optionally, by the summed weight
+ * (estimated bytes) of its values. Hand-written because it is a few dozen lines and the server needs nothing
+ * more (no TTL: entries are keyed by commit id, so they never go stale).
  */
-export class LruCache<K, V> {
-  private readonly map = new Map<K, V>();
+export interface LruWeight<V> {
+  /** Largest summed weight kept; the least recently used entries go first. */
+  maxWeight: number;
+  weigh(value: V): number;
+}
 
-  constructor(private readonly maxEntries: number) {}
+export class LruCache<K, V> {
+  private readonly map = new Map<K, { value: V; weight: number }>();
+  private totalWeight = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly weight?: LruWeight<V>,
+  ) {}
 
   get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
+    const entry = this.map.get(key);
+    if (entry !== undefined) {
       this.map.delete(key);
-      this.map.set(key, value);
+      this.map.set(key, entry);
     }
-    return value;
+    return entry?.value;
   }
 
   set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.maxEntries) {
+    this.delete(key);
+    const weight = this.weight?.weigh(value) ?? 0;
+    // A value heavier than the whole budget is not kept at all (it would evict everything else).
+    if (this.weight && weight > this.weight.maxWeight) return;
+    this.map.set(key, { value, weight });
+    this.totalWeight += weight;
+    while (this.map.size > this.maxEntries || (this.weight && this.totalWeight > this.weight.maxWeight)) {
       const oldest = this.map.keys().next();
-      if (!oldest.done) this.map.delete(oldest.value);
+      if (oldest.done) break;
+      this.delete(oldest.value);
     }
   }
 
   delete(key: K): void {
+    const entry = this.map.get(key);
+    if (entry === undefined) return;
+    this.totalWeight -= entry.weight;
     this.map.delete(key);
   }
 
   get size(): number {
     return this.map.size;
+  }
+
+  /** Summed weight of the values kept. */
+  get weightKept(): number {
+    return this.totalWeight;
   }
 }

@@ -20,15 +20,26 @@ export function expandSearchDirectories(
     for (const expanded of expandPlaceholders(pattern, context)) {
       const clean = expanded.replace(/^\/+|\/+$/g, '');
       if (clean === '' || clean.split('/').some((part) => part === '..' || part === '.')) continue;
+      if (isGitDirectory(clean)) continue;
       if (/[*?]/.test(clean)) {
         const matcher = antPattern(clean);
-        for (const dir of [...directoriesInTree].sort()) if (matcher.test(dir)) out.push(dir);
+        for (const dir of [...directoriesInTree].sort()) {
+          if (matcher.test(dir) && !isGitDirectory(dir)) out.push(dir);
+        }
       } else if (directoriesInTree.has(clean)) {
         out.push(clean);
       }
     }
   }
   return [...new Set(out)];
+}
+
+/**
+ * A crafted repository can hold a tree entry named `.git` (git itself refuses to check one out); files under
+ * it are never configuration, whatever the search paths say.
+ */
+function isGitDirectory(dir: string): boolean {
+  return dir.split('/').some((part) => part.toLowerCase() === '.git');
 }
 
 /** Every directory that holds at least one file, for wildcard matching. */

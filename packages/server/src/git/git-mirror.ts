@@ -52,6 +52,11 @@ export interface GitMirrorOptions {
    * fetch adds a pack; without maintenance a server that runs for months slows down on thousands of them.
    */
   gcAutoPackLimit?: number;
+  /**
+   * During an outage, upstream checks run in the background with this backoff (ms, doubling from `min` to
+   * `max`; default 1000 and 30000) while requests are answered from the last fetched state at once.
+   */
+  outageRetryMs?: { min: number; max: number };
   /** HTTPS basic auth; never in argv, logs or errors. */
   username?: string;
   password?: string;
@@ -125,6 +130,11 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private staleSince: Date | undefined;
   private checks = 0;
   private fetches = 0;
+  /** The background check of an outage, and the delay before the next one. */
+  private probeTimer: NodeJS.Timeout | undefined;
+  private probeDelayMs: number;
+  /** Resolved when the next outage starts, so requests waiting on a hung check are answered at once. */
+  private nextOutage: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(private readonly options: GitMirrorOptions) {
     super();
@@ -137,6 +147,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     this.basedir = resolvePath(options.basedir);
     this.logger = options.logger;
     this.reader = new CatFileBatch(this.basedir);
+    this.probeDelayMs = this.retry().min;
   }
 
   /** Clones (or reuses an existing mirror in basedir) and checks upstream once. Safe to call twice. */
@@ -251,6 +262,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   /** Ends the cat-file process and kills any running git. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.probeTimer);
     for (const child of this.children) killProcessGroup(child);
     await this.reader.close();
   }
@@ -270,16 +282,46 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     }
   }
 
+  /**
+   * Checks upstream as refresh-rate demands. During an outage nothing waits: the last fetched state is served
+   * at once while background checks (one at a time, with backoff) look for the recovery. A request waiting on
+   * the check that discovers an outage is released as soon as it is discovered.
+   */
   private async freshen(): Promise<void> {
     const rate = this.options.refreshRateSeconds;
-    if (rate < 0) return;
+    if (rate < 0 || this.isStale()) return;
     if (rate === 0) {
-      await this.check.requestFresh();
+      await Promise.race([this.check.requestFresh(), this.outageStarted()]);
       return;
     }
     const due =
       this.lastCheckMonotonic === undefined || performance.now() - this.lastCheckMonotonic >= rate * 1000;
-    if (due) await this.check.requestAny();
+    if (due) await Promise.race([this.check.requestAny(), this.outageStarted()]);
+  }
+
+  private outageStarted(): Promise<void> {
+    if (!this.nextOutage) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.nextOutage = { promise, resolve };
+    }
+    return this.nextOutage.promise;
+  }
+
+  private retry(): { min: number; max: number } {
+    return this.options.outageRetryMs ?? { min: 1000, max: 30_000 };
+  }
+
+  /** The next background check of an outage; health recovers through it, without any request. */
+  private scheduleProbe(): void {
+    if (this.closed || this.probeTimer !== undefined || !this.isStale() || !this.hasFetched) return;
+    const delay = this.probeDelayMs;
+    this.probeDelayMs = Math.min(delay * 2, this.retry().max);
+    this.probeTimer = setTimeout(() => {
+      this.probeTimer = undefined;
+      void this.check.requestAny();
+    }, delay);
+    this.probeTimer.unref();
   }
 
   private async lookup(label: string): Promise<string | undefined> {
@@ -407,6 +449,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     } catch (error) {
       const message = redactText(error instanceof Error ? error.message : String(error), this.secrets);
       this.markStale(message);
+      this.scheduleProbe();
       return { changed: false, refs: this.refs?.raw.size ?? 0, stale: true, error: message };
     }
   }
@@ -414,6 +457,9 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private markHealthy(): void {
     this.lastSuccessAt = new Date();
     this.lastError = undefined;
+    this.probeDelayMs = this.retry().min;
+    clearTimeout(this.probeTimer);
+    this.probeTimer = undefined;
     if (this.staleSince === undefined) return;
     const staleSince = this.staleSince;
     this.staleSince = undefined;
@@ -429,6 +475,8 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     if (this.closed) return; // git killed by close() is not an outage
     if (this.staleSince !== undefined) return; // one warning per outage, not per request
     this.staleSince = new Date();
+    this.nextOutage?.resolve();
+    this.nextOutage = undefined;
     this.logger.warn(
       { uri: this.safeUri, err: message },
       this.hasFetched

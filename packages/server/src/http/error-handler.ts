@@ -1,5 +1,6 @@
 /** Maps every failure to a status code and Spring's error body; unexpected errors are logged, not leaked. */
 import { ApplicationNotFoundError } from '../environment/environment-service.js';
+import { isConfbusError } from '@confbus/core';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidLabelError, LabelNotFoundError, RepositoryUnavailableError } from '../git/index.js';
 import { HttpError, springErrorBody } from './http-errors.js';
@@ -14,6 +15,7 @@ interface Mapped {
 function mapError(error: unknown, request: FastifyRequest): Mapped | undefined {
   if (error instanceof HttpError)
     return { status: error.statusCode, code: error.code, message: error.message };
+  if (isConfbusError(error)) return { status: error.status, code: error.code, message: error.message };
   if (error instanceof InvalidLabelError) return { status: 400, code: error.code, message: error.message };
   if (error instanceof LabelNotFoundError) return { status: 404, code: error.code, message: error.message };
   if (error instanceof ApplicationNotFoundError)

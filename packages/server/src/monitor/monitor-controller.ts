@@ -5,12 +5,15 @@
  * parse is reported and no refresh is published for the services it feeds, repeated webhooks for a commit that
  * was already announced publish nothing new, and without a bus the answer says so instead of pretending.
  */
-import { type RefreshBusEvent, guessServiceNames, isConfigFileName, parseConfigFile } from '@confbus/core';
+import { type RefreshBusEvent, guessServiceNames, isConfigFileName } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
+import type { ConfigFileParser } from '../environment/config-file-parser.js';
 import type { GitMirror } from '../git/index.js';
 import { HttpError, springErrorBody } from '../http/http-errors.js';
+import { integerParameter } from '../http/query-parameters.js';
 import { type WebhookSecrets, WebhookError, parsePushWebhook, verifyWebhookSignature } from './index.js';
+import { type WebhookHost, webhookHostFromHeaders } from './push-webhook.js';
 
 export interface RefreshPublisher {
   publishRefresh(destination?: string): Promise<RefreshBusEvent>;
@@ -18,12 +21,20 @@ export interface RefreshPublisher {
 
 export interface MonitorRoutesOptions {
   mirror: GitMirror;
+  /** Checks that the changed files parse (large ones off the event loop). */
+  parser: ConfigFileParser;
   bus: RefreshPublisher;
   busEnabled: boolean;
   tracker: RefreshTracker;
+  /** The tracker's bound, the most acks `?acks=` may ask for. */
+  maxAcksPerEvent: number;
   secrets: WebhookSecrets;
   /** Reject webhooks that carry no signature we can verify. */
   requireSignature: boolean;
+  /** With a secret configured for some host, still accept requests that cannot be verified (form, simple...). */
+  allowUnsigned: boolean;
+  /** Most changed files considered one by one; beyond, the push refreshes every service (`*`). */
+  maxFiles: number;
   logger: { info(o: object, m?: string): void; warn(o: object, m?: string): void };
 }
 
@@ -88,22 +99,35 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
         if (error instanceof WebhookError) throw new HttpError(error.statusCode, error.code, error.message);
         throw error;
       }
+      // The sender's headers decide which secret checks the request, whatever shape its body has.
+      const host: WebhookHost = webhookHostFromHeaders(request.headers) ?? push.host;
       const signature = verifyWebhookSignature({
-        host: push.host,
+        host,
         headers: request.headers,
         rawBody,
         secrets: options.secrets,
       });
-      if (signature.ok && options.requireSignature && !hasSecretFor(push.host, options.secrets)) {
-        throw new HttpError(
-          401,
-          'CONFBUS_BAD_WEBHOOK_SIGNATURE',
-          `Webhooks must be signed (confbus.monitor.require-signature) and no secret is configured for '${push.host}'`,
-        );
-      }
       if (!signature.ok) {
-        options.logger.warn({ host: push.host }, `Rejected webhook: ${signature.reason}`);
+        options.logger.warn({ host }, `Rejected webhook: ${signature.reason}`);
         throw new HttpError(401, 'CONFBUS_BAD_WEBHOOK_SIGNATURE', signature.reason);
+      }
+      if (!hasSecretFor(host, options.secrets)) {
+        if (options.requireSignature) {
+          throw new HttpError(
+            401,
+            'CONFBUS_BAD_WEBHOOK_SIGNATURE',
+            `Webhooks must be signed (confbus.monitor.require-signature) and no secret is configured for '${host}'`,
+          );
+        }
+        if (Object.values(options.secrets).some((secret) => secret !== undefined) && !options.allowUnsigned) {
+          options.logger.warn({ host }, 'Rejected unsigned webhook');
+          throw new HttpError(
+            401,
+            'CONFBUS_BAD_WEBHOOK_SIGNATURE',
+            `A webhook secret is configured, so unsigned '${host}' requests are refused ` +
+              '(set confbus.monitor.allow-unsigned=true to accept them)',
+          );
+        }
       }
       if (push.paths.length === 0) return [];
 
@@ -116,9 +140,14 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
         );
       }
       const { commit } = await options.mirror.resolveFetched(null);
-      const rejected = await findUnparsableFiles(options.mirror, commit, push.paths);
+      // Beyond maxFiles (or as many guessed services) one broadcast replaces per-file events and checks.
+      const broadcast = push.paths.length > options.maxFiles;
+      const rejected = broadcast
+        ? []
+        : await findUnparsableFiles(options.mirror, options.parser, commit, push.paths);
       const accepted = push.paths.filter((path) => !rejected.some((r) => r.file === path));
-      const services = guessServiceNames(accepted);
+      const guessed = guessServiceNames(accepted);
+      const services = broadcast || guessed.length > options.maxFiles ? ['*'] : guessed;
 
       if (!options.busEnabled) {
         options.logger.warn(
@@ -197,16 +226,30 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
     });
   });
 
-  app.get('/actuator/refresh-events', async () => options.tracker.list());
+  // Paginated: the listing is bounded whatever the bus sent (see RefreshTracker's limits).
+  app.get('/actuator/refresh-events', async (request, reply) => {
+    const listing = options.tracker.list({
+      limit: integerParameter(request.query, 'limit', { default: 20, min: 1, max: 200 }),
+      offset: integerParameter(request.query, 'offset', { default: 0, min: 0, max: 1_000_000 }),
+      ackLimit: integerParameter(request.query, 'acks', {
+        default: 200,
+        min: 0,
+        max: options.maxAcksPerEvent,
+      }),
+    });
+    reply.header('x-total-count', String(listing.total));
+    return listing.events;
+  });
 }
 
-function hasSecretFor(host: string, secrets: WebhookSecrets): boolean {
+function hasSecretFor(host: WebhookHost, secrets: WebhookSecrets): boolean {
   const key = host === 'bitbucket-cloud' || host === 'bitbucket-server' ? 'bitbucket' : host;
   return (secrets as Record<string, string | undefined>)[key] !== undefined;
 }
 
 async function findUnparsableFiles(
   mirror: GitMirror,
+  parser: ConfigFileParser,
   commit: string,
   paths: readonly string[],
 ): Promise<Array<{ file: string; message: string }>> {
@@ -217,7 +260,7 @@ async function findUnparsableFiles(
     const bytes = await mirror.readFile(commit, clean);
     if (bytes === undefined) continue;
     try {
-      parseConfigFile(clean, bytes.toString('utf8'));
+      await parser.parse(clean, bytes);
     } catch (error) {
       rejected.push({ file: path, message: error instanceof Error ? error.message : String(error) });
     }

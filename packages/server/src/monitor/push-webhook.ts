@@ -72,6 +72,34 @@ export function parsePushWebhook(input: PushWebhookInput): WebhookPush {
   return { host: recognised ?? 'none', paths: [] };
 }
 
+/**
+ * The host a request claims to come from, by its headers alone and in the extractors' order: the signature
+ * check is decided by this, before the body is looked at, so a body shaped for another extractor (a GitHub
+ * push with no files but a `path` field) cannot skip the check of the host its headers name.
+ */
+export function webhookHostFromHeaders(headers: WebhookHeaders): WebhookHost | undefined {
+  if (firstHeader(headers, 'X-Github-Event') !== undefined) return 'github';
+  if (
+    firstHeader(headers, 'X-Gitlab-Event') !== undefined ||
+    firstHeader(headers, 'X-Gitlab-Token') !== undefined
+  )
+    return 'gitlab';
+  if (
+    firstHeader(headers, 'x-git-oschina-event') !== undefined ||
+    firstHeader(headers, 'X-Gitee-Token') !== undefined
+  )
+    return 'gitee';
+  if (firstHeader(headers, 'X-Gogs-Event') !== undefined) return 'gogs';
+  if (firstHeader(headers, 'X-Gitea-Event') !== undefined) return 'gitea';
+  if (hasText(firstHeader(headers, 'X-Hook-UUID'))) return 'bitbucket-cloud';
+  if (
+    firstHeader(headers, 'X-Event-Key') !== undefined ||
+    firstHeader(headers, 'X-Hub-Signature') !== undefined
+  )
+    return 'bitbucket-server';
+  return undefined;
+}
+
 function isFormContentType(contentType: string): boolean {
   return contentType.split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
 }
@@ -127,7 +155,8 @@ function filesOfCommits(hostName: string): (commits: unknown[]) => string[] {
             `${hostName} push webhook commits[${i}].${kind} must be a list of file names`,
           );
         }
-        paths.push(...(files as string[]));
+        // A loop, not push(...files): a webhook body can hold a list long enough to overflow the call stack.
+        for (const file of files as string[]) paths.push(file);
       }
     });
     return unique(paths);

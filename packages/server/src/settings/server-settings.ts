@@ -78,6 +78,26 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     description: 'Resolved environments kept in memory, keyed by (commit, application, profiles, label)',
   },
   {
+    key: 'confbus.server.cache.max-bytes',
+    type: 'integer',
+    default: 268435456,
+    description:
+      'Estimated memory for resolved environments, and as much again for parsed files (least recently used go first)',
+  },
+  {
+    key: 'confbus.server.max-file-bytes',
+    type: 'integer',
+    default: 1048576,
+    description: 'Largest configuration file served; a larger one answers 500 CONFBUS_CONFIG_LIMIT naming it',
+  },
+  {
+    key: 'confbus.server.max-environment-bytes',
+    type: 'integer',
+    default: 8388608,
+    description:
+      'Largest summed size of the files one environment is built from (500 CONFBUS_CONFIG_LIMIT beyond)',
+  },
+  {
     key: 'confbus.server.max-profiles',
     type: 'integer',
     default: 32,
@@ -100,6 +120,24 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     type: 'integer',
     default: 16384,
     description: 'Largest request line plus headers accepted, in bytes (431 beyond)',
+  },
+  {
+    key: 'confbus.server.refresh-events.max-events',
+    type: 'integer',
+    default: 200,
+    description: 'Published refresh events remembered with their acks (GET /actuator/refresh-events)',
+  },
+  {
+    key: 'confbus.server.refresh-events.max-acks-per-event',
+    type: 'integer',
+    default: 10000,
+    description: 'Acks (one per service) recorded per refresh event; more are counted, not kept',
+  },
+  {
+    key: 'confbus.server.refresh-events.max-bytes',
+    type: 'integer',
+    default: 16777216,
+    description: 'Memory for recorded acks (estimated bytes); the oldest events are forgotten first',
   },
   {
     key: 'spring.security.user.name',
@@ -139,5 +177,19 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     default: false,
     description:
       'Reject /monitor requests that carry no verifiable signature (form posts, hosts without a secret)',
+  },
+  {
+    key: 'confbus.monitor.allow-unsigned',
+    type: 'boolean',
+    default: false,
+    description:
+      'When a secret is set for any host, still accept /monitor requests that cannot be verified (form posts, simple bodies, hosts without a secret)',
+  },
+  {
+    key: 'confbus.monitor.max-files',
+    type: 'integer',
+    default: 100,
+    description:
+      'Changed files (and guessed services) /monitor announces one by one; beyond, one refresh for every service (*)',
   },
 ];

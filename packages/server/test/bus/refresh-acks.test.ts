@@ -16,6 +16,8 @@ interface TrackedRefresh {
   destination: string;
   commit: string;
   publishedAt: string;
+  ackCount: number;
+  droppedAcks: number;
   acks: Array<{ service: string; afterMs: number; configVersion?: string }>;
 }
 
@@ -140,5 +142,49 @@ describe('refresh acks at /actuator/refresh-events', () => {
     const all = await refreshEvents();
     assert.ok(!all.some((e) => e.acks.some((a) => a.service === 'bar:8080:stray')));
     assert.equal(all[0]?.id, published.id, 'newest first');
+  });
+
+  it('pages the listing, bounds the acks shown, drops acks with oversized fields, and rejects bad parameters', async () => {
+    const commit = await remote.commit({ 'bar.yml': 'value: 2\n' });
+    await monitor('bar.yml');
+    const published = await waitFor('the second bar refresh to be listed', async () =>
+      (await refreshEvents()).find((e) => e.destination === 'bar:**' && e.commit === commit),
+    );
+    const ack = (originService: string) => ({
+      type: 'AckRemoteApplicationEvent',
+      timestamp: Date.now(),
+      originService,
+      destinationService: '**',
+      id: randomUUID(),
+      ackId: published.id,
+      ackDestinationService: 'bar:**',
+      event: 'org.springframework.cloud.bus.event.RefreshRemoteApplicationEvent',
+    });
+    // Oversized ids are malformed messages: dropped before they reach the tracker.
+    await tap.publish(ack(`bar:8080:${'x'.repeat(600_000)}`));
+    for (let i = 0; i < 30; i++) await tap.publish(ack(`bar:8080:forged-${i}`));
+    const entry = await waitFor('30 acks', async () => {
+      const found = (await refreshEvents()).find((e) => e.id === published.id);
+      return found && found.ackCount >= 30 ? found : undefined;
+    });
+    assert.equal(entry.ackCount, 30);
+    assert.ok(entry.acks.every((a) => a.service.length < 100));
+
+    const page = await server.get('/actuator/refresh-events?limit=1&acks=5');
+    assert.equal(page.status, 200);
+    const events = page.json() as TrackedRefresh[];
+    assert.equal(events.length, 1);
+    assert.equal(events[0]?.id, published.id);
+    assert.equal(events[0]?.acks.length, 5);
+    assert.equal(events[0]?.ackCount, 30);
+    assert.ok(Number(page.headers.get('x-total-count')) >= 3);
+    const second = (await server.get('/actuator/refresh-events?limit=1&offset=1')).json() as TrackedRefresh[];
+    assert.notEqual(second[0]?.id, published.id);
+
+    for (const query of ['limit=0', 'limit=abc', 'limit=201', 'offset=-1', 'acks=1e9']) {
+      const bad = await server.get(`/actuator/refresh-events?${query}`);
+      assert.equal(bad.status, 400, query);
+      assert.equal((bad.json() as { code: string }).code, 'CONFBUS_BAD_QUERY_PARAMETER');
+    }
   });
 });

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { prng } from '@confbus/testkit/fuzz';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { type PreparedServer, startPreparedServer } from '../security/prepared-server.js';
 
@@ -21,18 +22,6 @@ const CASES = Number(process.env.CONFBUS_FUZZ_CASES ?? 10000);
 const CONCURRENCY = 8;
 /** Every fragment that could become an option carries this marker, so its way into argv can be traced. */
 const MARK = 'zq';
-
-/** Mulberry32: small, fast, and the same sequence for the same seed everywhere. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FRAGMENTS = [
   // traversal and separators, raw and encoded (also double-encoded)

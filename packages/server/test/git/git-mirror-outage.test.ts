@@ -4,9 +4,11 @@ import assert from 'node:assert/strict';
 import { rename } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
+import { startGitDaemon } from '@confbus/testkit/git-daemon';
+import { startTcpProxy } from '@confbus/testkit/tcp-proxy';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { GitMirror, RepositoryUnavailableError } from '../../src/git/index.js';
 import { captureLogger } from './helpers.js';
@@ -39,6 +41,7 @@ describe('GitMirror when the upstream fails', () => {
       defaultLabel: 'master',
       refreshRateSeconds: 0,
       timeoutSeconds: 30,
+      outageRetryMs: { min: 20, max: 100 },
       logger,
     });
     mirrors.push(mirror);
@@ -63,8 +66,11 @@ describe('GitMirror when the upstream fails', () => {
     assert.match(JSON.stringify(warnings[0]), /config-repo\.git/);
     assert.deepEqual((await mirror.refreshNow()).stale, true);
 
+    const recovered = once(mirror, 'recovered');
     await rename(moved, remote.path);
     const newer = await remote.commit({ 'application.yml': 'a: 2\n' });
+    // The background check notices the recovery by itself; then requests check upstream again.
+    await recovered;
     assert.deepEqual(await mirror.resolve('master'), { label: 'master', commit: newer, stale: false });
     await mirror.resolve('master');
     assert.equal(mirror.health().stale, false);
@@ -135,4 +141,48 @@ describe('GitMirror when the upstream fails', () => {
     await assert.rejects(mirror.start(), RepositoryUnavailableError);
     assert.match(mirror.health().lastError ?? '', /timed out after 1 s/);
   });
+
+  it(
+    'during a hung upstream answers from the last state at once and recovers without a request',
+    { timeout: 120_000 },
+    async () => {
+      const daemon = await startGitDaemon(dirname(remote.path));
+      const proxy = await startTcpProxy(daemon.port);
+      try {
+        const pushed = await remote.commit({ 'application.yml': 'hung: 1\n' });
+        const mirror = new GitMirror({
+          uri: `git://127.0.0.1:${proxy.port}/${basename(remote.path)}`,
+          basedir: join(base.path, 'hung-later'),
+          defaultLabel: 'master',
+          refreshRateSeconds: 0,
+          timeoutSeconds: 2,
+          outageRetryMs: { min: 50, max: 200 },
+          logger: captureLogger(),
+        });
+        mirrors.push(mirror);
+        await mirror.start();
+        proxy.hang(true);
+        // The first request meets the hung check and is answered once the check times out (the outage starts).
+        assert.deepEqual(await mirror.resolve('master'), { label: 'master', commit: pushed, stale: true });
+        const checksBefore = mirror.health().checks;
+        // Every later request is answered from the last state without waiting for upstream (issue #15: each one
+        // waited git.timeout); at most the one background check runs meanwhile.
+        const answers = await Promise.all(Array.from({ length: 20 }, () => mirror.resolve('master')));
+        for (let i = 0; i < 10; i++) answers.push(await mirror.resolve('master'));
+        assert.ok(answers.every((a) => a.commit === pushed && a.stale));
+        assert.ok(
+          mirror.health().checks - checksBefore <= 1,
+          `checks ${mirror.health().checks - checksBefore}`,
+        );
+        // Upstream back: health recovers through the background checks alone, no request needed.
+        const recovered = once(mirror, 'recovered');
+        proxy.hang(false);
+        await recovered;
+        assert.equal(mirror.health().stale, false);
+      } finally {
+        await proxy.stop();
+        await daemon.stop();
+      }
+    },
+  );
 });

@@ -7,6 +7,7 @@ import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { RefreshTracker } from '../../src/bus/refresh-tracker.js';
+import { ConfigFileParser } from '../../src/environment/config-file-parser.js';
 import { GitMirror } from '../../src/git/index.js';
 import { installErrorHandling } from '../../src/http/error-handler.js';
 import { registerMonitorRoutes } from '../../src/monitor/monitor-controller.js';
@@ -67,11 +68,15 @@ describe('POST /monitor when publishing fails', () => {
     installErrorHandling(app, 2048);
     registerMonitorRoutes(app, {
       mirror,
+      parser: new ConfigFileParser({ maxFileBytes: 1024 * 1024 }),
       bus,
       busEnabled: true,
       tracker,
+      maxAcksPerEvent: 10_000,
       secrets: {},
       requireSignature: false,
+      allowUnsigned: false,
+      maxFiles: 100,
       logger: quiet,
     });
     await app.ready();

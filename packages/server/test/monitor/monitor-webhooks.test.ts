@@ -44,6 +44,8 @@ describe('POST /monitor over a real bus', () => {
       'spring.rabbitmq.virtual-host': vhost.name,
       'confbus.monitor.github.secret': GITHUB_SECRET,
       'confbus.monitor.gitlab.secret': GITLAB_TOKEN,
+      // Unsigned hosts (Bitbucket, Gitea, form posts...) are exercised here alongside the signed ones.
+      'confbus.monitor.allow-unsigned': 'true',
     });
     const bus = server.server.bus;
     assert.ok(bus?.connected, 'the server joined the bus');
@@ -209,6 +211,19 @@ describe('POST /monitor over a real bus', () => {
     assert.equal(await servedVersion('baz'), simpleCommit);
   });
 
+  it('a push naming more than confbus.monitor.max-files files refreshes everyone with one event', async () => {
+    const files = Array.from({ length: 150 }, (_, i) => `svc${i}-dev.yml`);
+    await push('foo.yml');
+    const many = await webhook(JSON.stringify({ path: files }));
+    assert.equal(many.status, 200, JSON.stringify(many.body));
+    assert.deepEqual(many.body, ['*']);
+    assert.deepEqual(many.destinations, ['*:**']);
+    // 60 files, but 120 guessed services: also one broadcast.
+    await push('bar.yml');
+    const services = await webhook(JSON.stringify({ path: files.slice(0, 60) }));
+    assert.deepEqual(services.destinations, ['*:**']);
+  });
+
   it('a redelivered webhook for a commit already announced publishes nothing new', async () => {
     await push('foo.yml');
     const { body, headers } = github({ modified: ['foo.yml'] });
@@ -239,6 +254,12 @@ describe('POST /monitor over a real bus', () => {
     });
     assert.equal(badToken.status, 401);
     assert.deepEqual(badToken.destinations, []);
+    // GitHub's headers decide the check even when the body is shaped for the simple extractor (issue #15).
+    const disguised = await webhook(JSON.stringify({ commits: [{ id: 'x' }], path: 'foo.yml' }), {
+      'X-GitHub-Event': 'push',
+    });
+    assert.equal(disguised.status, 401, JSON.stringify(disguised.body));
+    assert.deepEqual(disguised.destinations, []);
     // The secret itself is never echoed or logged.
     const logged = JSON.stringify(server.logs);
     assert.ok(!logged.includes(GITHUB_SECRET) && !logged.includes(GITLAB_TOKEN), 'no secret in the logs');

@@ -118,3 +118,41 @@ describe('POST /monitor with confbus.monitor.require-signature', () => {
     assert.equal(result.body.code, 'CONFBUS_BUS_DISABLED');
   });
 });
+
+describe('POST /monitor with a secret configured for one host', () => {
+  let remote: GitRemote;
+  let server: TestServer;
+
+  before(async () => {
+    remote = await createGitRemote();
+    await remote.commit({ 'foo.yml': 'value: 0\n' });
+    server = await startTestServer({
+      'spring.cloud.config.server.git.uri': remote.url,
+      'confbus.monitor.github.secret': 'only-github',
+    });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await remote?.remove();
+  });
+
+  it('refuses unsigned requests unless confbus.monitor.allow-unsigned is set, before fetching', async () => {
+    const checks = await gitChecks(server);
+    for (const [body, contentType, headers] of [
+      ['path=foo.yml', 'application/x-www-form-urlencoded', {}],
+      [JSON.stringify({ path: 'foo.yml' }), 'application/json', {}],
+      [
+        JSON.stringify({ commits: [{ modified: ['foo.yml'] }] }),
+        'application/json',
+        { 'X-Gitlab-Event': 'Push Hook' },
+      ],
+    ] as const) {
+      const result = await post(server, body, contentType, headers);
+      assert.equal(result.status, 401, JSON.stringify(result.body));
+      assert.equal(result.body.code, 'CONFBUS_BAD_WEBHOOK_SIGNATURE');
+      assert.match(String(result.body.message), /confbus\.monitor\.allow-unsigned/);
+    }
+    assert.equal(await gitChecks(server), checks, 'a rejected webhook does not reach upstream');
+  });
+});

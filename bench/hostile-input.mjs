@@ -1,0 +1,119 @@
+// `node bench/hostile-input.mjs` (after `npm run build`): how long one hostile input blocks the event loop.
+// Not part of `npm run bench`: it measures stalls (the longest event-loop delay, perf_hooks'
+// monitorEventLoopDelay) rather than throughput, for the inputs of issue #15:
+//   - a bus destination pattern with many `*` matched against a bus id (core's matcher, synchronous);
+//   - a placeholder bomb (`p_i: ${p_{i-1}}${p_{i-1}}`) rendered by a real server (GET /bomb-default.yml);
+//   - a large YAML file (many keys) served by a real server (GET /big/default);
+//   - a large multi-document YAML file.
+// Each row: the HTTP status (or the match result), the longest stall, and the wall time of the request.
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers';
+import { matchesServicePattern, resolveSettings } from '@confbus/core';
+import { createConfigServer, serverSettingSpecs } from '@confbus/server';
+import pino from 'pino';
+import { runCleanups } from './lib/cleanup.mjs';
+import { createConfigRepo, makeTempDir } from './lib/repos.mjs';
+
+const { fetch } = globalThis;
+const rows = [];
+const ms = (n) => `${n.toFixed(0)} ms`;
+
+async function measure(name, action) {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  // Let the monitor's timer start before the work.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const started = performance.now();
+  const outcome = await action();
+  const wall = performance.now() - started;
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  histogram.disable();
+  rows.push({ name, outcome: String(outcome), stall: ms(histogram.max / 1e6), wall: ms(wall) });
+}
+
+const BUS_ID = 'sample:dev:8081:0123456789abcdef0123456789abcdef';
+for (const stars of [6, 7, 8]) {
+  const pattern = `**:${'*'.repeat(stars)}z`;
+  await measure(`destination '${pattern}' vs a bus id`, async () => matchesServicePattern(pattern, BUS_ID));
+}
+
+function bombFile(levels) {
+  const lines = ['p0: "xx"'];
+  for (let i = 1; i <= levels; i++) lines.push(`p${i}: "\${p${i - 1}}\${p${i - 1}}"`);
+  return `${lines.join('\n')}\n`;
+}
+
+function bigYaml(keys) {
+  const lines = [];
+  for (let i = 0; i < keys; i++) lines.push(`key${i}:\n  nested${i % 7}: value number ${i}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function manyDocuments(documents) {
+  const parts = [];
+  for (let i = 0; i < documents; i++) parts.push(`doc${i}: ${i}\nshared: ${i}`);
+  return `${parts.join('\n---\n')}\n`;
+}
+
+const temp = await makeTempDir('confbus-hostile-');
+const files = {
+  'bomb.yml': bombFile(18),
+  'big.yml': bigYaml(50_000),
+  'docs.yml': manyDocuments(20_000),
+};
+const repo = await createConfigRepo(temp.path, 'hostile', files);
+const repoUrl = `file://${repo.path}`;
+const settings = resolveSettings(
+  serverSettingSpecs,
+  {
+    args: [
+      '--server.port=0',
+      '--server.address=127.0.0.1',
+      `--spring.cloud.config.server.git.uri=${repoUrl}`,
+      `--spring.cloud.config.server.git.basedir=${temp.path}/mirror`,
+      '--spring.cloud.config.server.git.clone-on-start=true',
+      // Let the large files through the size limits (where the build has them) to measure their parsing.
+      '--confbus.server.max-file-bytes=16777216',
+      '--confbus.server.max-environment-bytes=33554432',
+    ],
+    env: {},
+  },
+  { unknownKeys: 'keep' },
+);
+const server = await createConfigServer({ settings, logger: pino({ level: 'silent' }), cwd: temp.path });
+const base = await server.listen();
+const get = async (path) => {
+  const response = await fetch(`${base}${path}`);
+  await response.arrayBuffer();
+  return response.status;
+};
+try {
+  await get('/warmup/default');
+  await measure('placeholder bomb, 18 levels (GET /bomb-default.yml)', () => get('/bomb-default.yml'));
+  await measure(`large YAML, 50,000 keys, ${(files['big.yml'].length / 1e6).toFixed(1)} MB`, () =>
+    get('/big/default'),
+  );
+  await measure(
+    `multi-document YAML, 20,000 documents, ${(files['docs.yml'].length / 1e6).toFixed(1)} MB`,
+    () => get('/docs/default'),
+  );
+} finally {
+  await server.close();
+  await runCleanups();
+}
+
+const header = { name: 'input', outcome: 'outcome', stall: 'longest stall', wall: 'wall time' };
+const widths = Object.fromEntries(
+  Object.keys(header).map((k) => [k, Math.max(...[header, ...rows].map((r) => r[k].length))]),
+);
+const line = (r) =>
+  `| ${Object.keys(header)
+    .map((k) => r[k].padEnd(widths[k]))
+    .join(' | ')} |`;
+console.log(line(header));
+console.log(
+  `| ${Object.keys(header)
+    .map((k) => '-'.repeat(widths[k]))
+    .join(' | ')} |`,
+);
+for (const r of rows) console.log(line(r));
