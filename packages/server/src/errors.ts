@@ -11,4 +11,9 @@ export const serverErrors = defineErrors({
     description:
       'A query parameter is not a number in the accepted range; the message names it and the range.',
   },
+  CONFBUS_GIT_HISTORY: {
+    status: 500,
+    description:
+      "Reading the history of the configuration repository failed; the server log has git's message",
+  },
 });
