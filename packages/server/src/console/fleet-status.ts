@@ -4,7 +4,7 @@
  * not touch it), `lagging` (its configuration differs from the latest), or `unknown` (it never said which
  * version it serves, e.g. a Spring node, or the version is not in the repository).
  */
-import { parseProfiles } from '@confbus/core';
+import { parseApplications, parseProfiles } from '@confbus/core';
 import { LruCache } from '../environment/lru-cache.js';
 import type { ConsoleContext } from './console-context.js';
 import { diffEnvironments } from './effective-environment.js';
@@ -53,7 +53,7 @@ export class FleetStatus {
     const profilesText = instance.profiles.join(',');
     const request = (label: string) => ({
       name: instance.application,
-      applications: [instance.application],
+      applications: parseApplications(instance.application),
       profilesText,
       profiles: parseProfiles(profilesText),
       label,
