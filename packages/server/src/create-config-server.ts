@@ -25,7 +25,7 @@ import { ServerMetrics } from './metrics/server-metrics.js';
 import { installSecurity, isAuthEnabled } from './security/install-security.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { type ServerEncryption, loadServerEncryption, registerEncryptionRoutes } from './encryption/index.js';
-import { OperatorConsole } from './console/index.js';
+import { OperatorConsole, reserveConsolePrefix } from './console/index.js';
 
 const GIT = 'spring.cloud.config.server.git';
 
@@ -213,6 +213,7 @@ export async function createConfigServer({
     maxProfiles: settings.number('confbus.server.max-profiles'),
     ...(fastPath ? { fastPath } : {}),
   });
+  reserveConsolePrefix(app);
   await operatorConsole?.register(app);
 
   return {

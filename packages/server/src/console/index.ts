@@ -30,6 +30,14 @@ import { registerRepositoryRoutes } from './repository-routes.js';
 
 export { CONSOLE_API, CONSOLE_PATH } from './console-context.js';
 
+/**
+ * Reserves every path under `/-/` for confbus's own pages, whether the console is on or not: an unknown one is a
+ * plain 404, never an environment request for an application named `-` (which cannot exist anyway).
+ */
+export function reserveConsolePrefix(app: FastifyInstance): void {
+  app.all('/-/*', (_request, reply) => reply.callNotFound());
+}
+
 export interface ConsoleOptions {
   mirror: GitMirror;
   /** The mirror's bare repository, for history queries. */
