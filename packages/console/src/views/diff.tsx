@@ -56,7 +56,7 @@ export function DiffView({ route }: { route: Route }) {
                 <p data-testid="diff-empty">No effective property changed.</p>
               ) : (
                 <div class="table-wrap">
-                  <table data-testid="diff">
+                  <table class="rows" data-testid="diff">
                     <thead>
                       <tr>
                         <th scope="col">Change</th>

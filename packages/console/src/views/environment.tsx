@@ -77,7 +77,7 @@ export function EnvironmentExplorer({ route }: { route: Route }) {
                 ))}
               </p>
               <div class="table-wrap">
-                <table data-testid="properties">
+                <table class="rows" data-testid="properties">
                   <thead>
                     <tr>
                       <th scope="col">Key</th>

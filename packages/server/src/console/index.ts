@@ -64,6 +64,7 @@ export class OperatorConsole {
   private readonly context: ConsoleContext;
   private readonly timers: NodeJS.Timeout[] = [];
   private busNode: BusNode | undefined;
+  private lastStale = false;
 
   constructor(private readonly options: ConsoleOptions) {
     this.context = {
@@ -105,10 +106,17 @@ export class OperatorConsole {
     });
   }
 
-  /** After every upstream check: notice a push on the default label and tell open consoles. */
+  /**
+   * After an upstream check: tell open consoles when the repository went stale or recovered, and when the default
+   * label moved (a push). Only changes are sent: every console read checks upstream, so an event per check would
+   * make the page re-read, check again, and so on.
+   */
   async repositoryChecked(): Promise<void> {
-    const health = this.options.mirror.health();
-    this.context.events.publish('repository', { stale: health.stale });
+    const stale = this.options.mirror.health().stale;
+    if (stale !== this.lastStale) {
+      this.lastStale = stale;
+      this.context.events.publish('repository', { stale });
+    }
     try {
       const { commit } = await this.options.mirror.resolveFetched(null);
       const push = this.context.pushes.observe(commit);
