@@ -162,8 +162,9 @@ export async function createConfigServer({
       })
     : undefined;
   if (operatorConsole) {
-    const checked = () => void operatorConsole.repositoryChecked();
-    mirror.on('fetched', checked).on('stale', checked).on('recovered', checked);
+    mirror.on('fetched', ({ changed }) => void operatorConsole.repositoryChecked(changed));
+    const checked = () => void operatorConsole.repositoryChecked(false);
+    mirror.on('stale', checked).on('recovered', checked);
   }
   const secrets: WebhookSecrets = {};
   for (const host of ['github', 'gitlab', 'bitbucket', 'gitea', 'gogs', 'gitee'] as const) {

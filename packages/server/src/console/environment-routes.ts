@@ -21,6 +21,25 @@ import {
 const FORMATS = ['yml', 'properties', 'json'] as const;
 
 export function registerEnvironmentRoutes(app: FastifyInstance, context: ConsoleContext): void {
+  // Renderings per resolved environment and format: a cached environment is one shared object per commit.
+  const downloads = new WeakMap<Environment, Map<string, string>>();
+  const downloadOf = (environment: Environment, format: (typeof FORMATS)[number]): string => {
+    let byFormat = downloads.get(environment);
+    if (!byFormat) downloads.set(environment, (byFormat = new Map()));
+    let text = byFormat.get(format);
+    if (text === undefined) {
+      const masked = maskedProperties(environment);
+      text =
+        format === 'properties'
+          ? `${renderProperties(masked)}\n`
+          : format === 'yml'
+            ? renderYaml(masked)
+            : `${JSON.stringify(renderJson(masked), null, 2)}\n`;
+      byFormat.set(format, text);
+    }
+    return text;
+  };
+
   // Effective properties per resolved environment (cached environments are shared objects).
   const effective = new WeakMap<Environment, EffectiveProperty[]>();
   const propertiesOf = (environment: Environment): EffectiveProperty[] => {
@@ -52,13 +71,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
     const parsed = environmentRequest(request.query, context, 'label');
     const format = choice(request.query, 'format', FORMATS, 'yml');
     const { resolved, revision } = await context.environments.find(parsed);
-    const masked = maskedProperties(resolved.environment);
-    const body =
-      format === 'properties'
-        ? `${renderProperties(masked)}\n`
-        : format === 'yml'
-          ? renderYaml(masked)
-          : `${JSON.stringify(renderJson(masked), null, 2)}\n`;
+    const body = downloadOf(resolved.environment, format);
     // Names and profiles are validated to [A-Za-z0-9._+@-] and commas: safe in a quoted file name.
     const file = `${parsed.applications.join('_')}-${parsed.profiles.join('_')}.${format}`;
     reply
@@ -70,20 +83,21 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
 
   app.get<{ Querystring: Query }>(`${CONSOLE_API}/diff`, async (request) => {
     const target = environmentRequest(request.query, context, 'to');
-    const { resolved: after, revision: to } = await context.environments.find(target);
+    // One upstream check for both sides: `to` checks, `from` reads the state that check fetched.
+    const to = await context.mirror.resolve(target.label);
+    const after = await context.environments.findAt(target, to);
     const fromLabel = optionalText(request.query, 'from') ?? (await previousCommitOf(context, to.commit));
-    const before =
-      fromLabel === null
-        ? undefined
-        : await context.environments.find(
-            environmentRequest({ ...request.query, from: fromLabel }, context, 'from'),
-          );
+    let before: Awaited<ReturnType<typeof context.environments.findAt>> | undefined;
+    if (fromLabel !== null) {
+      const source = environmentRequest({ ...request.query, from: fromLabel }, context, 'from');
+      before = await context.environments.findAt(source, await context.mirror.resolveFetched(source.label));
+    }
     return {
       application: target.name,
       profiles: target.profiles,
       from: before ? { label: before.revision.label, commit: before.revision.commit } : null,
       to: { label: to.label, commit: to.commit },
-      ...diffEnvironments(before?.resolved.environment, after.environment),
+      ...diffEnvironments(before?.resolved.environment, after.resolved.environment),
     };
   });
 }

@@ -59,10 +59,10 @@ export class FleetStatus {
       label,
     });
     try {
-      const [then, now] = await Promise.all([
-        this.context.environments.find(request(version)),
-        this.context.environments.find(request(latest)),
-      ]);
+      // The state fetched last: a fleet view costs no upstream check per group.
+      const at = async (label: string) =>
+        this.context.environments.findAt(request(label), await this.context.mirror.resolveFetched(label));
+      const [then, now] = await Promise.all([at(version), at(latest)]);
       const diff = diffEnvironments(then.resolved.environment, now.resolved.environment);
       const same = diff.added.length + diff.removed.length + diff.changed.length === 0;
       return same ? 'same-config' : 'lagging';

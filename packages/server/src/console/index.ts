@@ -111,7 +111,8 @@ export class OperatorConsole {
    * label moved (a push). Only changes are sent: every console read checks upstream, so an event per check would
    * make the page re-read, check again, and so on.
    */
-  async repositoryChecked(): Promise<void> {
+  async repositoryChecked(refsChanged: boolean): Promise<void> {
+    if (refsChanged) this.context.history.refsChanged();
     const stale = this.options.mirror.health().stale;
     if (stale !== this.lastStale) {
       this.lastStale = stale;

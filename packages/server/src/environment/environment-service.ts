@@ -150,7 +150,17 @@ export class EnvironmentService {
   async find(
     request: EnvironmentRequest,
   ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
-    const revision = await this.options.repository.resolve(request.label);
+    return this.findAt(request, await this.options.repository.resolve(request.label));
+  }
+
+  /**
+   * The environment at a revision the caller already resolved (the console resolves two labels with one
+   * upstream check for a diff). `request.label` still names the environment, as Spring echoes it.
+   */
+  async findAt(
+    request: EnvironmentRequest,
+    revision: ResolvedRevision,
+  ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
     const key = [revision.commit, request.name, request.profilesText, request.label ?? ''].join('\u0000');
     const hit = this.cache.get(key);
     if (hit) {

@@ -52,12 +52,32 @@ const FORMAT = '--format=%H%x1f%P%x1f%an%x1f%aI%x1f%s';
 export class GitHistory {
   private readonly logs = new LruCache<string, CommitPage>(512);
   private readonly commits = new LruCache<string, CommitSummary>(4096);
+  private labelList: Promise<LabelRef[]> | undefined;
 
   /** `gitDir`: the mirror's bare repository. */
   constructor(private readonly gitDir: string) {}
 
-  /** Branches, then tags, each sorted by name; tags peeled to their commit. */
-  async labels(): Promise<LabelRef[]> {
+  /**
+   * Branches, then tags, each sorted by name; tags peeled to their commit. Kept until `refsChanged()` (the
+   * owner calls it after a fetch that moved refs), so listing labels costs no process on the warm path.
+   */
+  labels(): Promise<LabelRef[]> {
+    if (!this.labelList) {
+      const pending = this.readLabels();
+      pending.catch(() => {
+        if (this.labelList === pending) this.labelList = undefined;
+      });
+      this.labelList = pending;
+    }
+    return this.labelList;
+  }
+
+  /** Forgets the cached label list: the mirror's branches or tags moved. */
+  refsChanged(): void {
+    this.labelList = undefined;
+  }
+
+  private async readLabels(): Promise<LabelRef[]> {
     const { stdout } = await this.git([
       'for-each-ref',
       '--format=%(refname)%1f%(objecttype)%1f%(objectname)%1f%(*objectname)',

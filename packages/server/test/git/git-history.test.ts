@@ -52,6 +52,11 @@ describe('GitHistory', () => {
     );
     assert.equal(labels.find((l) => l.name === 'v1')?.commit, commits[1]);
     assert.equal(labels.find((l) => l.name === 'master')?.commit, commits[3]);
+    await remote.commit({ 'foo.yml': 'a: 4\n' }, { tag: 'v2' });
+    await mirror.refreshNow();
+    assert.ok(!(await history.labels()).some((l) => l.name === 'v2'), 'kept until told the refs moved');
+    history.refsChanged();
+    assert.ok((await history.labels()).some((l) => l.name === 'v2'));
   });
 
   it('summarises a commit: parents, author, ISO time, subject', async () => {
