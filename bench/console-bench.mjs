@@ -2,6 +2,7 @@
 // sequential requests after a warm-up (goal <= 50 ms), plus the first (cold) answers after start and the page's
 // JavaScript size gzipped (goal <= 150 KB). The server runs as a child process with refresh-rate 0, so every
 // call includes the upstream check a default server makes. Run alone: `node bench/console-bench.mjs`.
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
