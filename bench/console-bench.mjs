@@ -19,7 +19,7 @@ export const title = 'Console API';
 const FILES = 10_000;
 const COMMITS = 2_000;
 const GOAL_MS = 50;
-const DIST = fileURLToPath(new URL('../packages/console/dist/assets/', import.meta.url));
+const DIST = fileURLToPath(new URL('../packages/console/dist/page/assets/', import.meta.url));
 
 /** A bare repository built with `git fast-import`: one commit of FILES files, then COMMITS - 1 small ones. */
 async function createHistoryRepo(dir) {

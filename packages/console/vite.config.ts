@@ -6,7 +6,7 @@ export default defineConfig({
   base: './',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
-    outDir: 'dist',
+    outDir: 'dist/page',
     emptyOutDir: true,
     assetsDir: 'assets',
     target: 'es2022',

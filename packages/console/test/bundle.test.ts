@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+const DIST = fileURLToPath(new URL('../dist/page/', import.meta.url));
 
 describe('console bundle', () => {
   it('loads only its own hashed files, with no inline script', async () => {

@@ -1,12 +1,10 @@
 /**
- * Serves the console's built page (packages/console/dist) with @fastify/static: `index.html` must be
+ * Serves the console's built page (packages/console/dist/page) with @fastify/static: `index.html` must be
  * revalidated on every load (`no-cache`), so a new deployment shows at once; everything under assets/ has a
  * content hash in its name and never changes (`immutable`, a year). A Content-Security-Policy allows only the
  * server's own scripts, styles and API: the page has no inline script and loads nothing from elsewhere.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { springErrorBody } from '../http/http-errors.js';
@@ -15,17 +13,6 @@ import { CONSOLE_PATH } from './console-context.js';
 const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-/** The built console, or undefined when @confbus/console was not built (`npm run build`). */
-export function consoleAssetsDir(): string | undefined {
-  try {
-    const manifest = createRequire(import.meta.url).resolve('@confbus/console/package.json');
-    const dir = join(dirname(manifest), 'dist');
-    return existsSync(join(dir, 'index.html')) ? dir : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export async function registerConsoleAssets(app: FastifyInstance, dir: string | undefined): Promise<void> {
   // Relative asset URLs need the trailing slash.
