@@ -70,7 +70,7 @@ describe('operator console in a browser', () => {
   before(async () => {
     await mkdir(OUTPUT, { recursive: true });
     remote = await createGitRemote();
-    commits.push(await remote.commit(FILES, { message: 'sample configuration' }));
+    commits.push(await remote.commit(FILES, { message: 'sample configuration', tag: 'v1' }));
     vhost = await createTestVhost();
     server = await startServer({
       'spring.cloud.config.server.git.uri': remote.url,
@@ -142,6 +142,8 @@ describe('operator console in a browser', () => {
     await visit('applications', '#/applications', '[data-testid=applications] >> text=sample');
     const sampleRow = page.locator('[data-testid=applications] tr', { hasText: 'sample' });
     assert.deepEqual(await sampleRow.locator('.chip').allTextContents(), ['default', 'dev', 'real']);
+    await page.locator('[data-testid=labels] >> text=v1').waitFor(WAIT);
+    assert.deepEqual(await page.locator('[data-testid=labels] a').allTextContents(), ['master', 'v1 (tag)']);
 
     await visit(
       'application',

@@ -2,7 +2,7 @@
 import { useApi } from '../api.js';
 import { CommitId, Loader, Pager, Section, Time } from '../components.js';
 import { type Route, link, navigate } from '../router.js';
-import type { ApplicationCommits, Applications } from '../types.js';
+import type { ApplicationCommits, Applications, Label, Paged } from '../types.js';
 import { LabelPicker } from './label-picker.js';
 
 export function ApplicationsView({ route }: { route: Route }) {
@@ -11,72 +11,108 @@ export function ApplicationsView({ route }: { route: Route }) {
   const offset = route.params.get('offset') ?? undefined;
   const state = useApi<Applications>('applications', { label, filter, offset }, ['push']);
   return (
-    <Section title="Applications">
-      <form class="toolbar" onSubmit={(event) => event.preventDefault()}>
-        <label for="apps-label">Label</label>
-        <LabelPicker
-          id="apps-label"
-          value={label}
-          onChange={(next) => navigate(['applications'], { label: next, filter })}
-        />
-        <label for="apps-filter">Filter</label>
-        <input
-          id="apps-filter"
-          type="search"
-          value={filter}
-          onInput={(event) =>
-            navigate(['applications'], { label, filter: (event.target as HTMLInputElement).value })
-          }
-        />
-      </form>
-      <Loader state={state}>
-        {(data) => (
-          <>
-            <p class="muted">
-              At {data.label}, commit <CommitId commit={data.commit} />: {data.total} application(s).
-            </p>
-            <div class="table-wrap">
-              <table data-testid="applications">
-                <thead>
-                  <tr>
-                    <th scope="col">Application</th>
-                    <th scope="col">Profiles</th>
-                    <th scope="col">Files</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((app) => (
-                    <tr key={app.name}>
-                      <th scope="row">
-                        <a href={link(['applications', app.name], { label })}>{app.name}</a>
-                        {app.shared ? <span class="badge state-unknown">shared</span> : null}
-                      </th>
-                      <td>
-                        {app.profiles.map((profile) => (
-                          <a
-                            key={profile}
-                            class="chip"
-                            href={link(['environment'], { application: app.name, profiles: profile, label })}
-                          >
-                            {profile}
-                          </a>
-                        ))}
-                      </td>
-                      <td class="muted">{app.fileCount}</td>
+    <>
+      <Section title="Applications">
+        <form class="toolbar" onSubmit={(event) => event.preventDefault()}>
+          <label for="apps-label">Label</label>
+          <LabelPicker
+            id="apps-label"
+            value={label}
+            onChange={(next) => navigate(['applications'], { label: next, filter })}
+          />
+          <label for="apps-filter">Filter</label>
+          <input
+            id="apps-filter"
+            type="search"
+            value={filter}
+            onInput={(event) =>
+              navigate(['applications'], { label, filter: (event.target as HTMLInputElement).value })
+            }
+          />
+        </form>
+        <Loader state={state}>
+          {(data) => (
+            <>
+              <p class="muted">
+                At {data.label}, commit <CommitId commit={data.commit} />: {data.total} application(s).
+              </p>
+              <div class="table-wrap">
+                <table data-testid="applications">
+                  <thead>
+                    <tr>
+                      <th scope="col">Application</th>
+                      <th scope="col">Profiles</th>
+                      <th scope="col">Files</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager
-              path={['applications']}
-              params={{ label, filter }}
-              offset={data.offset}
-              limit={data.limit}
-              total={data.total}
-              shown={data.items.length}
-            />
-          </>
+                  </thead>
+                  <tbody>
+                    {data.items.map((app) => (
+                      <tr key={app.name}>
+                        <th scope="row">
+                          <a href={link(['applications', app.name], { label })}>{app.name}</a>
+                          {app.shared ? <span class="badge state-unknown">shared</span> : null}
+                        </th>
+                        <td>
+                          {app.profiles.map((profile) => (
+                            <a
+                              key={profile}
+                              class="chip"
+                              href={link(['environment'], {
+                                application: app.name,
+                                profiles: profile,
+                                label,
+                              })}
+                            >
+                              {profile}
+                            </a>
+                          ))}
+                        </td>
+                        <td class="muted">{app.fileCount}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager
+                path={['applications']}
+                params={{ label, filter }}
+                offset={data.offset}
+                limit={data.limit}
+                total={data.total}
+                shown={data.items.length}
+              />
+            </>
+          )}
+        </Loader>
+      </Section>
+      <Labels />
+    </>
+  );
+}
+
+/** The repository's branches and tags; each opens the applications at that label. */
+function Labels() {
+  const labels = useApi<Paged<Label>>('labels', { limit: 100 }, ['push']);
+  return (
+    <Section title="Labels">
+      <Loader state={labels}>
+        {(data) => (
+          <p data-testid="labels">
+            {data.items.map((label) => (
+              <a
+                key={`${label.kind}:${label.name}`}
+                class="chip"
+                href={link(['applications'], { label: label.name })}
+                title={`${label.kind} at ${label.commit}`}
+              >
+                {label.name}
+                {label.kind === 'tag' ? <span class="muted"> (tag)</span> : null}
+              </a>
+            ))}
+            {data.total > data.items.length ? (
+              <span class="muted">and {data.total - data.items.length} more</span>
+            ) : null}
+          </p>
         )}
       </Loader>
     </Section>
