@@ -3,16 +3,26 @@
  * from and the values it overrides, and the difference between two environments. Values are masked exactly as
  * `/actuator/env` masks them (maskPropertyValue) before they leave this module, so no secret reaches the API.
  * Values are shown as stored (placeholders unresolved), as Spring's environment JSON shows them: resolving
- * `${db.password}` inside a harmless key would carry a secret past the mask.
+ * `${db.password}` inside a harmless key would carry a secret past the mask. Callers pass the environment as the
+ * repository holds it (before server-side decryption), and a `{cipher}` value is masked whatever its key, as the
+ * client's /actuator/env masks what it decrypted.
  */
+
 import {
   type Environment,
   type FlatProperties,
   type PropertySource,
   type PropertyValue,
+  isCipherValue,
   maskPropertyValue,
+  maskValue,
   mergeForRendering,
 } from '@confbus/core';
+
+/** A value as the console may show it. */
+function shown(key: string, value: PropertyValue): PropertyValue {
+  return isCipherValue(value) ? maskValue() : maskPropertyValue(key, value);
+}
 
 export interface PropertyOrigin {
   /** Repository-relative file. */
@@ -52,10 +62,10 @@ export function effectiveProperties(environment: Environment, uri: string): Effe
     const [winner, ...rest] = holders;
     out.push({
       key,
-      value: maskPropertyValue(key, value),
+      value: shown(key, value),
       origin: winner?.origin ?? { file: '' },
       overridden: rest.map(({ source, origin }) => ({
-        value: maskPropertyValue(key, source.source[key] as PropertyValue),
+        value: shown(key, source.source[key] as PropertyValue),
         origin,
       })),
     });
@@ -67,7 +77,7 @@ export function effectiveProperties(environment: Environment, uri: string): Effe
 export function maskedProperties(environment: Environment): FlatProperties {
   const merged = mergeForRendering(environment.propertySources);
   const out: FlatProperties = {};
-  for (const [key, value] of Object.entries(merged)) out[key] = maskPropertyValue(key, value);
+  for (const [key, value] of Object.entries(merged)) out[key] = shown(key, value);
   return out;
 }
 
@@ -77,16 +87,16 @@ export function diffEnvironments(before: Environment | undefined, after: Environ
   const to = mergeForRendering(after.propertySources);
   const diff: EnvironmentDiff = { added: [], removed: [], changed: [] };
   for (const [key, value] of Object.entries(to)) {
-    if (!Object.hasOwn(from, key)) diff.added.push({ key, value: maskPropertyValue(key, value) });
+    if (!Object.hasOwn(from, key)) diff.added.push({ key, value: shown(key, value) });
     else if (from[key] !== value)
       diff.changed.push({
         key,
-        from: maskPropertyValue(key, from[key] as PropertyValue),
-        to: maskPropertyValue(key, value),
+        from: shown(key, from[key] as PropertyValue),
+        to: shown(key, value),
       });
   }
   for (const [key, value] of Object.entries(from))
-    if (!Object.hasOwn(to, key)) diff.removed.push({ key, value: maskPropertyValue(key, value) });
+    if (!Object.hasOwn(to, key)) diff.removed.push({ key, value: shown(key, value) });
   for (const list of [diff.added, diff.removed, diff.changed]) list.sort((a, b) => compareKeys(a.key, b.key));
   return diff;
 }

@@ -55,7 +55,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
     const parsed = environmentRequest(request.query, context, 'label');
     const { resolved, revision } = await context.environments.find(parsed);
     const filter = optionalText(request.query, 'filter')?.toLowerCase();
-    const all = propertiesOf(resolved.environment);
+    const all = propertiesOf(resolved.stored);
     const matching = filter === undefined ? all : all.filter((p) => p.key.toLowerCase().includes(filter));
     return {
       application: parsed.name,
@@ -71,7 +71,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
     const parsed = environmentRequest(request.query, context, 'label');
     const format = choice(request.query, 'format', FORMATS, 'yml');
     const { resolved, revision } = await context.environments.find(parsed);
-    const body = downloadOf(resolved.environment, format);
+    const body = downloadOf(resolved.stored, format);
     // Names and profiles are validated to [A-Za-z0-9._+@-] and commas: safe in a quoted file name.
     const file = `${parsed.applications.join('_')}-${parsed.profiles.join('_')}.${format}`;
     reply
@@ -97,7 +97,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
       profiles: target.profiles,
       from: before ? { label: before.revision.label, commit: before.revision.commit } : null,
       to: { label: to.label, commit: to.commit },
-      ...diffEnvironments(before?.resolved.environment, after.resolved.environment),
+      ...diffEnvironments(before?.resolved.stored, after.resolved.stored),
     };
   });
 }

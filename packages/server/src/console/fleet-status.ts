@@ -63,7 +63,7 @@ export class FleetStatus {
       const at = async (label: string) =>
         this.context.environments.findAt(request(label), await this.context.mirror.resolveFetched(label));
       const [then, now] = await Promise.all([at(version), at(latest)]);
-      const diff = diffEnvironments(then.resolved.environment, now.resolved.environment);
+      const diff = diffEnvironments(then.resolved.stored, now.resolved.stored);
       const same = diff.added.length + diff.removed.length + diff.changed.length === 0;
       return same ? 'same-config' : 'lagging';
     } catch {

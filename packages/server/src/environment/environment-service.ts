@@ -45,10 +45,13 @@ export class ResolvedEnvironment {
   /**
    * @param sourceBytes the size of the files it was built from: the cache weighs an entry at a few times
    * that (parsed objects, JSON, renderings), an estimate rather than a measurement.
+   * @param stored the environment as the repository holds it, before `transform` (server-side decryption): the
+   * console shows this one, so a decrypted `{cipher}` value never reaches it. The same object when nothing changed.
    */
   constructor(
     readonly environment: Environment,
     readonly sourceBytes = 0,
+    readonly stored: Environment = environment,
   ) {}
 
   /** Serialised once; a Buffer so that sending it costs no re-encoding per request. */
@@ -226,7 +229,11 @@ export class EnvironmentService {
       state: null,
       propertySources,
     };
-    return new ResolvedEnvironment((await this.options.transform?.(environment)) ?? environment, sourceBytes);
+    return new ResolvedEnvironment(
+      (await this.options.transform?.(environment)) ?? environment,
+      sourceBytes,
+      environment,
+    );
   }
 
   private async documents(commit: string, path: string, blobId: string | undefined): Promise<ParsedFile> {
