@@ -163,10 +163,11 @@ describe('operator console in a browser', () => {
     assert.match((await page.locator('[data-key="db.url"]').textContent()) ?? '', /app:\*{6}@db\.internal/);
 
     await visit('fleet', '#/fleet', '[data-testid=fleet] tbody tr');
-    await page.waitForFunction(
-      "document.querySelectorAll('[data-testid=fleet] tbody tr').length === 3",
-      null,
-      WAIT,
+    // Polled from here: a predicate evaluated inside the page would need eval, which the page's CSP forbids.
+    await waitUntil(
+      'three instances in the fleet',
+      async () => (await page.locator('[data-testid=fleet] tbody tr').count()) === 3,
+      WAIT.timeout,
     );
     const states = await page
       .locator('[data-testid=fleet] tbody tr')
@@ -219,10 +220,13 @@ describe('operator console in a browser', () => {
       );
     await page.goto(`${server.base}/-/console/#/fleet`);
     // Live, without a reload: the acks and announcements carry the version each client now serves.
-    const everyRowOnTheCommit =
-      "[...document.querySelectorAll('[data-testid=config-version]')].map((c) => c.getAttribute('data-version')).join() === " +
-      JSON.stringify([commits[1], commits[1], commits[1]].join());
-    await page.waitForFunction(everyRowOnTheCommit, null, WAIT);
+    const onTheCommit = page.locator(`[data-testid=config-version][data-version="${commits[1]}"]`);
+    await waitUntil(
+      'every fleet row on the new commit',
+      async () => (await onTheCommit.count()) === 3,
+      WAIT.timeout,
+    );
+    assert.equal(await page.locator('[data-testid=config-version]').count(), 3);
     await checkPage('fleet-after-refresh');
     await page.goto(`${server.base}/-/console/#/fleet`);
     const event = page.locator('[data-testid=refresh-events] tbody tr').first();

@@ -45,12 +45,12 @@ export function DiffView({ route }: { route: Route }) {
                 {diff.application} ({diff.profiles.join(', ')}): from{' '}
                 {diff.from ? (
                   <>
-                    {diff.from.label} <CommitId commit={diff.from.commit} />
+                    <LabelText label={diff.from.label} commit={diff.from.commit} />
                   </>
                 ) : (
                   'nothing (first commit)'
                 )}{' '}
-                to {diff.to.label} <CommitId commit={diff.to.commit} />
+                to <LabelText label={diff.to.label} commit={diff.to.commit} />
               </p>
               {diff.added.length + diff.removed.length + diff.changed.length === 0 ? (
                 <p data-testid="diff-empty">No effective property changed.</p>
@@ -73,7 +73,7 @@ export function DiffView({ route }: { route: Route }) {
                             <code>{row.key}</code>
                           </th>
                           <td />
-                          <td>
+                          <td data-label="value">
                             <ValueText value={row.value} />
                           </td>
                         </tr>
@@ -84,7 +84,7 @@ export function DiffView({ route }: { route: Route }) {
                           <th scope="row">
                             <code>{row.key}</code>
                           </th>
-                          <td>
+                          <td data-label="value">
                             <ValueText value={row.value} />
                           </td>
                           <td />
@@ -96,10 +96,10 @@ export function DiffView({ route }: { route: Route }) {
                           <th scope="row">
                             <code>{row.key}</code>
                           </th>
-                          <td>
+                          <td data-label="before">
                             <ValueText value={row.from} />
                           </td>
-                          <td>
+                          <td data-label="after">
                             <ValueText value={row.to} />
                           </td>
                         </tr>
@@ -113,5 +113,15 @@ export function DiffView({ route }: { route: Route }) {
         </Loader>
       )}
     </Section>
+  );
+}
+
+/** A label and its commit; a label that is itself a commit id is shown once, shortened. */
+function LabelText({ label, commit }: { label: string; commit: string }) {
+  if (commit.startsWith(label.toLowerCase())) return <CommitId commit={commit} />;
+  return (
+    <>
+      {label} <CommitId commit={commit} />
+    </>
   );
 }

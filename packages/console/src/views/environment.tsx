@@ -108,7 +108,7 @@ export function EnvironmentExplorer({ route }: { route: Route }) {
                             </ul>
                           ) : null}
                         </td>
-                        <td>
+                        <td data-label="from">
                           <OriginText origin={property.origin} />
                         </td>
                       </tr>
