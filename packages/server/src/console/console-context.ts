@@ -33,7 +33,10 @@ export interface ConsoleContext {
   csrfToken: string;
 }
 
-/** The refresh events the server published, newest first (one place reads the tracker). */
-export function refreshEventsOf(context: ConsoleContext): TrackedRefresh[] {
-  return context.tracker.list();
+/** A page of the refresh events this server published, newest first (one place reads the tracker). */
+export function refreshEventsOf(
+  context: ConsoleContext,
+  page: { offset: number; limit: number },
+): { total: number; events: TrackedRefresh[] } {
+  return context.tracker.list(page);
 }

@@ -37,13 +37,16 @@ export function registerFleetRoutes(app: FastifyInstance, context: ConsoleContex
   });
 
   app.get<{ Querystring: Query }>(`${CONSOLE_API}/refresh-events`, async (request) => {
-    const paged = paginate(refreshEventsOf(context), page(request.query, 20));
+    const wanted = page(request.query, 20);
+    const { total, events } = refreshEventsOf(context, wanted);
     const catalogue = await currentCatalogue(context);
-    return { ...paged, items: await Promise.all(paged.items.map((e) => view(context, e, catalogue))) };
+    return { total, ...wanted, items: await Promise.all(events.map((e) => view(context, e, catalogue))) };
   });
 
   app.get<{ Params: { id: string } }>(`${CONSOLE_API}/refresh-events/:id`, async (request) => {
-    const event = refreshEventsOf(context).find((e) => e.id === request.params.id);
+    // The tracker keeps a bounded number of events: finding one by id scans at most that many.
+    const { events } = refreshEventsOf(context, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    const event = events.find((e) => e.id === request.params.id);
     if (!event)
       throw new ConfbusError(
         serverErrors.CONFBUS_CONSOLE_NOT_FOUND,

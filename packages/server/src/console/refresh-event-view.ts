@@ -47,7 +47,8 @@ export function viewOfRefreshEvent(
     commit: event.commit,
     previousCommit,
     publishedAt: event.publishedAt,
-    ackCount: acks.length,
+    // The tracker counts every ack but keeps a bounded list: the count is the tracker's, the timeline what it kept.
+    ackCount: event.ackCount,
     onCommit,
     slowestMs: acks.length > 0 ? (acks[acks.length - 1]?.afterMs ?? null) : null,
     timeline,

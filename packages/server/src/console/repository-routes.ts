@@ -97,7 +97,7 @@ async function overview(context: ConsoleContext) {
   const commit = revision ? await context.history.commit(revision.commit) : undefined;
   const catalogue = revision ? await context.catalogue.at(revision.commit).catch(() => undefined) : undefined;
   const bus = context.bus();
-  const events = refreshEventsOf(context).slice(0, LATEST);
+  const { events } = refreshEventsOf(context, { offset: 0, limit: LATEST });
   return {
     repository: {
       uri: context.displayUri,
