@@ -9,6 +9,7 @@ const BENCHES = [
   './bus-bench.mjs',
   './bus-kafka-bench.mjs',
   './encryption-bench.mjs',
+  './console-bench.mjs',
 ];
 
 await runBenches(

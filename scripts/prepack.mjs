@@ -10,7 +10,9 @@ const root = new URL('..', import.meta.url).pathname;
 const packageDir = process.cwd();
 // Builds before the build info moved out of dist/ left it there; it must not ship.
 rmSync(join(packageDir, 'dist/.tsbuildinfo'), { force: true });
-execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', packageDir], {
+// A package whose Node part has its own project (the console's tsconfig.node.json) names it as the argument.
+const project = join(packageDir, process.argv[2] ?? '');
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', project], {
   stdio: 'inherit',
 });
 copyFileSync(join(root, 'LICENSE'), join(packageDir, 'LICENSE'));

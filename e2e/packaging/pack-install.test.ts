@@ -24,6 +24,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const PUBLISHED: Record<string, string> = {
   '@confbus/core': 'packages/core',
   '@confbus/bus': 'packages/bus',
+  '@confbus/console': 'packages/console',
   '@confbus/server': 'packages/server',
   '@confbus/client': 'packages/client',
   '@confbus/sample-client': 'examples/sample-client',
@@ -159,6 +160,9 @@ test("the README's client example runs against the installed server", async () =
   );
   const line = await server.waitForLine(/Config server listening on http:\/\/127\.0\.0\.1:(\d+)/, 60_000);
   const serverUrl = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] as string;
+  const page = await fetch(`${serverUrl}/-/console/`);
+  assert.equal(page.status, 200, 'the installed server serves the console page from @confbus/console');
+  assert.match(await page.text(), /<script type="module"/);
 
   // The README's first TypeScript block, compiled as a user's build would compile it.
   const readme = await readFile(join(root, 'README.md'), 'utf8');

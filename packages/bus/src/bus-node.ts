@@ -57,6 +57,8 @@ export interface BusNodeOptions {
 export interface BusNodeEvents {
   refresh: [e: RefreshBusEvent];
   ack: [e: AckBusEvent];
+  /** Events of any other type (environment changes, confbus presence), whatever their destination. */
+  other: [e: BusEvent];
   connected: [];
   disconnected: [];
   reconnected: [];
@@ -205,10 +207,11 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
       return;
     }
     if (!isRefreshEvent(e)) {
-      this.#log.debug(
-        { type: e.type, eventId: e.id },
-        'ignored bus event of a type this node does not handle',
-      );
+      if (!this.emit('other', e))
+        this.#log.debug(
+          { type: e.type, eventId: e.id },
+          'ignored bus event of a type this node does not handle',
+        );
       return;
     }
     if (isFromSelf(e, this.#options.busId) || !this.isAddressed(e)) return;

@@ -118,6 +118,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   #bus: BusState;
   #busStarting: Promise<void> | undefined;
   #poll: SafetyNetPoll | undefined;
+  readonly #startedAt = Date.now();
 
   private constructor(
     readonly settings: ClientSettings,
@@ -226,6 +227,12 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
       const bus = await ClientBus.start({
         settings,
         busId,
+        identity: {
+          application: this.settings.name,
+          profiles: this.settings.profiles,
+          label: this.settings.labels[0] ?? null,
+          startedAt: this.#startedAt,
+        },
         configNames: this.settings.name.split(',').map((name) => name.trim()),
         logger: this.logger,
         target: {
@@ -235,6 +242,8 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
         },
       });
       this.#bus = { state: 'started', bus };
+      // The fleet view shows the version each node serves: tell it after every refresh, bus-driven or not.
+      this.on('refresh', () => void bus.announcePresence());
       if (this.#closed) await bus.close();
     })();
     return this.#busStarting;

@@ -11,7 +11,7 @@ import type { ConfigClient } from './config-client.js';
 import { ManagementEndpointError } from './management-endpoint-error.js';
 
 export { ManagementEndpointError };
-import { isSecretKey, maskUriUserInfo, maskValue } from '@confbus/core';
+import { maskPropertyValue, maskValue } from '@confbus/core';
 import { DECRYPTED_LAYER } from './cipher-values.js';
 
 export type ManagementMethod = 'GET' | 'POST' | 'DELETE';
@@ -96,7 +96,7 @@ export function builtInEndpoints(): Record<string, ManagementEndpoint> {
               Object.entries(properties).map(([key, value]) => [
                 key,
                 // Everything in the decrypted layer was a {cipher} value: a secret whatever its key.
-                { value: name === DECRYPTED_LAYER ? maskValue() : masked(key, value) },
+                { value: name === DECRYPTED_LAYER ? maskValue() : maskPropertyValue(key, value) },
               ]),
             ),
           })),
@@ -105,11 +105,6 @@ export function builtInEndpoints(): Record<string, ManagementEndpoint> {
     },
     ...busEndpoints(),
   };
-}
-
-function masked(key: string, value: string | number | boolean): string | number | boolean {
-  if (isSecretKey(key)) return maskValue();
-  return typeof value === 'string' ? maskUriUserInfo(value) : value;
 }
 
 export function createManagementHandler(

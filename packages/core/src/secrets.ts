@@ -47,3 +47,12 @@ export function hasUriPassword(value: unknown): boolean {
   URI_USER_INFO_PASSWORD.lastIndex = 0;
   return URI_USER_INFO_PASSWORD.test(value);
 }
+
+/**
+ * A property value as `/actuator/env` shows it: the mask for a secret key, URI passwords masked in any other
+ * string. The client's env endpoint and the server's console both show values through this, so they agree.
+ */
+export function maskPropertyValue<T extends string | number | boolean>(key: string, value: T): T | string {
+  if (isSecretKey(key)) return maskValue();
+  return typeof value === 'string' ? maskUriUserInfo(value) : value;
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isSecretKey, maskUriUserInfo, maskValue } from '@confbus/core';
+import { isSecretKey, maskPropertyValue, maskUriUserInfo, maskValue } from '@confbus/core';
 
 describe('secrets', () => {
   it('recognises Boot sanitizer keys, case-insensitively', () => {
@@ -32,5 +32,16 @@ describe('secrets', () => {
     );
     assert.equal(maskUriUserInfo('https://user@h'), 'https://user@h');
     assert.equal(maskUriUserInfo('https://h/path:x@y'), 'https://h/path:x@y');
+  });
+
+  it('masks property values as /actuator/env shows them', () => {
+    assert.equal(maskPropertyValue('db.password', 'hunter2'), '******');
+    assert.equal(maskPropertyValue('db.password', 42), '******');
+    assert.equal(
+      maskPropertyValue('db.url', 'jdbc:postgresql://u:pw@h/db'),
+      'jdbc:postgresql://u:******@h/db',
+    );
+    assert.equal(maskPropertyValue('server.port', 8080), 8080);
+    assert.equal(maskPropertyValue('feature.on', true), true);
   });
 });

@@ -25,6 +25,7 @@ import { ServerMetrics } from './metrics/server-metrics.js';
 import { installSecurity, isAuthEnabled } from './security/install-security.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { type ServerEncryption, loadServerEncryption, registerEncryptionRoutes } from './encryption/index.js';
+import { OperatorConsole, reserveConsolePrefix } from './console/index.js';
 
 const GIT = 'spring.cloud.config.server.git';
 
@@ -35,6 +36,8 @@ export interface ConfigServer {
   readonly tracker: RefreshTracker;
   /** The encryption key (if any) and the server-side decryptor (if enabled). */
   readonly encryption: ServerEncryption;
+  /** The operator console, unless confbus.console.enabled=false. */
+  readonly console: OperatorConsole | undefined;
   /** Answers repeated environment URLs without fastify; undefined when basic auth is on. */
   readonly fastPath: RepeatRequestFastPath | undefined;
   /** Set once listening, when spring.cloud.bus.enabled. */
@@ -139,6 +142,30 @@ export async function createConfigServer({
   };
   const tracker = new RefreshTracker(logger.child({ component: 'bus' }), trackerLimits);
   let bus: BusNode | undefined;
+  const refreshRate = settings.number(`${GIT}.refresh-rate`);
+  const operatorConsole = settings.boolean('confbus.console.enabled')
+    ? new OperatorConsole({
+        mirror,
+        gitDir: basedir,
+        environments,
+        tracker,
+        displayUri,
+        searchPaths: settings.list(`${GIT}.search-paths`),
+        maxProfiles: settings.number('confbus.server.max-profiles'),
+        busEnabled: isBusEnabled(settings),
+        authEnabled: isAuthEnabled(settings),
+        // refresh-rate < 0 means "never check upstream": an open console does not override that.
+        watchIntervalSeconds: refreshRate < 0 ? 0 : settings.number('confbus.console.watch-interval'),
+        presenceIntervalSeconds: settings.number('confbus.console.presence-interval'),
+        maxEventStreams: settings.number('confbus.console.max-event-streams'),
+        logger: logger.child({ component: 'console' }),
+      })
+    : undefined;
+  if (operatorConsole) {
+    mirror.on('fetched', ({ changed }) => void operatorConsole.repositoryChecked(changed));
+    const checked = () => void operatorConsole.repositoryChecked(false);
+    mirror.on('stale', checked).on('recovered', checked);
+  }
   const secrets: WebhookSecrets = {};
   for (const host of ['github', 'gitlab', 'bitbucket', 'gitea', 'gogs', 'gitee'] as const) {
     const secret = settings.optionalString(`confbus.monitor.${host}.secret`);
@@ -147,7 +174,13 @@ export async function createConfigServer({
   registerMonitorRoutes(app, {
     mirror,
     parser,
-    bus: { publishRefresh: (destination) => requireBus().publishRefresh(destination) },
+    bus: {
+      publishRefresh: async (destination) => {
+        const event = await requireBus().publishRefresh(destination);
+        operatorConsole?.refreshPublished(event);
+        return event;
+      },
+    },
     busEnabled: isBusEnabled(settings),
     tracker,
     maxAcksPerEvent: trackerLimits.maxAcksPerEvent,
@@ -181,6 +214,8 @@ export async function createConfigServer({
     maxProfiles: settings.number('confbus.server.max-profiles'),
     ...(fastPath ? { fastPath } : {}),
   });
+  reserveConsolePrefix(app);
+  await operatorConsole?.register(app);
 
   return {
     app,
@@ -188,6 +223,7 @@ export async function createConfigServer({
     environments,
     tracker,
     encryption,
+    console: operatorConsole,
     fastPath,
     get bus() {
       return bus;
@@ -214,13 +250,23 @@ export async function createConfigServer({
           ...busNodeOptionsFromSettings(settings, { busId, logger: logger.child({ component: 'bus' }) }),
           ackEnabled: false,
         });
-        bus.on('ack', (ack) => tracker.acked(ack));
+        bus.on('ack', (ack) => {
+          tracker.acked(ack);
+          operatorConsole?.acked(ack);
+        });
+        if (operatorConsole) {
+          bus.on('other', (event) => operatorConsole.busEvent(event));
+          const connected = () => operatorConsole.busConnected();
+          bus.on('connected', connected).on('reconnected', connected);
+        }
         await bus.start();
+        operatorConsole?.busStarted(bus);
       }
       logger.info({ uri: displayUri, basedir }, `Config server listening on ${address}`);
       return address;
     },
     async close() {
+      operatorConsole?.close();
       await app.close();
       tracker.close();
       await bus?.close();

@@ -5,7 +5,15 @@
  * and after a broker outage asks the config server whether a version was missed — Spring loses
  * events sent while a node is disconnected; we catch up.
  */
-import { createRefreshEvent, type Logger, type RefreshBusEvent } from '@confbus/core';
+import {
+  createPresenceAnnouncement,
+  createRefreshEvent,
+  isFromSelf,
+  isPresenceRequest,
+  type BusEvent,
+  type Logger,
+  type RefreshBusEvent,
+} from '@confbus/core';
 import { type AckDetails, BusNode, createBusTransport } from '@confbus/bus';
 import { ConfigClientError } from '../errors.js';
 import type { BusSettings } from './bus-settings.js';
@@ -27,9 +35,20 @@ export interface BusClientLogger {
   error(message: string): void;
 }
 
+/** What this node tells the config server's fleet view about itself (confbus presence; Spring has none). */
+export interface BusIdentity {
+  /** `spring.cloud.config.name`: the application whose configuration it serves. */
+  readonly application: string;
+  readonly profiles: readonly string[];
+  readonly label: string | null;
+  /** Epoch milliseconds. */
+  readonly startedAt: number;
+}
+
 export interface ClientBusOptions {
   readonly settings: BusSettings;
   readonly busId: string;
+  readonly identity: BusIdentity;
   /** `spring.cloud.config.name` entries; a destination naming one of them also addresses this node. */
   readonly configNames: readonly string[];
   readonly target: BusRefreshTarget;
@@ -90,6 +109,8 @@ export class ClientBus {
       logger,
     });
     this.#node.on('reconnected', () => this.#onReconnected());
+    this.#node.on('connected', () => void this.announcePresence());
+    this.#node.on('other', (event) => this.#onOtherEvent(event));
   }
 
   /** Connects; resolves once connected or once the broker was found unreachable (then it keeps retrying). */
@@ -156,7 +177,28 @@ export class ClientBus {
     return { event, localKeys: outcome.keys };
   }
 
+  /**
+   * Tells the config server's fleet view who this node is and which config version it serves: on connecting,
+   * after each refresh, when asked by a presence request, and (`leaving`) when closing. Best effort: a node
+   * whose announcement is lost shows up again at the next presence request.
+   */
+  async announcePresence(leaving = false): Promise<void> {
+    if (!this.#node.connected) return;
+    const { identity, target, logger } = this.#options;
+    const event = createPresenceAnnouncement(this.busId, {
+      ...identity,
+      configVersion: target.currentVersion(),
+      leaving,
+    });
+    try {
+      await this.#node.publish(event);
+    } catch (error) {
+      logger.debug(`Could not announce this node on the bus: ${messageOf(error)}`);
+    }
+  }
+
   async close(): Promise<void> {
+    if (!this.#closed) await this.announcePresence(true);
     this.#closed = true;
     await this.#node.close();
     await this.#catchUp;
@@ -197,8 +239,15 @@ export class ClientBus {
     return (settings.binder === 'kafka' ? (settings.kafka?.brokers ?? []) : settings.addresses).join(', ');
   }
 
+  #onOtherEvent(event: BusEvent): void {
+    if (this.#closed || !isPresenceRequest(event)) return;
+    if (!this.#node.isAddressed(event) || isFromSelf(event, this.busId)) return;
+    void this.announcePresence();
+  }
+
   #onReconnected(): void {
     if (this.#closed) return;
+    void this.announcePresence();
     if (this.#catchUp) {
       this.#catchUpAgain = true;
       return;

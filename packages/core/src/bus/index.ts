@@ -2,3 +2,4 @@ export * from './bus-event.js';
 export * from './service-matcher.js';
 export * from './service-names.js';
 export { MAX_DESTINATION_PATTERN_LENGTH, MAX_DESTINATION_SEGMENTS } from './ant-path-matcher.js';
+export * from './presence-event.js';

@@ -101,13 +101,13 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
   );
 }
 
-interface RawParts {
+export interface RawParts {
   name: string;
   profiles: string;
   label: string | null;
 }
 
-function validateRequest(parts: RawParts, maxProfiles: number): EnvironmentRequest {
+export function validateRequest(parts: RawParts, maxProfiles: number): EnvironmentRequest {
   const name = decodeSpringSegment(parts.name);
   const applications = parseApplications(name);
   if (applications.length === 0) throw badRequest('CONFBUS_INVALID_APPLICATION', 'Application name is empty');

@@ -45,10 +45,13 @@ export class ResolvedEnvironment {
   /**
    * @param sourceBytes the size of the files it was built from: the cache weighs an entry at a few times
    * that (parsed objects, JSON, renderings), an estimate rather than a measurement.
+   * @param stored the environment as the repository holds it, before `transform` (server-side decryption): the
+   * console shows this one, so a decrypted `{cipher}` value never reaches it. The same object when nothing changed.
    */
   constructor(
     readonly environment: Environment,
     readonly sourceBytes = 0,
+    readonly stored: Environment = environment,
   ) {}
 
   /** Serialised once; a Buffer so that sending it costs no re-encoding per request. */
@@ -150,7 +153,17 @@ export class EnvironmentService {
   async find(
     request: EnvironmentRequest,
   ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
-    const revision = await this.options.repository.resolve(request.label);
+    return this.findAt(request, await this.options.repository.resolve(request.label));
+  }
+
+  /**
+   * The environment at a revision the caller already resolved (the console resolves two labels with one
+   * upstream check for a diff). `request.label` still names the environment, as Spring echoes it.
+   */
+  async findAt(
+    request: EnvironmentRequest,
+    revision: ResolvedRevision,
+  ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
     const key = [revision.commit, request.name, request.profilesText, request.label ?? ''].join('\u0000');
     const hit = this.cache.get(key);
     if (hit) {
@@ -216,7 +229,11 @@ export class EnvironmentService {
       state: null,
       propertySources,
     };
-    return new ResolvedEnvironment((await this.options.transform?.(environment)) ?? environment, sourceBytes);
+    return new ResolvedEnvironment(
+      (await this.options.transform?.(environment)) ?? environment,
+      sourceBytes,
+      environment,
+    );
   }
 
   private async documents(commit: string, path: string, blobId: string | undefined): Promise<ParsedFile> {

@@ -192,4 +192,30 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     description:
       'Changed files (and guessed services) /monitor announces one by one; beyond, one refresh for every service (*)',
   },
+  {
+    key: 'confbus.console.enabled',
+    type: 'boolean',
+    default: true,
+    description: 'Serve the operator console at /-/console/ and its JSON API at /-/console/api/',
+  },
+  {
+    key: 'confbus.console.max-event-streams',
+    type: 'integer',
+    default: 64,
+    description: 'Most console live-update streams (server-sent events) open at once (503 beyond)',
+  },
+  {
+    key: 'confbus.console.watch-interval',
+    type: 'integer',
+    default: 10,
+    description:
+      'Seconds between upstream checks while a console is open, so a push shows without a webhook (0 = none; never when refresh-rate < 0)',
+  },
+  {
+    key: 'confbus.console.presence-interval',
+    type: 'integer',
+    default: 60,
+    description:
+      'Seconds between presence requests on the bus; an instance not heard from for three intervals leaves the fleet view',
+  },
 ];

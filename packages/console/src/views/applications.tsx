@@ -1,0 +1,227 @@
+/** Applications: every application and profile at a label, and one application's files and commits. */
+import { useApi } from '../api.js';
+import { CommitId, Loader, Pager, Section, Time } from '../components.js';
+import { type Route, link, navigate } from '../router.js';
+import type { ApplicationCommits, Applications, Label, Paged } from '../types.js';
+import { LabelPicker } from './label-picker.js';
+
+export function ApplicationsView({ route }: { route: Route }) {
+  const label = route.params.get('label') ?? '';
+  const filter = route.params.get('filter') ?? '';
+  const offset = route.params.get('offset') ?? undefined;
+  const state = useApi<Applications>('applications', { label, filter, offset }, ['push']);
+  return (
+    <>
+      <Section title="Applications">
+        <form class="toolbar" onSubmit={(event) => event.preventDefault()}>
+          <label for="apps-label">Label</label>
+          <LabelPicker
+            id="apps-label"
+            value={label}
+            onChange={(next) => navigate(['applications'], { label: next, filter })}
+          />
+          <label for="apps-filter">Filter</label>
+          <input
+            id="apps-filter"
+            type="search"
+            value={filter}
+            onInput={(event) =>
+              navigate(['applications'], { label, filter: (event.target as HTMLInputElement).value })
+            }
+          />
+        </form>
+        <Loader state={state}>
+          {(data) => (
+            <>
+              <p class="muted">
+                At {data.label}, commit <CommitId commit={data.commit} />: {data.total} application(s).
+              </p>
+              <div class="table-wrap">
+                <table data-testid="applications">
+                  <thead>
+                    <tr>
+                      <th scope="col">Application</th>
+                      <th scope="col">Profiles</th>
+                      <th scope="col">Files</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.items.map((app) => (
+                      <tr key={app.name}>
+                        <th scope="row">
+                          <a href={link(['applications', app.name], { label })}>{app.name}</a>
+                          {app.shared ? <span class="badge state-unknown">shared</span> : null}
+                        </th>
+                        <td>
+                          {app.profiles.map((profile) => (
+                            <a
+                              key={profile}
+                              class="chip"
+                              href={link(['environment'], {
+                                application: app.name,
+                                profiles: profile,
+                                label,
+                              })}
+                            >
+                              {profile}
+                            </a>
+                          ))}
+                        </td>
+                        <td class="muted">{app.fileCount}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager
+                path={['applications']}
+                params={{ label, filter }}
+                offset={data.offset}
+                limit={data.limit}
+                total={data.total}
+                shown={data.items.length}
+              />
+            </>
+          )}
+        </Loader>
+      </Section>
+      <Labels />
+    </>
+  );
+}
+
+/** The repository's branches and tags; each opens the applications at that label. */
+function Labels() {
+  const labels = useApi<Paged<Label>>('labels', { limit: 100 }, ['push']);
+  return (
+    <Section title="Labels">
+      <Loader state={labels}>
+        {(data) => (
+          <p data-testid="labels">
+            {data.items.map((label) => (
+              <a
+                key={`${label.kind}:${label.name}`}
+                class="chip"
+                href={link(['applications'], { label: label.name })}
+                title={`${label.kind} at ${label.commit}`}
+              >
+                {label.name}
+                {label.kind === 'tag' ? <span class="muted"> (tag)</span> : null}
+              </a>
+            ))}
+            {data.total > data.items.length ? (
+              <span class="muted">and {data.total - data.items.length} more</span>
+            ) : null}
+          </p>
+        )}
+      </Loader>
+    </Section>
+  );
+}
+
+export function ApplicationView({ name, route }: { name: string; route: Route }) {
+  const label = route.params.get('label') ?? '';
+  const offset = route.params.get('offset') ?? undefined;
+  const apps = useApi<Applications>('applications', { label, filter: name, limit: 500 }, ['push']);
+  const commits = useApi<ApplicationCommits>(
+    `applications/${encodeURIComponent(name)}/commits`,
+    { label, offset },
+    ['push'],
+  );
+  const app = apps.data?.items.find((a) => a.name === name);
+  return (
+    <>
+      <Section title={`Application ${name}`}>
+        <Loader state={apps}>
+          {() =>
+            app ? (
+              <dl class="facts">
+                <dt>Profiles</dt>
+                <dd>
+                  {app.profiles.map((profile) => (
+                    <a
+                      key={profile}
+                      class="chip"
+                      href={link(['environment'], { application: name, profiles: profile, label })}
+                    >
+                      {profile}
+                    </a>
+                  ))}
+                </dd>
+                <dt>Files</dt>
+                <dd>
+                  <ul class="plain">
+                    {app.files.map((file) => (
+                      <li key={file}>
+                        <code>{file}</code>
+                      </li>
+                    ))}
+                  </ul>
+                  {app.fileCount > app.files.length ? (
+                    <span class="muted">and {app.fileCount - app.files.length} more</span>
+                  ) : null}
+                </dd>
+              </dl>
+            ) : (
+              <p class="muted">No application {name} at this label.</p>
+            )
+          }
+        </Loader>
+      </Section>
+      <Section title="Commits that touched its files">
+        <Loader state={commits}>
+          {(data) => (
+            <>
+              <div class="table-wrap">
+                <table data-testid="application-commits">
+                  <thead>
+                    <tr>
+                      <th scope="col">Commit</th>
+                      <th scope="col">Author</th>
+                      <th scope="col">Time</th>
+                      <th scope="col">Message</th>
+                      <th scope="col">Diff</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.items.map((commit) => (
+                      <tr key={commit.commit}>
+                        <td>
+                          <CommitId commit={commit.commit} />
+                        </td>
+                        <td>{commit.author}</td>
+                        <td>
+                          <Time iso={commit.time} />
+                        </td>
+                        <td>{commit.message}</td>
+                        <td>
+                          <a
+                            href={link(['diff'], {
+                              application: name,
+                              profiles: app?.profiles[0] ?? 'default',
+                              to: commit.commit,
+                            })}
+                          >
+                            What it changed
+                          </a>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager
+                path={['applications', name]}
+                params={{ label }}
+                offset={data.offset}
+                limit={data.limit}
+                more={data.more}
+                shown={data.items.length}
+              />
+            </>
+          )}
+        </Loader>
+      </Section>
+    </>
+  );
+}

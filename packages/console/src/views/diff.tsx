@@ -1,0 +1,127 @@
+/** Diff: the effective-environment difference between two labels or commits (added, removed, changed keys). */
+import { useApi } from '../api.js';
+import { CommitId, Loader, Section, ValueText } from '../components.js';
+import { type Route, navigate } from '../router.js';
+import type { Diff } from '../types.js';
+import { LabelPicker } from './label-picker.js';
+
+export function DiffView({ route }: { route: Route }) {
+  const application = route.params.get('application') ?? '';
+  const profiles = route.params.get('profiles') ?? 'default';
+  const from = route.params.get('from') ?? '';
+  const to = route.params.get('to') ?? '';
+  const query = { application, profiles, from, to };
+  const go = (patch: Partial<typeof query>) => navigate(['diff'], { ...query, ...patch });
+  const state = useApi<Diff>(application === '' ? undefined : 'diff', query, ['push']);
+  return (
+    <Section title="Diff">
+      <form class="toolbar" onSubmit={(event) => event.preventDefault()}>
+        <label for="diff-application">Application</label>
+        <input
+          id="diff-application"
+          value={application}
+          onChange={(event) => go({ application: (event.target as HTMLInputElement).value.trim() })}
+        />
+        <label for="diff-profiles">Profiles</label>
+        <input
+          id="diff-profiles"
+          value={profiles}
+          onChange={(event) => go({ profiles: (event.target as HTMLInputElement).value.trim() })}
+        />
+        <label for="diff-from">From</label>
+        <LabelPicker id="diff-from" value={from} onChange={(next) => go({ from: next })} />
+        <label for="diff-to">To</label>
+        <LabelPicker id="diff-to" value={to} onChange={(next) => go({ to: next })} />
+      </form>
+      {application === '' ? (
+        <p class="muted">
+          Choose an application. Without “From”, the diff shows what the push of “To” changed.
+        </p>
+      ) : (
+        <Loader state={state}>
+          {(diff) => (
+            <>
+              <p class="muted">
+                {diff.application} ({diff.profiles.join(', ')}): from{' '}
+                {diff.from ? (
+                  <>
+                    <LabelText label={diff.from.label} commit={diff.from.commit} />
+                  </>
+                ) : (
+                  'nothing (first commit)'
+                )}{' '}
+                to <LabelText label={diff.to.label} commit={diff.to.commit} />
+              </p>
+              {diff.added.length + diff.removed.length + diff.changed.length === 0 ? (
+                <p data-testid="diff-empty">No effective property changed.</p>
+              ) : (
+                <div class="table-wrap">
+                  <table class="rows" data-testid="diff">
+                    <thead>
+                      <tr>
+                        <th scope="col">Change</th>
+                        <th scope="col">Key</th>
+                        <th scope="col">Before</th>
+                        <th scope="col">After</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {diff.added.map((row) => (
+                        <tr key={`a:${row.key}`} class="diff-added" data-change="added">
+                          <td>added</td>
+                          <th scope="row">
+                            <code>{row.key}</code>
+                          </th>
+                          <td />
+                          <td data-label="value">
+                            <ValueText value={row.value} />
+                          </td>
+                        </tr>
+                      ))}
+                      {diff.removed.map((row) => (
+                        <tr key={`r:${row.key}`} class="diff-removed" data-change="removed">
+                          <td>removed</td>
+                          <th scope="row">
+                            <code>{row.key}</code>
+                          </th>
+                          <td data-label="value">
+                            <ValueText value={row.value} />
+                          </td>
+                          <td />
+                        </tr>
+                      ))}
+                      {diff.changed.map((row) => (
+                        <tr key={`c:${row.key}`} class="diff-changed" data-change="changed">
+                          <td>changed</td>
+                          <th scope="row">
+                            <code>{row.key}</code>
+                          </th>
+                          <td data-label="before">
+                            <ValueText value={row.from} />
+                          </td>
+                          <td data-label="after">
+                            <ValueText value={row.to} />
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+            </>
+          )}
+        </Loader>
+      )}
+    </Section>
+  );
+}
+
+/** A label and its commit; a label that is itself a commit id is shown once, shortened. */
+function LabelText({ label, commit }: { label: string; commit: string }) {
+  if (commit.startsWith(label.toLowerCase())) return <CommitId commit={commit} />;
+  return (
+    <>
+      {label} <CommitId commit={commit} />
+    </>
+  );
+}

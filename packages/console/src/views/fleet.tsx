@@ -1,0 +1,119 @@
+/** Fleet: every instance on the bus with its config version against the latest; lagging ones highlighted. */
+import { useApi } from '../api.js';
+import { CommitId, Loader, Pager, Section, Time } from '../components.js';
+import { type Route, link, navigate } from '../router.js';
+import type { Fleet, SyncState } from '../types.js';
+import { RefreshEventsView } from './refresh-events.js';
+
+const STATE_TEXT: Record<SyncState, string> = {
+  current: 'on the latest commit',
+  'same-config': 'older commit, same configuration',
+  lagging: 'lagging',
+  unknown: 'version unknown',
+};
+
+export function FleetView({ route }: { route: Route }) {
+  const state = route.params.get('state') ?? 'any';
+  const offset = route.params.get('offset') ?? undefined;
+  const fleet = useApi<Fleet>('fleet', { state, offset }, ['presence', 'ack', 'push']);
+  return (
+    <>
+      <Section title="Fleet">
+        <form class="toolbar" onSubmit={(event) => event.preventDefault()}>
+          <label for="fleet-state">Show</label>
+          <select
+            id="fleet-state"
+            value={state}
+            onChange={(event) => navigate(['fleet'], { state: (event.target as HTMLSelectElement).value })}
+          >
+            <option value="any">all instances</option>
+            <option value="lagging">lagging</option>
+            <option value="current">on the latest commit</option>
+            <option value="same-config">older commit, same configuration</option>
+            <option value="unknown">version unknown</option>
+          </select>
+        </form>
+        <Loader state={fleet}>
+          {(data) => (
+            <>
+              <p class="muted" data-testid="fleet-counts">
+                {data.counts.current} current, {data.counts['same-config']} same configuration,{' '}
+                {data.counts.lagging} lagging, {data.counts.unknown} unknown.
+              </p>
+              <div class="table-wrap">
+                <table data-testid="fleet">
+                  <thead>
+                    <tr>
+                      <th scope="col">Instance</th>
+                      <th scope="col">Kind</th>
+                      <th scope="col">Application</th>
+                      <th scope="col">Profiles</th>
+                      <th scope="col">Config version</th>
+                      <th scope="col">State</th>
+                      <th scope="col">Started</th>
+                      <th scope="col">Last heard</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.items.map((instance) => (
+                      <tr
+                        key={instance.id}
+                        class={`sync-${instance.state}`}
+                        data-instance={instance.id}
+                        data-state={instance.state}
+                      >
+                        <th scope="row">
+                          <code>{instance.id}</code>
+                        </th>
+                        <td>
+                          {instance.kind === 'spring' ? (
+                            <span class="badge state-unknown">Spring</span>
+                          ) : (
+                            'confbus'
+                          )}
+                        </td>
+                        <td>
+                          <a href={link(['applications', instance.application])}>{instance.application}</a>
+                        </td>
+                        <td>{instance.profiles.join(', ') || '—'}</td>
+                        <td data-testid="config-version" data-version={instance.configVersion ?? ''}>
+                          <CommitId commit={instance.configVersion} />
+                          {instance.state === 'lagging' || instance.state === 'same-config' ? (
+                            <span class="muted">
+                              {' '}
+                              (latest <CommitId commit={instance.latest} />)
+                            </span>
+                          ) : null}
+                        </td>
+                        <td>
+                          <span class={`badge sync-badge-${instance.state}`}>
+                            {STATE_TEXT[instance.state]}
+                          </span>
+                        </td>
+                        <td>
+                          <Time iso={instance.startedAt} />
+                        </td>
+                        <td>
+                          <Time iso={instance.lastSeenAt} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager
+                path={['fleet']}
+                params={{ state }}
+                offset={data.offset}
+                limit={data.limit}
+                total={data.total}
+                shown={data.items.length}
+              />
+            </>
+          )}
+        </Loader>
+      </Section>
+      <RefreshEventsView route={route} />
+    </>
+  );
+}

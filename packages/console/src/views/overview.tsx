@@ -1,0 +1,141 @@
+/** Overview: the repository and its freshness, the bus, counts, the latest refresh events and pushes. */
+import { useApi } from '../api.js';
+import { CommitId, Loader, Section, Time } from '../components.js';
+import { link } from '../router.js';
+import type { Overview } from '../types.js';
+import { RefreshEventsTable } from './refresh-events.js';
+
+export function OverviewView() {
+  const state = useApi<Overview>('overview', {}, ['repository', 'push', 'refresh', 'ack', 'presence']);
+  return (
+    <Loader state={state}>
+      {(data) => (
+        <>
+          <div class="grid">
+            <Section title="Repository">
+              <dl class="facts">
+                <dt>URI</dt>
+                <dd>
+                  <code data-testid="repository-uri">{data.repository.uri}</code>
+                </dd>
+                <dt>State</dt>
+                <dd>
+                  <span
+                    class={`badge state-${data.repository.state.toLowerCase()}`}
+                    data-testid="repository-state"
+                  >
+                    {data.repository.state}
+                  </span>
+                  {data.repository.staleSince ? (
+                    <>
+                      {' '}
+                      since <Time iso={data.repository.staleSince} />
+                    </>
+                  ) : null}
+                </dd>
+                <dt>Label</dt>
+                <dd>{data.repository.label ?? '—'}</dd>
+                <dt>Commit</dt>
+                <dd data-testid="current-commit">
+                  {data.repository.commit ? (
+                    <>
+                      <CommitId commit={data.repository.commit.commit} /> {data.repository.commit.message}
+                      <br />
+                      <span class="muted">
+                        {data.repository.commit.author}, <Time iso={data.repository.commit.time} />
+                      </span>
+                    </>
+                  ) : (
+                    '—'
+                  )}
+                </dd>
+                <dt>Last upstream check</dt>
+                <dd>
+                  <Time iso={data.repository.lastCheckAt} />
+                </dd>
+                <dt>Last successful check</dt>
+                <dd>
+                  <Time iso={data.repository.lastSuccessAt} />
+                </dd>
+                {data.repository.error ? (
+                  <>
+                    <dt>Problem</dt>
+                    <dd class="error">{data.repository.error}</dd>
+                  </>
+                ) : null}
+              </dl>
+            </Section>
+            <Section title="Bus and fleet">
+              <dl class="facts">
+                <dt>Bus</dt>
+                <dd>
+                  <span
+                    class={`badge ${data.bus.connected ? 'state-up' : data.bus.enabled ? 'state-stale' : 'state-unknown'}`}
+                    data-testid="bus-state"
+                  >
+                    {!data.bus.enabled ? 'disabled' : data.bus.connected ? 'connected' : 'not connected'}
+                  </span>
+                </dd>
+                {data.bus.id ? (
+                  <>
+                    <dt>Server bus id</dt>
+                    <dd>
+                      <code>{data.bus.id}</code>
+                    </dd>
+                  </>
+                ) : null}
+                <dt>Applications</dt>
+                <dd>
+                  <a href={link(['applications'])} data-testid="application-count">
+                    {data.counts.applications ?? '—'}
+                  </a>
+                </dd>
+                <dt>Instances</dt>
+                <dd>
+                  <a href={link(['fleet'])} data-testid="instance-count">
+                    {data.counts.instances}
+                  </a>
+                </dd>
+              </dl>
+            </Section>
+          </div>
+          <Section title="Latest refresh events">
+            <RefreshEventsTable events={data.refreshEvents} />
+          </Section>
+          <Section title="Latest pushes">
+            {data.pushes.length === 0 ? (
+              <p class="muted">No push seen since the server started.</p>
+            ) : (
+              <div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Noticed</th>
+                      <th scope="col">From</th>
+                      <th scope="col">To</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.pushes.map((push) => (
+                      <tr key={push.commit}>
+                        <td>
+                          <Time iso={push.at} />
+                        </td>
+                        <td>
+                          <CommitId commit={push.previous} />
+                        </td>
+                        <td>
+                          <CommitId commit={push.commit} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </Section>
+        </>
+      )}
+    </Loader>
+  );
+}

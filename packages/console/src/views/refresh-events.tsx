@@ -1,0 +1,120 @@
+/** Refresh events: the list (with ack counts and a link to the diff each push introduced) and one event's timeline. */
+import { useApi } from '../api.js';
+import { CommitId, Loader, Pager, Section, Time } from '../components.js';
+import { type Route, link } from '../router.js';
+import type { Paged, RefreshEvent } from '../types.js';
+
+export function RefreshEventsTable({ events }: { events: RefreshEvent[] }) {
+  if (events.length === 0) return <p class="muted">No refresh published since the server started.</p>;
+  return (
+    <div class="table-wrap">
+      <table data-testid="refresh-events">
+        <thead>
+          <tr>
+            <th scope="col">Published</th>
+            <th scope="col">Destination</th>
+            <th scope="col">Commit</th>
+            <th scope="col">Acks</th>
+            <th scope="col">On commit</th>
+            <th scope="col">Slowest</th>
+            <th scope="col">Links</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((event) => (
+            <tr key={event.id}>
+              <td>
+                <Time iso={event.publishedAt} />
+              </td>
+              <td>
+                <code>{event.destination}</code>
+              </td>
+              <td>
+                <CommitId commit={event.commit} />
+              </td>
+              <td>{event.ackCount}</td>
+              <td>{event.onCommit}</td>
+              <td>{event.slowestMs === null ? '—' : `${event.slowestMs} ms`}</td>
+              <td class="links">
+                <a href={link(['events', event.id])}>Timeline</a>
+                {event.diffTarget ? (
+                  <a
+                    href={link(['diff'], {
+                      application: event.diffTarget.application,
+                      profiles: event.diffTarget.profiles,
+                      from: event.previousCommit,
+                      to: event.commit,
+                    })}
+                  >
+                    Diff
+                  </a>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function RefreshEventsView({ route }: { route: Route }) {
+  const offset = route.params.get('offset') ?? undefined;
+  const state = useApi<Paged<RefreshEvent>>('refresh-events', { offset, limit: 20 }, ['refresh', 'ack']);
+  return (
+    <Section title="Refresh events">
+      <Loader state={state}>
+        {(data) => (
+          <>
+            <RefreshEventsTable events={data.items} />
+            <Pager
+              path={['events']}
+              params={{}}
+              offset={data.offset}
+              limit={data.limit}
+              total={data.total}
+              shown={data.items.length}
+            />
+          </>
+        )}
+      </Loader>
+    </Section>
+  );
+}
+
+/** One event: how many instances had acked, and how many served its commit, after how many ms. */
+export function RefreshEventView({ id }: { id: string }) {
+  const state = useApi<RefreshEvent>(`refresh-events/${encodeURIComponent(id)}`, {}, ['ack']);
+  return (
+    <Loader state={state}>
+      {(event) => (
+        <Section title={`Refresh for ${event.destination}`}>
+          <p>
+            Published <Time iso={event.publishedAt} /> for commit <CommitId commit={event.commit} />:{' '}
+            <strong data-testid="event-on-commit">{event.onCommit}</strong> of {event.ackCount} acknowledging
+            instances serve it.
+          </p>
+          {event.timeline.length === 0 ? (
+            <p class="muted">No acknowledgement yet.</p>
+          ) : (
+            <ol class="timeline" aria-label="Acknowledgements over time">
+              {event.timeline.map((point, index) => (
+                <li key={index}>
+                  <span class="timeline-ms">+{point.afterMs} ms</span>
+                  <span
+                    class="timeline-bar"
+                    style={{ width: `${Math.max(4, (point.onCommit / event.timeline.length) * 100)}%` }}
+                  />
+                  <span>
+                    {point.acked} acked, {point.onCommit} on the commit
+                    {event.acks?.[index] ? ` — ${event.acks[index]?.service}` : ''}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </Section>
+      )}
+    </Loader>
+  );
+}

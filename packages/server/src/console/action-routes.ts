@@ -1,0 +1,130 @@
+/**
+ * Console API, session and actions:
+ *   GET  /-/console/api/session        who may act, and the CSRF token actions must carry
+ *   GET  /-/console/api/events         server-sent events (push, refresh, ack, presence, repository)
+ *   POST /-/console/api/bus-refresh    {"target":"all"|"application"|"profile"|"instance", ...} → 202
+ * With basic auth on, every console route needs credentials (the server-wide hook), so only authenticated users
+ * can act. Actions also need `X-Confbus-Csrf: <token>` and a JSON body, and are refused when the browser says
+ * the request came from another site: a page elsewhere cannot make a logged-in browser refresh the fleet.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { ConfbusError, type Logger, validateApplicationName, validateProfile } from '@confbus/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { serverErrors } from '../errors.js';
+import { CONSOLE_API, type ConsoleContext } from './console-context.js';
+import { badRequest } from './console-params.js';
+
+export const CSRF_HEADER = 'x-confbus-csrf';
+const BUS_ID = /^[A-Za-z0-9._@+-]+(?::[A-Za-z0-9._,@+-]+)+$/;
+
+export function registerActionRoutes(app: FastifyInstance, context: ConsoleContext, logger: Logger): void {
+  app.get(`${CONSOLE_API}/session`, async () => ({
+    authEnabled: context.authEnabled,
+    csrfToken: context.csrfToken,
+    csrfHeader: CSRF_HEADER,
+    busEnabled: context.busEnabled,
+  }));
+
+  app.get(`${CONSOLE_API}/events`, (_request, reply) => {
+    context.events.open(reply);
+  });
+
+  app.post<{ Body: unknown }>(`${CONSOLE_API}/bus-refresh`, async (request, reply) => {
+    checkCsrf(request, context.csrfToken);
+    const destination = destinationOf(request.body);
+    const bus = context.bus();
+    if (!context.busEnabled || !bus)
+      throw new ConfbusError(
+        serverErrors.CONFBUS_CONSOLE_BUS_DISABLED,
+        'The bus is disabled (spring.cloud.bus.enabled=false) or not started: nothing was published',
+      );
+    if (!bus.connected)
+      throw new ConfbusError(
+        serverErrors.CONFBUS_CONSOLE_PUBLISH_FAILED,
+        'The bus is not connected to the broker; nothing was published (the connection is retried in the background)',
+      );
+    // Check upstream first, so the event announces the commit the clients will fetch.
+    const { commit } = await context.mirror.resolve(null);
+    let event;
+    try {
+      event = await bus.publishRefresh(destination);
+    } catch (error) {
+      throw new ConfbusError(
+        serverErrors.CONFBUS_CONSOLE_PUBLISH_FAILED,
+        `The refresh for ${destination} could not be published: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+    context.tracker.published(event, commit);
+    context.events.publish('refresh', { id: event.id, destination: event.destinationService, commit });
+    logger.info(
+      { destination: event.destinationService, event: event.id, commit },
+      'Console published a bus refresh',
+    );
+    reply.code(202);
+    return {
+      id: event.id,
+      destination: event.destinationService,
+      commit,
+      publishedAt: new Date(event.timestamp).toISOString(),
+    };
+  });
+}
+
+function checkCsrf(request: FastifyRequest, token: string): void {
+  const fail = (why: string) => new ConfbusError(serverErrors.CONFBUS_CONSOLE_CSRF, why);
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none')
+    throw fail('Console actions are accepted from the console page only (Sec-Fetch-Site)');
+  const origin = request.headers.origin;
+  // The host only: behind a TLS-terminating proxy the scheme the server sees differs from the page's.
+  if (origin !== undefined && hostOf(origin) !== request.host)
+    throw fail('Console actions are accepted from the console page only (Origin)');
+  const presented = request.headers[CSRF_HEADER];
+  const expected = Buffer.from(token);
+  const given = Buffer.from(typeof presented === 'string' ? presented : '');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw fail(`Missing or wrong ${CSRF_HEADER} header: read the token from GET ${CONSOLE_API}/session`);
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bus destination a target names: everything, an application, `app:profile`, or one instance's bus id. */
+export function destinationOf(body: unknown): string {
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw badRequest(
+      'The body must be a JSON object: {"target": "all" | "application" | "profile" | "instance", …}',
+    );
+  const { target, application, profile, instance } = body as Record<string, unknown>;
+  const name = (): string => {
+    const problem = typeof application === 'string' ? validateApplicationName(application) : 'is required';
+    if (problem !== undefined || (application as string).includes(','))
+      throw badRequest(`Field 'application' ${problem ?? 'must name one application'}`);
+    return application as string;
+  };
+  switch (target) {
+    case 'all':
+      return '**';
+    case 'application':
+      return `${name()}:**`;
+    case 'profile': {
+      const app = name();
+      const problem = typeof profile === 'string' ? validateProfile(profile) : 'is required';
+      if (problem !== undefined || (profile as string).includes(','))
+        throw badRequest(`Field 'profile' ${problem ?? 'must name one profile'}`);
+      return `${app}:${profile as string}:**`;
+    }
+    case 'instance':
+      if (typeof instance !== 'string' || instance.length > 300 || !BUS_ID.test(instance))
+        throw badRequest("Field 'instance' must be a bus id such as sample:dev:8080:3f2a (no wildcards)");
+      return instance;
+    default:
+      throw badRequest("Field 'target' must be one of all, application, profile, instance");
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * Which applications and profiles a repository holds at a commit, for the console: read from file names in the
+ * searched directories (`foo.yml`, `foo-dev.properties`, `{application}` search-path directories) and from the
+ * profiles that multi-document files activate (`spring.config.activate.on-profile`, `spring.profiles`).
+ * A name like `foo-bar-dev.yml` is split as the file endpoints split it: the longest prefix that is itself an
+ * application (`foo-bar.yml` exists) wins, else the part before the last `-` is the application.
+ */
+import { posix } from 'node:path';
+import {
+  type ProfileNode,
+  isConfigFileName,
+  parseConfigFile,
+  validateApplicationName,
+  validateProfile,
+} from '@confbus/core';
+import type { ConfigRepository } from '../environment/config-repository.js';
+import { LruCache } from '../environment/lru-cache.js';
+import { directoriesOf } from '../environment/search-directories.js';
+
+export interface CatalogueApplication {
+  name: string;
+  /** Sorted; `default` first when the application has plain files. */
+  profiles: string[];
+  /** Repository-relative paths of the application's own files. */
+  files: string[];
+  /** `application*` files: shared by every application. */
+  shared: boolean;
+}
+
+export interface Catalogue {
+  commit: string;
+  applications: CatalogueApplication[];
+}
+
+/** A directory the server searches, and the application it belongs to when a search path says `{application}`. */
+interface SearchedDirectory {
+  dir: string;
+  application?: string;
+}
+
+const SHARED = 'application';
+// A parse is needed only for files that can activate profiles; cheaper than parsing every file of a large repo.
+const MENTIONS_PROFILES = /on-profile|profiles/;
+
+export class ApplicationCatalogue {
+  private readonly catalogues = new LruCache<string, Promise<Catalogue>>(8);
+  /** Profiles a file's documents activate, by blob id: after a push only changed files are read again. */
+  private readonly activations = new LruCache<string, readonly string[]>(50_000);
+
+  constructor(
+    private readonly repository: ConfigRepository,
+    private readonly searchPaths: readonly string[],
+  ) {}
+
+  /** The catalogue at `commit` (a 40-hex id), built once per commit; concurrent callers share the build. */
+  at(commit: string): Promise<Catalogue> {
+    let pending = this.catalogues.get(commit);
+    if (!pending) {
+      pending = this.build(commit);
+      pending.catch(() => this.catalogues.delete(commit));
+      this.catalogues.set(commit, pending);
+    }
+    return pending;
+  }
+
+  private async build(commit: string): Promise<Catalogue> {
+    const files = await this.repository.listFiles(commit);
+    const ids = await this.repository.blobIds?.(commit);
+    const searched = searchedDirectories(this.searchPaths, directoriesOf(files));
+    const byDir = new Map(searched.map((entry) => [entry.dir, entry]));
+    const configFiles = files.filter((file) => isConfigFileName(file) && byDir.has(dirOf(file)));
+    const stems = new Set(configFiles.map((file) => stemOf(file)));
+    const applications = new Map<string, CatalogueApplication>();
+    for (const file of configFiles) {
+      const owner = classify(stemOf(file), byDir.get(dirOf(file))?.application, stems);
+      if (!owner) continue;
+      let entry = applications.get(owner.application);
+      if (!entry) {
+        entry = { name: owner.application, profiles: [], files: [], shared: owner.application === SHARED };
+        applications.set(owner.application, entry);
+      }
+      entry.files.push(file);
+      const profiles = new Set(entry.profiles).add(owner.profile);
+      for (const profile of await this.activatedProfiles(commit, file, ids?.get(file))) profiles.add(profile);
+      entry.profiles = [...profiles];
+    }
+    const list = [...applications.values()].sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of list) entry.profiles = sortProfiles(entry.profiles);
+    return { commit, applications: list };
+  }
+
+  private async activatedProfiles(
+    commit: string,
+    file: string,
+    blobId: string | undefined,
+  ): Promise<readonly string[]> {
+    const key = `${blobId ?? commit}\0${file}`;
+    const known = this.activations.get(key);
+    if (known) return known;
+    const bytes = await this.repository.readFile(commit, file);
+    const text = bytes?.toString('utf8') ?? '';
+    const names = new Set<string>();
+    if (MENTIONS_PROFILES.test(text)) {
+      try {
+        for (const document of parseConfigFile(file, text))
+          for (const node of document.activation?.anyOf ?? []) collectNames(node, names);
+      } catch {
+        // A file that does not parse activates nothing; the environment endpoints report it.
+      }
+    }
+    const profiles = [...names].filter((name) => validateProfile(name) === undefined);
+    this.activations.set(key, profiles);
+    return profiles;
+  }
+}
+
+/** The root, plus every directory a search path names (placeholders and Ant wildcards matched against the tree). */
+export function searchedDirectories(
+  patterns: readonly string[],
+  tree: ReadonlySet<string>,
+): SearchedDirectory[] {
+  const out = new Map<string, SearchedDirectory>([['', { dir: '' }]]);
+  for (const raw of patterns) {
+    const pattern = raw.replace(/^\/+|\/+$/g, '');
+    if (pattern === '' || pattern.split('/').some((part) => part === '..' || part === '.')) continue;
+    const matcher = patternRegex(pattern);
+    for (const dir of [...tree].sort()) {
+      const match = matcher.exec(dir);
+      if (!match || out.has(dir)) continue;
+      const application = match.groups?.application;
+      out.set(dir, application === undefined ? { dir } : { dir, application });
+    }
+  }
+  return [...out.values()];
+}
+
+/** `{application}` captures one path segment; `{profile}`, `{label}` and `*` match one, `**` any number. */
+function patternRegex(pattern: string): RegExp {
+  let re = '';
+  let captured = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const rest = pattern.slice(i);
+    const placeholder = /^\{(application|profile|label)\}/.exec(rest);
+    if (placeholder) {
+      re += placeholder[1] === 'application' && !captured ? '(?<application>[^/]+)' : '[^/]+';
+      captured ||= placeholder[1] === 'application';
+      i += placeholder[0].length - 1;
+    } else if (rest.startsWith('**')) {
+      re += '.*';
+      i++;
+    } else if (rest.startsWith('*')) re += '[^/]*';
+    else if (rest.startsWith('?')) re += '[^/]';
+    else re += (pattern[i] as string).replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+function classify(
+  stem: string,
+  directoryApplication: string | undefined,
+  stems: ReadonlySet<string>,
+): { application: string; profile: string } | undefined {
+  let application: string;
+  let profile = 'default';
+  if (stem === SHARED || stem.startsWith(`${SHARED}-`)) {
+    application = directoryApplication ?? SHARED;
+    if (stem !== SHARED) profile = stem.slice(SHARED.length + 1);
+  } else {
+    const split = splitStem(stem, stems);
+    application = split.application;
+    profile = split.profile;
+  }
+  if (validateApplicationName(application) !== undefined || validateProfile(profile) !== undefined)
+    return undefined;
+  return { application, profile };
+}
+
+function splitStem(stem: string, stems: ReadonlySet<string>): { application: string; profile: string } {
+  if (!stem.includes('-')) return { application: stem, profile: 'default' };
+  for (let at = stem.lastIndexOf('-'); at > 0; at = stem.lastIndexOf('-', at - 1)) {
+    const prefix = stem.slice(0, at);
+    if (stems.has(prefix)) return { application: prefix, profile: stem.slice(at + 1) };
+  }
+  const last = stem.lastIndexOf('-');
+  return { application: stem.slice(0, last), profile: stem.slice(last + 1) };
+}
+
+function collectNames(node: ProfileNode, into: Set<string>): void {
+  if (node.kind === 'profile') into.add(node.name);
+  else if (node.kind === 'not') collectNames(node.operand, into);
+  else for (const operand of node.operands) collectNames(operand, into);
+}
+
+function sortProfiles(profiles: readonly string[]): string[] {
+  const rest = profiles.filter((p) => p !== 'default').sort();
+  return profiles.includes('default') ? ['default', ...rest] : rest;
+}
+
+function dirOf(file: string): string {
+  const dir = posix.dirname(file);
+  return dir === '.' ? '' : dir;
+}
+
+function stemOf(file: string): string {
+  return posix.basename(file).replace(/\.(?:ya?ml|properties)$/i, '');
+}

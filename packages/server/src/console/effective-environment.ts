@@ -1,0 +1,116 @@
+/**
+ * The console's views of a resolved environment: each effective property with the file (and document) it comes
+ * from and the values it overrides, and the difference between two environments. Values are masked exactly as
+ * `/actuator/env` masks them (maskPropertyValue) before they leave this module, so no secret reaches the API.
+ * Values are shown as stored (placeholders unresolved), as Spring's environment JSON shows them: resolving
+ * `${db.password}` inside a harmless key would carry a secret past the mask. Callers pass the environment as the
+ * repository holds it (before server-side decryption), and a `{cipher}` value is masked whatever its key, as the
+ * client's /actuator/env masks what it decrypted.
+ */
+
+import {
+  type Environment,
+  type FlatProperties,
+  type PropertySource,
+  type PropertyValue,
+  isCipherValue,
+  maskPropertyValue,
+  maskValue,
+  mergeForRendering,
+} from '@confbus/core';
+
+/** A value as the console may show it. */
+function shown(key: string, value: PropertyValue): PropertyValue {
+  return isCipherValue(value) ? maskValue() : maskPropertyValue(key, value);
+}
+
+export interface PropertyOrigin {
+  /** Repository-relative file. */
+  file: string;
+  /** Spring's document number in a multi-document file (`#0` is the first), as in the property source name. */
+  document?: number;
+}
+
+export interface OverriddenValue {
+  value: PropertyValue;
+  origin: PropertyOrigin;
+}
+
+export interface EffectiveProperty {
+  key: string;
+  value: PropertyValue;
+  origin: PropertyOrigin;
+  /** Lower-precedence values of the same key, highest first. */
+  overridden: OverriddenValue[];
+}
+
+export interface EnvironmentDiff {
+  added: Array<{ key: string; value: PropertyValue }>;
+  removed: Array<{ key: string; value: PropertyValue }>;
+  changed: Array<{ key: string; from: PropertyValue; to: PropertyValue }>;
+}
+
+/** Effective properties, sorted by key, masked. `uri`: the property-source name prefix (the display URI). */
+export function effectiveProperties(environment: Environment, uri: string): EffectiveProperty[] {
+  const merged = mergeForRendering(environment.propertySources);
+  const origins = environment.propertySources.map((source) => originOf(source, uri));
+  const out: EffectiveProperty[] = [];
+  for (const [key, value] of Object.entries(merged)) {
+    const holders = environment.propertySources
+      .map((source, index) => ({ source, origin: origins[index] as PropertyOrigin }))
+      .filter(({ source }) => Object.hasOwn(source.source, key));
+    const [winner, ...rest] = holders;
+    out.push({
+      key,
+      value: shown(key, value),
+      origin: winner?.origin ?? { file: '' },
+      overridden: rest.map(({ source, origin }) => ({
+        value: shown(key, source.source[key] as PropertyValue),
+        origin,
+      })),
+    });
+  }
+  return out.sort((a, b) => compareKeys(a.key, b.key));
+}
+
+/** The merged, masked properties, for downloads. */
+export function maskedProperties(environment: Environment): FlatProperties {
+  const merged = mergeForRendering(environment.propertySources);
+  const out: FlatProperties = {};
+  for (const [key, value] of Object.entries(merged)) out[key] = shown(key, value);
+  return out;
+}
+
+/** Added, removed and changed effective keys from `before` to `after`, each sorted by key, masked. */
+export function diffEnvironments(before: Environment | undefined, after: Environment): EnvironmentDiff {
+  const from = before ? mergeForRendering(before.propertySources) : {};
+  const to = mergeForRendering(after.propertySources);
+  const diff: EnvironmentDiff = { added: [], removed: [], changed: [] };
+  for (const [key, value] of Object.entries(to)) {
+    if (!Object.hasOwn(from, key)) diff.added.push({ key, value: shown(key, value) });
+    else if (from[key] !== value)
+      diff.changed.push({
+        key,
+        from: shown(key, from[key] as PropertyValue),
+        to: shown(key, value),
+      });
+  }
+  for (const [key, value] of Object.entries(from))
+    if (!Object.hasOwn(to, key)) diff.removed.push({ key, value: shown(key, value) });
+  for (const list of [diff.added, diff.removed, diff.changed]) list.sort((a, b) => compareKeys(a.key, b.key));
+  return diff;
+}
+
+/** `<uri>/<path> (document #N)` → file and document. */
+function originOf(source: PropertySource, uri: string): PropertyOrigin {
+  const base = `${uri.replace(/\/+$/, '')}/`;
+  let name = source.name.startsWith(base) ? source.name.slice(base.length) : source.name;
+  const document = / \(document #(\d+)\)$/.exec(name);
+  if (!document) return { file: name };
+  name = name.slice(0, document.index);
+  return { file: name, document: Number(document[1]) };
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

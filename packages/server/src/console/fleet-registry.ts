@@ -1,0 +1,106 @@
+/**
+ * Every instance the server has heard on the bus: confbus nodes from their presence announcements (and the
+ * config version their acks report), Spring nodes from their acks (to refresh events and to presence requests,
+ * which Spring acks like any event addressed to it). Instances not heard from for `expireAfterMs` are dropped, a
+ * node that announces it is leaving is dropped at once, and the table holds at most `maxInstances`
+ * (the longest silent go first), so a noisy bus cannot grow it without bound.
+ */
+import type { AckBusEvent, PresenceAnnouncement } from '@confbus/core';
+
+export type InstanceKind = 'confbus' | 'spring';
+
+export interface FleetInstance {
+  /** The bus id. */
+  id: string;
+  kind: InstanceKind;
+  application: string;
+  profiles: string[];
+  label: string | null;
+  /** The commit it serves, as it last reported; null when it never said (Spring nodes). */
+  configVersion: string | null;
+  /** ISO; null when unknown (Spring nodes). */
+  startedAt: string | null;
+  /** ISO time of the last announcement or ack. */
+  lastSeenAt: string;
+}
+
+export interface FleetRegistryOptions {
+  maxInstances: number;
+  expireAfterMs: number;
+}
+
+export class FleetRegistry {
+  private readonly instances = new Map<string, { instance: FleetInstance; seenMs: number }>();
+
+  constructor(private readonly options: FleetRegistryOptions) {}
+
+  /** A confbus node's announcement; returns whether the table changed. */
+  announced(announcement: PresenceAnnouncement, nowMs = Date.now()): boolean {
+    if (announcement.leaving) return this.instances.delete(announcement.service);
+    this.put(
+      {
+        id: announcement.service,
+        kind: 'confbus',
+        application: announcement.application,
+        profiles: [...announcement.profiles],
+        label: announcement.label,
+        configVersion: announcement.configVersion,
+        startedAt: new Date(announcement.startedAt).toISOString(),
+        lastSeenAt: new Date(nowMs).toISOString(),
+      },
+      nowMs,
+    );
+    return true;
+  }
+
+  /** Any ack proves its sender is alive; one carrying a config version comes from a confbus node. */
+  acked(ack: AckBusEvent, nowMs = Date.now()): void {
+    const known = this.instances.get(ack.originService)?.instance;
+    const fromBusId = partsOfBusId(ack.originService);
+    this.put(
+      {
+        id: ack.originService,
+        kind: known?.kind === 'confbus' || ack.configVersion !== undefined ? 'confbus' : 'spring',
+        application: known?.application ?? fromBusId.application,
+        profiles: known?.profiles ?? fromBusId.profiles,
+        label: known?.label ?? null,
+        configVersion: ack.configVersion ?? known?.configVersion ?? null,
+        startedAt: known?.startedAt ?? null,
+        lastSeenAt: new Date(nowMs).toISOString(),
+      },
+      nowMs,
+    );
+  }
+
+  /** Sorted by application, then id; expired instances are dropped first. */
+  list(nowMs = Date.now()): FleetInstance[] {
+    for (const [id, entry] of this.instances)
+      if (nowMs - entry.seenMs > this.options.expireAfterMs) this.instances.delete(id);
+    return [...this.instances.values()]
+      .map((entry) => entry.instance)
+      .sort((a, b) => a.application.localeCompare(b.application) || a.id.localeCompare(b.id));
+  }
+
+  get size(): number {
+    return this.instances.size;
+  }
+
+  private put(instance: FleetInstance, nowMs: number): void {
+    // Re-inserted, so Map order is "least recently heard first" and the bound drops the longest silent.
+    this.instances.delete(instance.id);
+    this.instances.set(instance.id, { instance, seenMs: nowMs });
+    while (this.instances.size > this.options.maxInstances) {
+      const oldest = this.instances.keys().next();
+      if (oldest.done) break;
+      this.instances.delete(oldest.value);
+    }
+  }
+}
+
+/** `app:port:random` or `app:profiles:port:random` (Spring's and confbus's default ids); anything else is all app. */
+function partsOfBusId(id: string): { application: string; profiles: string[] } {
+  const parts = id.split(':');
+  const application = (parts[0] ?? id).slice(0, 200);
+  const profiles = parts.length >= 4 ? (parts[1] ?? '').split(',').filter((p) => p !== '') : [];
+  return { application, profiles: profiles.slice(0, 32) };
+}

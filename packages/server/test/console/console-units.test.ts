@@ -1,0 +1,238 @@
+// Fast tests on fakes: the application catalogue, effective properties and diffs, the fleet table, bus
+// destinations of console actions, and the push log.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { AckBusEvent, Environment, PresenceAnnouncement } from '@confbus/core';
+import type { ConfigRepository } from '../../src/environment/config-repository.js';
+import { destinationOf } from '../../src/console/action-routes.js';
+import { ApplicationCatalogue } from '../../src/console/application-catalogue.js';
+import { diffEnvironments, effectiveProperties } from '../../src/console/effective-environment.js';
+import { FleetRegistry } from '../../src/console/fleet-registry.js';
+import { PushLog } from '../../src/console/push-log.js';
+
+const COMMIT = 'c'.repeat(40);
+
+function fakeRepository(files: Record<string, string>): ConfigRepository & { reads: number } {
+  const repository = {
+    reads: 0,
+    resolve: async () => ({ label: 'main', commit: COMMIT, stale: false }),
+    listFiles: async () => Object.keys(files),
+    readFile: async (_commit: string, path: string) => {
+      repository.reads++;
+      return files[path] === undefined ? undefined : Buffer.from(files[path]);
+    },
+  };
+  return repository;
+}
+
+describe('ApplicationCatalogue', () => {
+  it('splits names like the file endpoints and reads profiles that documents activate', async () => {
+    const repository = fakeRepository({
+      'application.yml': 'a: 1\n',
+      'application-cloud.properties': 'a=2\n',
+      'orders.yml': 'a: 1\n---\nspring.config.activate.on-profile: eu & !test\nb: 2\n',
+      'orders-dev.yml': 'a: 1\n',
+      'my-service-prod.yml': 'a: 1\n',
+      'legacy.yml': 'spring:\n  profiles: old\n',
+      'broken.yml': 'spring.profiles: [unclosed\n',
+      'README.md': '# not configuration\n',
+      'ignored/deep.yml': 'a: 1\n',
+      'teams/payments/application.yml': 'a: 1\n',
+      'teams/payments/payments-dev.yml': 'a: 1\n',
+      'bad name.yml': 'a: 1\n',
+    });
+    const catalogue = await new ApplicationCatalogue(repository, ['teams/{application}']).at(COMMIT);
+    assert.deepEqual(
+      catalogue.applications.map((a) => [a.name, a.profiles, a.files]),
+      [
+        ['application', ['default', 'cloud'], ['application.yml', 'application-cloud.properties']],
+        ['broken', ['default'], ['broken.yml']],
+        ['legacy', ['default', 'old'], ['legacy.yml']],
+        ['my-service', ['prod'], ['my-service-prod.yml']],
+        ['orders', ['default', 'dev', 'eu', 'test'], ['orders.yml', 'orders-dev.yml']],
+        [
+          'payments',
+          ['default', 'dev'],
+          ['teams/payments/application.yml', 'teams/payments/payments-dev.yml'],
+        ],
+      ],
+    );
+  });
+
+  it('builds once per commit', async () => {
+    const repository = fakeRepository({ 'a.yml': 'spring.profiles: x\n' });
+    const catalogue = new ApplicationCatalogue(repository, []);
+    await Promise.all([catalogue.at(COMMIT), catalogue.at(COMMIT)]);
+    await catalogue.at(COMMIT);
+    assert.equal(repository.reads, 1);
+  });
+});
+
+const env = (sources: Array<[string, Record<string, string | number | boolean>]>): Environment => ({
+  name: 'app',
+  profiles: ['dev'],
+  label: null,
+  version: null,
+  state: null,
+  propertySources: sources.map(([name, source]) => ({ name, source })),
+});
+
+describe('effective properties and diffs', () => {
+  it('attributes each effective value to its file and document, with what it overrides, masked', () => {
+    const properties = effectiveProperties(
+      env([
+        ['file:///repo/app-dev.yml', { port: 2, 'api.token': 'new-token' }],
+        ['file:///repo/app.yml (document #1)', { port: 1, 'list[0]': 'a' }],
+        [
+          'file:///repo/app.yml (document #0)',
+          { port: 0, 'api.token': 'old-token', 'list[0]': 'x', 'list[1]': 'y' },
+        ],
+      ]),
+      'file:///repo/',
+    );
+    assert.deepEqual(properties, [
+      {
+        key: 'api.token',
+        value: '******',
+        origin: { file: 'app-dev.yml' },
+        overridden: [{ value: '******', origin: { file: 'app.yml', document: 0 } }],
+      },
+      {
+        key: 'list[0]',
+        value: 'a',
+        origin: { file: 'app.yml', document: 1 },
+        overridden: [{ value: 'x', origin: { file: 'app.yml', document: 0 } }],
+      },
+      {
+        key: 'port',
+        value: 2,
+        origin: { file: 'app-dev.yml' },
+        overridden: [
+          { value: 1, origin: { file: 'app.yml', document: 1 } },
+          { value: 0, origin: { file: 'app.yml', document: 0 } },
+        ],
+      },
+    ]);
+  });
+
+  it('diffs effective keys and masks secrets on both sides', () => {
+    const before = env([['a', { same: 1, gone: 'x', 'db.password': 'old', changed: 'a' }]]);
+    const after = env([['a', { same: 1, added: true, 'db.password': 'new', changed: 'b' }]]);
+    assert.deepEqual(diffEnvironments(before, after), {
+      added: [{ key: 'added', value: true }],
+      removed: [{ key: 'gone', value: 'x' }],
+      changed: [
+        { key: 'changed', from: 'a', to: 'b' },
+        { key: 'db.password', from: '******', to: '******' },
+      ],
+    });
+    assert.deepEqual(diffEnvironments(undefined, before).added.length, 4);
+  });
+});
+
+describe('FleetRegistry', () => {
+  const announcement = (
+    service: string,
+    extra: Partial<PresenceAnnouncement> = {},
+  ): PresenceAnnouncement => ({
+    service,
+    timestamp: 1,
+    application: 'sample',
+    profiles: ['dev'],
+    label: null,
+    configVersion: 'a'.repeat(40),
+    startedAt: 0,
+    leaving: false,
+    ...extra,
+  });
+  const ack = (origin: string, configVersion?: string): AckBusEvent => ({
+    type: 'AckRemoteApplicationEvent',
+    timestamp: 1,
+    originService: origin,
+    destinationService: '**',
+    id: 'x',
+    ackId: 'y',
+    ackDestinationService: '**',
+    event: 'org.springframework.cloud.bus.event.UnknownRemoteApplicationEvent',
+    ...(configVersion ? { configVersion } : {}),
+  });
+
+  it('knows confbus nodes by announcement, Spring nodes by ack, and forgets the silent and the leaving', () => {
+    const fleet = new FleetRegistry({ maxInstances: 10, expireAfterMs: 1000 });
+    fleet.announced(announcement('sample:dev:1:a'), 0);
+    fleet.acked(ack('billing:8080:b'), 100);
+    fleet.acked(ack('sample:dev:1:a', 'b'.repeat(40)), 200);
+    assert.deepEqual(
+      fleet.list(300).map((i) => [i.id, i.kind, i.application, i.configVersion?.[0] ?? null]),
+      [
+        ['billing:8080:b', 'spring', 'billing', null],
+        ['sample:dev:1:a', 'confbus', 'sample', 'b'],
+      ],
+    );
+    assert.deepEqual(
+      fleet.list(1150).map((i) => i.id),
+      ['sample:dev:1:a'],
+      'billing silent for over 1 s',
+    );
+    fleet.announced(announcement('sample:dev:1:a', { leaving: true }), 1200);
+    assert.deepEqual(fleet.list(1200), []);
+  });
+
+  it('holds at most maxInstances, dropping the longest silent', () => {
+    const fleet = new FleetRegistry({ maxInstances: 2, expireAfterMs: 10_000 });
+    fleet.acked(ack('a:1:x'), 0);
+    fleet.acked(ack('b:1:x'), 1);
+    fleet.acked(ack('a:1:x'), 2);
+    fleet.acked(ack('c:1:x'), 3);
+    assert.deepEqual(
+      fleet.list(4).map((i) => i.id),
+      ['a:1:x', 'c:1:x'],
+    );
+  });
+});
+
+describe('console actions', () => {
+  it('turns a target into a bus destination, refusing wildcards and bad names', () => {
+    assert.equal(destinationOf({ target: 'all' }), '**');
+    assert.equal(destinationOf({ target: 'application', application: 'sample' }), 'sample:**');
+    assert.equal(
+      destinationOf({ target: 'profile', application: 'sample', profile: 'dev' }),
+      'sample:dev:**',
+    );
+    assert.equal(
+      destinationOf({ target: 'instance', instance: 'sample:dev,eu:8080:3f2a' }),
+      'sample:dev,eu:8080:3f2a',
+    );
+    for (const body of [
+      null,
+      [],
+      { target: 'everything' },
+      { target: 'application' },
+      { target: 'application', application: 'a,b' },
+      { target: 'application', application: '*' },
+      { target: 'profile', application: 'sample', profile: '../x' },
+      { target: 'instance', instance: 'sample:**' },
+      { target: 'instance', instance: 'no-colon' },
+    ])
+      assert.throws(() => destinationOf(body), { code: 'CONFBUS_CONSOLE_BAD_REQUEST' }, JSON.stringify(body));
+  });
+
+  it('remembers which commit each push replaced', () => {
+    const pushes = new PushLog();
+    assert.equal(pushes.observe('a'), undefined, 'the first commit seen is no push');
+    assert.equal(pushes.observe('a'), undefined);
+    assert.deepEqual(pushes.observe('b', new Date(0)), {
+      commit: 'b',
+      previous: 'a',
+      at: '1970-01-01T00:00:00.000Z',
+    });
+    pushes.observe('c');
+    assert.equal(pushes.previousOf('b'), 'a');
+    assert.equal(pushes.previousOf('c'), 'b');
+    assert.equal(pushes.previousOf('a'), undefined);
+    assert.deepEqual(
+      pushes.latest(1).map((p) => p.commit),
+      ['c'],
+    );
+  });
+});
