@@ -85,10 +85,12 @@ export async function buildMavenProject(dir: string, options: MavenBuildOptions 
     if (built) return built;
     const startedAt = Date.now();
     log(`building ${basename(dir)} (${goals.join(' ')}); the first build downloads from Maven Central`);
+    const otherBuilds = await jarsOfOtherBuilds(target);
+    await removeStaleJars(target, otherBuilds);
     await runMavenOfflineFirst(dir, goals, log);
     const result: MavenBuild = {
       dir,
-      jar: await newestJar(target, startedAt),
+      jar: await builtJar(target, otherBuilds),
       classpathDir: existsSync(join(target, 'dependency')) ? join(target, 'dependency') : undefined,
     };
     await writeFile(stampFile, JSON.stringify(result));
@@ -164,16 +166,38 @@ function mavenFailure(dir: string, goals: readonly string[], run: MavenRun): Err
   return new Error(`Maven build of ${dir} (${goals.join(' ')}) failed with exit code ${run.code}:\n${tail}`);
 }
 
-/** The jar this build wrote: the newest top-level jar in target/ modified since the build began. */
-async function newestJar(target: string, since: number): Promise<string | undefined> {
-  let newest: { path: string; mtime: number } | undefined;
+/**
+ * Jars that other goals (e.g. another Maven profile) built and still use: kept, so two variants of one
+ * project can live side by side in target/.
+ */
+async function jarsOfOtherBuilds(target: string): Promise<Set<string>> {
+  const jars = new Set<string>();
   for (const name of await readdir(target)) {
-    if (!name.endsWith('.jar') || name.endsWith('-sources.jar') || name.endsWith('-javadoc.jar')) continue;
-    const path = join(target, name);
-    const mtime = (await stat(path)).mtimeMs;
-    if (mtime + 1000 >= since && (!newest || mtime > newest.mtime)) newest = { path, mtime };
+    if (!name.startsWith('.confbus-build-')) continue;
+    const build = await readStamp(join(target, name));
+    if (build?.jar !== undefined) jars.add(build.jar);
   }
-  return newest?.path;
+  return jars;
+}
+
+async function topLevelJars(target: string): Promise<string[]> {
+  return (await readdir(target))
+    .filter((name) => name.endsWith('.jar') && !/-(sources|javadoc)\.jar$/.test(name))
+    .map((name) => join(target, name));
+}
+
+/** Maven does not rewrite an up-to-date jar; removing leftovers makes the jar this build wrote the new one. */
+async function removeStaleJars(target: string, keep: Set<string>): Promise<void> {
+  for (const jar of await topLevelJars(target)) if (!keep.has(jar)) await rm(jar, { force: true });
+}
+
+/** The jar this build produced: the newest jar no other build owns (else the newest, for shared names). */
+async function builtJar(target: string, otherBuilds: Set<string>): Promise<string | undefined> {
+  const jars = await Promise.all(
+    (await topLevelJars(target)).map(async (path) => ({ path, mtime: (await stat(path)).mtimeMs })),
+  );
+  const newestOf = (list: typeof jars) => list.sort((a, b) => b.mtime - a.mtime)[0]?.path;
+  return newestOf(jars.filter((jar) => !otherBuilds.has(jar.path))) ?? newestOf(jars);
 }
 
 /**
