@@ -7,10 +7,13 @@
  * under "Not yet matched" (naming the issue) when not settled yet; anything else fails the test.
  */
 import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sampleFiles } from '@confbus/server';
 import { stopAllNodeProcesses } from '@confbus/testkit/child-process';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { type GitHttpServer, startGitHttpServer } from '@confbus/testkit/git-http';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { type SpringProcess, buildSpringPeer, startSpringApp } from '@confbus/testkit/spring-peers';
 import { type RunningServer, startServer, stopFleet } from '../support/fleet.js';
@@ -35,6 +38,8 @@ describe('confbus and Spring Cloud Config Server answer alike', { skip: skipWith
   let springBasedir: { path: string; remove: () => Promise<void> };
   let confbus: RunningServer;
   let spring: SpringProcess;
+  let gitHttp: GitHttpServer;
+  let repoUrl: string;
   const apps: { app: string; profiles: readonly string[] }[] = [
     { app: 'sample', profiles: ['default', 'dev', 'real', 'dev,real'] },
     { app: 'application', profiles: ['default', 'dev'] },
@@ -56,8 +61,11 @@ describe('confbus and Spring Cloud Config Server answer alike', { skip: skipWith
     await remote.commit(master);
     await remote.commit(release, { branch: 'release' });
     springBasedir = await makeTempDir('confbus-spring-basedir-');
+    // Both fetch over smart HTTP (Spring would use a file: URI in place, which needs a working tree).
+    gitHttp = await startGitHttpServer(dirname(remote.path));
+    repoUrl = gitHttp.url(basename(remote.path));
     const common = {
-      'spring.cloud.config.server.git.uri': remote.url,
+      'spring.cloud.config.server.git.uri': repoUrl,
       'spring.cloud.config.server.git.search-paths': '{application}',
     };
     [confbus, spring] = await Promise.all([
@@ -73,6 +81,7 @@ describe('confbus and Spring Cloud Config Server answer alike', { skip: skipWith
   after(async () => {
     await stopAllNodeProcesses();
     await stopFleet();
+    await gitHttp?.stop();
     await springBasedir?.remove();
     await remote?.remove();
   });
@@ -100,6 +109,11 @@ describe('confbus and Spring Cloud Config Server answer alike', { skip: skipWith
         }
       }
     }
+    // CONFBUS_DIFF_REPORT=<file> keeps every difference found, for a closer look.
+    if (process.env.CONFBUS_DIFF_REPORT)
+      await writeFile(`${process.env.CONFBUS_DIFF_REPORT}.spring.log`, spring.process.lines.join('\n'));
+    if (process.env.CONFBUS_DIFF_REPORT)
+      await writeFile(process.env.CONFBUS_DIFF_REPORT, JSON.stringify(differences, null, 2));
     const known = await readKnownDifferences();
     const unlisted = differences.filter((d) => !known.deliberate.has(d.topic) && !known.open.has(d.topic));
     const byTopic = new Map<string, number>();

@@ -61,7 +61,12 @@ const YAML_SCALARS = [
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'server', 'pool', 'timeout', 'url', 'name', 'retry'];
 
 class Picker {
+  private count = 0;
   constructor(private readonly random: () => number) {}
+  /** 1, 2, 3...: unique key names. */
+  serial(): number {
+    return ++this.count;
+  }
   int(max: number): number {
     return Math.floor(this.random() * max);
   }
@@ -86,8 +91,8 @@ function yamlTree(p: Picker, depth: number, indent: string, refs: string[], pref
       lines.push(`${indent}${key}:`);
       for (let i = 0; i < 1 + p.int(3); i++) lines.push(`${indent}  - ${p.pick(YAML_SCALARS) || 'item'}`);
     } else if (kind === 2 && refs.length > 0) {
-      const ref = p.pick(refs);
-      lines.push(`${indent}${key}: "\${${ref}}-and-\${missing.${key}:fallback}"`);
+      // Placeholder keys have names of their own, so no key ever refers to itself (Spring rejects cycles).
+      lines.push(`${indent}ref${p.serial()}: "\${${p.pick(refs)}}-and-\${missing.${key}:fallback}"`);
     } else {
       lines.push(`${indent}${key}: ${p.pick(YAML_SCALARS)}`);
       refs.push(path);
@@ -104,8 +109,11 @@ function propertiesFile(p: Picker, refs: string[]): string {
   const lines: string[] = [];
   for (let i = 0; i < 2 + p.int(4); i++) {
     const key = `${p.pick(WORDS)}.${p.pick(WORDS)}`;
-    const value = p.chance(0.3) && refs.length > 0 ? `\${${p.pick(refs)}}` : p.pick(YAML_SCALARS);
-    lines.push(`${key}=${value}`);
+    if (p.chance(0.3) && refs.length > 0) {
+      lines.push(`ref${p.serial()}.${key}=\${${p.pick(refs)}}`);
+      continue;
+    }
+    lines.push(`${key}=${p.pick(YAML_SCALARS)}`);
     refs.push(key);
   }
   return `${lines.join('\n')}\n`;
