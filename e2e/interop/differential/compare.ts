@@ -32,7 +32,26 @@ interface EnvironmentJson {
 export const TOPICS = {
   state: '`state`',
   multiDocumentNames: 'multi-document source names',
+  listAndNotList: 'a key that is a list in one file and not in another',
+  bigIntegers: 'integers beyond 2^53',
+  nonFinite: 'infinity and NaN in JSON',
+  integralFloats: 'floats with integral values',
+  compoundKeys: 'a key that is both a value and a parent',
+  quotedScalars: 'strings or typed values in rendered .yml and .json',
 } as const;
+
+/**
+ * Known differences in rendered text, each a rewrite applied to both answers: when the answers differed
+ * and one of these made them closer, the difference is counted under its topic.
+ */
+const RENDERED_NORMALISERS: readonly { topic: string; rewrite: (text: string) => string }[] = [
+  // confbus keeps integers beyond 2^53 as strings (quoted in YAML and JSON); Spring as BigInteger.
+  { topic: TOPICS.bigIntegers, rewrite: (text) => text.replace(/(['"])(-?\d{16,})\1/g, '$2') },
+  // Jackson writes non-finite doubles as strings; JSON.stringify as null.
+  { topic: TOPICS.nonFinite, rewrite: (text) => text.replace(/"(-?Infinity|NaN)"/g, 'null') },
+  // SnakeYAML reads `1e3` as a Double, printed `1000.0`; confbus has one number type.
+  { topic: TOPICS.integralFloats, rewrite: (text) => text.replace(/\b(\d+)\.0\b/g, '$1') },
+];
 
 export async function compareEnvironment(endpoints: Endpoints, path: string): Promise<Difference[]> {
   const [ours, theirs] = await Promise.all([
@@ -75,7 +94,10 @@ export async function compareEnvironment(endpoints: Endpoints, path: string): Pr
       }
       for (const [key, value] of Object.entries(source.source)) {
         if (key in other && !isDeepStrictEqual(value, other[key])) {
-          add('values', `${namesA[i]} ${key}: confbus ${j(value)}, Spring ${j(other[key])}`);
+          add(
+            valueTopic(value, other[key]),
+            `${namesA[i]} ${key}: confbus ${j(value)}, Spring ${j(other[key])}`,
+          );
         }
       }
     });
@@ -94,18 +116,59 @@ export async function compareRendered(endpoints: Endpoints, path: string): Promi
   }
   if (ours.status !== 200) return [];
   const format = path.slice(path.lastIndexOf('.') + 1);
-  const same =
+  const same = (a: string, b: string) =>
     format === 'json'
-      ? isDeepStrictEqual(orderedEntries(JSON.parse(ours.text)), orderedEntries(JSON.parse(theirs.text)))
-      : ours.text === theirs.text;
-  if (same) return [];
-  return [
-    {
-      topic: `rendered .${format}`,
-      request: path,
-      detail: `confbus:\n${ours.text}\nSpring:\n${theirs.text}`,
-    },
-  ];
+      ? isDeepStrictEqual(orderedEntries(JSON.parse(a)), orderedEntries(JSON.parse(b)))
+      : a === b;
+  if (same(ours.text, theirs.text)) return [];
+  const detail = `confbus:\n${ours.text}\nSpring:\n${theirs.text}`;
+  let a = ours.text;
+  let b = theirs.text;
+  const differences: Difference[] = [];
+  for (const { topic, rewrite } of RENDERED_NORMALISERS) {
+    const [nextA, nextB] = [rewrite(a), rewrite(b)];
+    if (lineDifferences(nextA, nextB) < lineDifferences(a, b))
+      differences.push({ topic, request: path, detail });
+    [a, b] = [nextA, nextB];
+  }
+  if (!same(a, b)) differences.push({ topic: residualTopic(a, b, format), request: path, detail });
+  return differences;
+}
+
+const DOTTED_KEY = /^[\s-]*"?[\w-]+\.[\w.-]+"?\s*:/;
+
+/**
+ * Names what is left after the normalisers: compound keys (a dotted key in a map, where a key is both a
+ * value and a parent), or the same scalars quoted on one side only (a string on one side, a typed value on
+ * the other); anything else is an unknown `rendered .<format>` difference.
+ */
+function residualTopic(a: string, b: string, format: string): string {
+  const lines = (text: string) => text.split(/\n|,|\{/);
+  const [linesA, linesB] = [lines(a), lines(b)];
+  const onlyA = linesA.filter((line) => !linesB.includes(line));
+  const onlyB = linesB.filter((line) => !linesA.includes(line));
+  if ([...onlyA, ...onlyB].some((line) => DOTTED_KEY.test(line))) return TOPICS.compoundKeys;
+  const unquote = (line: string) => line.replace(/'([^']*)'|"([^"]*)"/g, '$1$2');
+  const [restA, restB] = [onlyA.map(unquote).sort(), onlyB.map(unquote).sort()];
+  if (restA.length > 0 && isDeepStrictEqual(restA, restB)) return TOPICS.quotedScalars;
+  return `rendered .${format}`;
+}
+
+/** How many lines differ (JSON is compared per value, so it is split at commas too). */
+function lineDifferences(a: string, b: string): number {
+  const split = (text: string) => text.split(/\n|,/);
+  const [linesA, linesB] = [split(a), split(b)];
+  let count = Math.abs(linesA.length - linesB.length);
+  for (let i = 0; i < Math.min(linesA.length, linesB.length); i++) if (linesA[i] !== linesB[i]) count++;
+  return count;
+}
+
+function valueTopic(ours: unknown, theirs: unknown): string {
+  if (typeof ours === 'string' && typeof theirs === 'number' && /^-?\d{16,}$/.test(ours))
+    return TOPICS.bigIntegers;
+  if (ours === null && (theirs === 'Infinity' || theirs === '-Infinity' || theirs === 'NaN'))
+    return TOPICS.nonFinite;
+  return 'values';
 }
 
 async function fetchBoth(
@@ -118,8 +181,10 @@ async function fetchBoth(
 }
 
 function statusDifference(path: string, ours: number, theirs: number, a: string, b: string): Difference {
+  // Spring's PropertyNavigator casts to List when one file has `k[0]` and another `k` or `k.x`.
+  const listCast = theirs === 500 && ours === 200 && /\.(yml|yaml|json)$/.test(path);
   return {
-    topic: `status ${theirs} vs ${ours}`,
+    topic: listCast ? TOPICS.listAndNotList : `status ${theirs} vs ${ours}`,
     request: path,
     detail: `confbus ${ours} ${a.slice(0, 300)}\nSpring ${theirs} ${b.slice(0, 300)}`,
   };
