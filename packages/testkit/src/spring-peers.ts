@@ -11,7 +11,8 @@ import { startProcess, type NodeProcess } from './child-process.js';
 import { buildMavenProject, javaToolchain } from './maven.js';
 
 /** The Java projects, one directory each under interop/. */
-export type SpringPeer = 'spring-client' | 'spring-config-server';
+/** `spring-client-hoxton` is the seed era's Spring (Boot 2.3, Hoxton: bootstrap settings, `bus-refresh`). */
+export type SpringPeer = 'spring-client' | 'spring-client-hoxton' | 'spring-config-server';
 
 export const INTEROP_DIR = fileURLToPath(new URL('../../../interop/', import.meta.url));
 
