@@ -88,11 +88,10 @@ export async function buildMavenProject(dir: string, options: MavenBuildOptions 
     const otherBuilds = await jarsOfOtherBuilds(target);
     await removeStaleJars(target, otherBuilds);
     await runMavenOfflineFirst(dir, goals, log);
-    const result: MavenBuild = {
-      dir,
-      jar: await builtJar(target, otherBuilds),
-      classpathDir: existsSync(join(target, 'dependency')) ? join(target, 'dependency') : undefined,
-    };
+    const jar = await builtJar(target, otherBuilds);
+    const classpathDir = existsSync(join(target, 'dependency')) ? join(target, 'dependency') : undefined;
+    // Only the keys that have a value: the same object whether fresh or read back from the stamp.
+    const result: MavenBuild = { dir, ...(jar && { jar }), ...(classpathDir && { classpathDir }) };
     await writeFile(stampFile, JSON.stringify(result));
     log(`built ${basename(dir)} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
     return result;
