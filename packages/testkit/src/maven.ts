@@ -89,7 +89,9 @@ export async function buildMavenProject(dir: string, options: MavenBuildOptions 
     await removeStaleJars(target, otherBuilds);
     await runMavenOfflineFirst(dir, goals, log);
     const jar = await builtJar(target, otherBuilds);
-    const classpathDir = existsSync(join(target, 'dependency')) ? join(target, 'dependency') : undefined;
+    const classpathDir = ['lib', 'dependency']
+      .map((name) => join(target, name))
+      .find((path) => existsSync(path));
     // Only the keys that have a value: the same object whether fresh or read back from the stamp.
     const result: MavenBuild = { dir, ...(jar && { jar }), ...(classpathDir && { classpathDir }) };
     await writeFile(stampFile, JSON.stringify(result));
