@@ -9,9 +9,12 @@ import { join, relative } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
 let only;
+// Interop suites (real Spring peers, Java + Maven) run apart: `--interop` selects them, plain runs leave them out.
+let interop = false;
 const explicit = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--only') only = args[++i];
+  else if (args[i] === '--interop') interop = true;
   else explicit.push(args[i]);
 }
 
@@ -30,6 +33,9 @@ if (files.length === 0) {
   files = [];
   for (const base of ['packages', 'examples', 'e2e']) collect(join(root, base), files);
   files = files.filter((f) => f.includes('/test/') || f.startsWith('e2e/'));
+  files = files.filter((f) => f.startsWith('e2e/interop/') === interop);
+  if (!interop)
+    console.log('e2e/interop: left to `npm run test:interop` (real Spring peers; needs Java 17+ and Maven)');
   if (only) files = files.filter((f) => f.includes(only));
   files.sort();
 }

@@ -10,18 +10,32 @@ import {
 } from '@confbus/core';
 
 describe('merge for rendering', () => {
-  it('applies lowest first, keeps first positions, replaces whole lists, drops spring.profiles', () => {
+  it('applies lowest first, keeps first positions, replaces whole lists after the other keys, drops spring.profiles', () => {
     const sources: PropertySource[] = [
       { name: 'high', source: { b: 'B-high', 'list[0]': 'only', 'spring.profiles': 'dev', d: 'D' } },
       { name: 'low', source: { a: 'A', b: 'B-low', 'list[0]': 'x', 'list[1]': 'y', 'list[2]': 'z', c: 'C' } },
     ];
     const merged = mergeForRendering(sources);
+    // As Spring Cloud Config 5's convertToProperties (checked against the real server by
+    // e2e/interop/spring-differential.test.ts): lists come after every other key.
     assert.deepEqual(Object.entries(merged), [
       ['a', 'A'],
       ['b', 'B-high'],
-      ['list[0]', 'only'],
       ['c', 'C'],
       ['d', 'D'],
+      ['list[0]', 'only'],
+    ]);
+  });
+
+  it('keeps each list where it first appeared, among the lists', () => {
+    const sources: PropertySource[] = [
+      { name: 'high', source: { 'z[0]': 'z-high', 'a.l[0]': 'l-high' } },
+      { name: 'low', source: { 'a.l[0]': 'l-low', 'a.l[1]': 'l-low-2', k: 1, 'z[0]': 'z-low' } },
+    ];
+    assert.deepEqual(Object.entries(mergeForRendering(sources)), [
+      ['k', 1],
+      ['a.l[0]', 'l-high'],
+      ['z[0]', 'z-high'],
     ]);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Starts Node child processes for tests and lets them wait on log lines instead of sleeping.
- * Every process started here is tracked so `stopAllNodeProcesses()` (call it from `after`) can
- * make sure none outlives the test file.
+ * Starts child processes for tests (Node scripts, and other programs such as the Java peers) and lets
+ * them wait on log lines instead of sleeping. Every process started here is tracked so
+ * `stopAllNodeProcesses()` (call it from `after`) can make sure none outlives the test file.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -28,12 +28,29 @@ export function startNodeProcess(
   env: Readonly<Record<string, string | undefined>> = {},
   options: { nodeArgs?: readonly string[]; cwd?: string } = {},
 ): NodeProcess {
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], {
+  return startProcess(process.execPath, [...(options.nodeArgs ?? []), script, ...args], env, {
+    cwd: options.cwd,
+    name: script,
+  });
+}
+
+/** Starts `command args` (not through a shell); `name` is how errors refer to it (default: command). */
+export function startProcess(
+  command: string,
+  args: readonly string[] = [],
+  env: Readonly<Record<string, string | undefined>> = {},
+  options: { cwd?: string; name?: string } = {},
+): NodeProcess {
+  const script = options.name ?? command;
+  const child: ChildProcess = spawn(command, args, {
     cwd: options.cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  if (child.pid === undefined) throw new Error(`Could not start node ${script}`);
+  // A missing executable is reported through 'error' (after spawn returns): keep it from crashing the
+  // test process; the pid check below reports it.
+  child.once('error', () => undefined);
+  if (child.pid === undefined) throw new Error(`Could not start ${script}`);
   const lines: string[] = [];
   const stdout: string[] = [];
   const stderr: string[] = [];

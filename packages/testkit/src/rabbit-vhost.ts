@@ -61,3 +61,12 @@ export async function countVhostConnections(name: string): Promise<number> {
   const out = await rabbitmqctl('list_connections', '--no-table-headers', 'vhost');
   return out.split('\n').filter((line) => line.trim() === name).length;
 }
+
+/** Names of the queues the broker currently lists in the vhost. */
+export async function listVhostQueues(name: string): Promise<string[]> {
+  const out = await rabbitmqctl('list_queues', '-p', name, '--no-table-headers', 'name');
+  return out
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+}

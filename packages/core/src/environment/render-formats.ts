@@ -10,37 +10,33 @@ import { yamlScalar } from './yaml-scalars.js';
 export { resolvePlaceholders } from './placeholders.js';
 
 /**
- * Merges sources (highest precedence first) as `convertToProperties` does: lowest first, an
- * overwritten key keeps its first position, a higher source replaces a whole list (all keys
- * sharing the prefix before `[`), and `spring.profiles` is dropped.
+ * Merges sources (highest precedence first) as Spring's `convertToProperties` (5.x) does: lowest first, an
+ * overwritten key keeps its first position, and `spring.profiles` is dropped. Lists (keys with `[`) are
+ * grouped by the prefix before the first `[`: a higher source replaces a whole group, and the groups come
+ * after every other key, in the order each group first appeared.
  */
 export function mergeForRendering(sources: readonly PropertySource[]): FlatProperties {
-  const combined = new Map<string, PropertyValue | Map<string, PropertyValue>>();
+  const combined = new Map<string, PropertyValue>();
+  const lists = new Map<string, Map<string, PropertyValue>>();
   for (const { source } of [...sources].reverse()) {
     // One pass per source, grouping list keys by stem (comparing every key with every other was quadratic:
     // 59,000 list keys from a small alias-heavy file took 34 s).
-    const groups = new Map<string, Map<string, PropertyValue>>();
-    for (const key of Object.keys(source)) {
+    const listsOfSource = new Map<string, Map<string, PropertyValue>>();
+    for (const [key, value] of Object.entries(source)) {
       const bracket = key.indexOf('[');
       if (bracket === -1) {
-        combined.set(key, source[key] as PropertyValue);
+        combined.set(key, value as PropertyValue);
         continue;
       }
       const stem = key.slice(0, bracket);
-      let group = groups.get(stem);
-      if (group === undefined) {
-        group = new Map<string, PropertyValue>();
-        groups.set(stem, group);
-        combined.set(stem, group);
-      }
-      group.set(key, source[key] as PropertyValue);
+      if (!listsOfSource.has(stem)) listsOfSource.set(stem, new Map());
+      listsOfSource.get(stem)!.set(key, value as PropertyValue);
     }
+    for (const [stem, group] of listsOfSource) lists.set(stem, group);
   }
   const result: FlatProperties = {};
-  for (const [key, value] of combined) {
-    if (value instanceof Map) for (const [item, itemValue] of value) setFlatProperty(result, item, itemValue);
-    else setFlatProperty(result, key, value);
-  }
+  for (const [key, value] of combined) setFlatProperty(result, key, value);
+  for (const group of lists.values()) for (const [key, value] of group) setFlatProperty(result, key, value);
   delete result['spring.profiles'];
   return result;
 }

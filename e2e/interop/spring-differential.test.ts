@@ -1,0 +1,130 @@
+/**
+ * Differential test against the real Spring Cloud Config Server (interop/spring-config-server, Spring Cloud
+ * 2025.1): one Git repository, served by both, asked the same questions — the environment JSON (names, order,
+ * values) and the rendered .yml/.properties/.json. The repository holds the project's sample fixtures at
+ * its root and seeded random applications in `{application}/` folders (search-paths `{application}`), on
+ * two branches. Every difference must be listed in docs/coming-from-spring.md: in its table when deliberate,
+ * under "Not yet matched" (naming the issue) when not settled yet; anything else fails the test.
+ */
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sampleFiles } from '@confbus/server';
+import { stopAllNodeProcesses } from '@confbus/testkit/child-process';
+import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { type GitHttpServer, startGitHttpServer } from '@confbus/testkit/git-http';
+import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { type SpringProcess, buildSpringPeer, startSpringApp } from '@confbus/testkit/spring-peers';
+import { type RunningServer, startServer, stopFleet } from '../support/fleet.js';
+import { type Difference, compareEnvironment, compareRendered } from './differential/compare.js';
+import { readKnownDifferences } from './differential/known-differences.js';
+import { randomRepo } from './differential/random-repo.js';
+import { skipWithoutJava } from './support/spring-fleet.js';
+
+/** Fixed seeds keep CI repeatable; CONFBUS_DIFF_SEED adds one more (e.g. a random one while exploring). */
+const SEEDS = [
+  11,
+  23,
+  42,
+  1977,
+  31337,
+  ...(process.env.CONFBUS_DIFF_SEED ? [Number(process.env.CONFBUS_DIFF_SEED)] : []),
+];
+const LABELS = ['master', 'release'];
+
+describe('confbus and Spring Cloud Config Server answer alike', { skip: skipWithoutJava() }, () => {
+  let remote: GitRemote;
+  let springBasedir: { path: string; remove: () => Promise<void> };
+  let confbus: RunningServer;
+  let spring: SpringProcess;
+  let gitHttp: GitHttpServer;
+  let repoUrl: string;
+  const apps: { app: string; profiles: readonly string[] }[] = [
+    { app: 'sample', profiles: ['default', 'dev', 'real', 'dev,real'] },
+    { app: 'application', profiles: ['default', 'dev'] },
+  ];
+
+  before(async () => {
+    const jar = await buildSpringPeer('spring-config-server');
+    remote = await createGitRemote();
+    const master: Record<string, string> = { ...sampleFiles };
+    const release: Record<string, string> = {
+      'sample-dev.yml': 'group:\n  profile: dev\n  comment: on release\n',
+    };
+    for (const seed of SEEDS) {
+      const repo = randomRepo(seed);
+      apps.push({ app: repo.app, profiles: repo.profiles });
+      for (const [file, text] of Object.entries(repo.master)) master[`${repo.app}/${file}`] = text;
+      for (const [file, text] of Object.entries(repo.release)) release[`${repo.app}/${file}`] = text;
+    }
+    await remote.commit(master);
+    await remote.commit(release, { branch: 'release' });
+    springBasedir = await makeTempDir('confbus-spring-basedir-');
+    // Both fetch over smart HTTP (Spring would use a file: URI in place, which needs a working tree).
+    gitHttp = await startGitHttpServer(dirname(remote.path));
+    repoUrl = gitHttp.url(basename(remote.path));
+    const common = {
+      'spring.cloud.config.server.git.uri': repoUrl,
+      'spring.cloud.config.server.git.search-paths': '{application}',
+    };
+    [confbus, spring] = await Promise.all([
+      startServer(common),
+      startSpringApp(jar, {
+        ...common,
+        'spring.cloud.config.server.git.basedir': springBasedir.path,
+        'spring.cloud.config.server.git.default-label': 'master',
+      }),
+    ]);
+  });
+
+  after(async () => {
+    await stopAllNodeProcesses();
+    await stopFleet();
+    await gitHttp?.stop();
+    await springBasedir?.remove();
+    await remote?.remove();
+  });
+
+  it('differs only where docs/coming-from-spring.md says so', async () => {
+    const endpoints = {
+      confbus: confbus.base,
+      spring: spring.url,
+      // Longest first: the working copy path contains no alias, the URI contains the path.
+      repoAliases: [
+        remote.url.replace(/\/$/, ''),
+        `file:${springBasedir.path}`,
+        springBasedir.path,
+        remote.path,
+      ],
+    };
+    const differences: Difference[] = [];
+    for (const { app, profiles } of apps) {
+      for (const label of LABELS) {
+        for (const profile of profiles) {
+          differences.push(...(await compareEnvironment(endpoints, `/${app}/${profile}/${label}`)));
+          for (const format of ['yml', 'properties', 'json']) {
+            differences.push(...(await compareRendered(endpoints, `/${label}/${app}-${profile}.${format}`)));
+          }
+        }
+      }
+    }
+    // CONFBUS_DIFF_REPORT=<file> keeps every difference found, for a closer look.
+    if (process.env.CONFBUS_DIFF_REPORT)
+      await writeFile(`${process.env.CONFBUS_DIFF_REPORT}.spring.log`, spring.process.lines.join('\n'));
+    if (process.env.CONFBUS_DIFF_REPORT)
+      await writeFile(process.env.CONFBUS_DIFF_REPORT, JSON.stringify(differences, null, 2));
+    const known = await readKnownDifferences();
+    const unlisted = differences.filter((d) => !known.deliberate.has(d.topic) && !known.open.has(d.topic));
+    const byTopic = new Map<string, number>();
+    for (const d of differences) byTopic.set(d.topic, (byTopic.get(d.topic) ?? 0) + 1);
+    console.log(
+      `differences by topic (seeds ${SEEDS.join(', ')}): ${JSON.stringify(Object.fromEntries(byTopic))}`,
+    );
+    assert.deepEqual(
+      unlisted.slice(0, 15).map((d) => `[${d.topic}] ${d.request}\n${d.detail}`),
+      [],
+      `${unlisted.length} difference(s) not listed in docs/coming-from-spring.md`,
+    );
+  });
+});
