@@ -48,7 +48,10 @@ describe(
 
     const acksFor = (m: Member, id: string) => m.acks.filter((ack) => ack.ackId === id);
 
-    /** A raw consumer of the bus topic from its current end, independent of BusNode. */
+    /**
+     * A raw consumer of the whole bus topic, independent of BusNode. It reads from the beginning: with 'latest'
+     * the end is fixed only when the group's assignment arrives, so a record published before that is missed.
+     */
     async function rawRecords(): Promise<Message<Buffer, Buffer, Buffer, Buffer>[]> {
       const consumer = new Consumer({
         clientId: 'raw',
@@ -58,7 +61,7 @@ describe(
       cleanups.push(() => new Promise<void>((resolve) => consumer.close(true, () => resolve())));
       const stream = await consumer.consume({
         topics: [TOPIC],
-        mode: 'latest',
+        mode: 'earliest',
         autocommit: false,
         maxWaitTime: 500,
       });
