@@ -130,6 +130,9 @@ describe('POST /monitor with a secret configured for one host', () => {
       'spring.cloud.config.server.git.uri': remote.url,
       'confbus.monitor.github.secret': 'only-github',
     });
+    // The clone started by listen() runs in the background; a request waits for it, so no check started
+    // before the test can land inside its count.
+    assert.equal((await server.get('/foo/default')).status, 200);
   });
 
   after(async () => {
