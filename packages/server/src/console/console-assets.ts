@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { springErrorBody } from '../http/http-errors.js';
+import { springErrorBody } from '@confbus/core';
+import { serverErrors } from '../errors.js';
 import { CONSOLE_PATH } from './console-context.js';
 
 const CONTENT_SECURITY_POLICY =
@@ -24,7 +25,7 @@ export async function registerConsoleAssets(app: FastifyInstance, dir: string | 
         .send(
           springErrorBody(
             503,
-            'CONFBUS_CONSOLE_NOT_BUILT',
+            serverErrors.CONFBUS_CONSOLE_NOT_BUILT.code,
             'The console page is not built (run `npm run build`); its JSON API answers under /-/console/api/',
             request.url,
           ),

@@ -7,6 +7,7 @@
  * own client). Everything is validated before the repository is touched.
  */
 import {
+  ConfbusError,
   decodeSpringSegment,
   parseApplications,
   parseProfiles,
@@ -15,7 +16,7 @@ import {
 } from '@confbus/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validateLabel } from '../git/index.js';
-import { badRequest, notFound } from '../http/http-errors.js';
+import { serverErrors } from '../errors.js';
 import type { EnvironmentRequest, EnvironmentService, RenderFormat } from './environment-service.js';
 import { LruCache } from './lru-cache.js';
 import { type RepeatRequestFastPath, V2_MEDIA_TYPE } from './repeat-request-fast-path.js';
@@ -65,8 +66,8 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
   ): Promise<string> => {
     const match = /^(.+)-([^-]+)\.(yml|yaml|properties|json)$/.exec(file);
     if (!match) {
-      throw notFound(
-        'CONFBUS_NOT_FOUND',
+      throw new ConfbusError(
+        serverErrors.CONFBUS_NOT_FOUND,
         `No endpoint for '${file}': expected {application}-{profiles}.yml|yaml|properties|json`,
       );
     }
@@ -110,28 +111,30 @@ export interface RawParts {
 export function validateRequest(parts: RawParts, maxProfiles: number): EnvironmentRequest {
   const name = decodeSpringSegment(parts.name);
   const applications = parseApplications(name);
-  if (applications.length === 0) throw badRequest('CONFBUS_INVALID_APPLICATION', 'Application name is empty');
+  if (applications.length === 0) {
+    throw new ConfbusError(serverErrors.CONFBUS_INVALID_APPLICATION, 'Application name is empty');
+  }
   for (const application of applications) {
     const problem = validateApplicationName(application);
-    if (problem) throw badRequest('CONFBUS_INVALID_APPLICATION', problem);
+    if (problem) throw new ConfbusError(serverErrors.CONFBUS_INVALID_APPLICATION, problem);
   }
   const profilesText = decodeSpringSegment(parts.profiles);
   const profiles = parseProfiles(profilesText);
   if (profiles.length > maxProfiles) {
-    throw badRequest(
-      'CONFBUS_TOO_MANY_PROFILES',
+    throw new ConfbusError(
+      serverErrors.CONFBUS_TOO_MANY_PROFILES,
       `At most ${maxProfiles} profiles may be requested (confbus.server.max-profiles), got ${profiles.length}`,
     );
   }
   for (const profile of profiles) {
     const problem = validateProfile(profile);
-    if (problem) throw badRequest('CONFBUS_INVALID_PROFILE', problem);
+    if (problem) throw new ConfbusError(serverErrors.CONFBUS_INVALID_PROFILE, problem);
   }
   let label: string | null = null;
   if (parts.label !== null && parts.label !== '') {
     label = decodeSpringSegment(parts.label);
     const problem = validateLabel(label);
-    if (problem) throw badRequest('CONFBUS_INVALID_LABEL', problem);
+    if (problem) throw new ConfbusError(serverErrors.CONFBUS_INVALID_LABEL, problem);
   }
   return { name, applications, profilesText, profiles, label };
 }

@@ -7,7 +7,8 @@
  * except the routes an operator leaves open (health for load balancers, /monitor for webhooks).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { springErrorBody } from '../http/http-errors.js';
+import { springErrorBody } from '@confbus/core';
+import { serverErrors } from '../errors.js';
 import { type BasicCredentials, CredentialsVerifier, parseBasicAuthorization } from './basic-credentials.js';
 
 export const BASIC_REALM = 'confbus';
@@ -60,7 +61,7 @@ export function installBasicAuth(
       .send(
         springErrorBody(
           401,
-          'CONFBUS_UNAUTHORIZED',
+          serverErrors.CONFBUS_UNAUTHORIZED.code,
           'Full authentication is required to access this resource',
           request.url,
         ),
