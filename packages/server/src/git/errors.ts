@@ -16,8 +16,9 @@ export class LabelNotFoundError extends ConfbusError<'CONFBUS_NO_SUCH_LABEL'> {
 /** The label is not a legal ref name or commit id; it never reached git (HTTP 400). */
 export class InvalidLabelError extends ConfbusError<'CONFBUS_INVALID_LABEL'> {
   override readonly name = 'InvalidLabelError';
+  /** `reason` names the label and what is wrong with it (`label must not contain ".."`). */
   constructor(reason: string) {
-    super(serverErrors.CONFBUS_INVALID_LABEL, `Invalid label: ${reason}`);
+    super(serverErrors.CONFBUS_INVALID_LABEL, reason);
   }
 }
 
