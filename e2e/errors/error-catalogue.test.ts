@@ -34,6 +34,9 @@ const sources = Object.keys(declared)
   .map((file) => readFileSync(file, 'utf8'))
   .join('\n');
 
+/** Error classes that need not be ConfbusErrors: the base itself, and the browser console's view of a server answer. */
+const PLAIN_ERROR_CLASSES = new Set(['ConfbusError', 'ApiError']);
+
 const all = Object.entries(declared).flatMap(([pkg, errors]) =>
   Object.entries(errors).map(([key, descriptor]) => ({ pkg, key, descriptor })),
 );
@@ -70,6 +73,18 @@ describe('the error catalogue', () => {
       // `.CODE` on a descriptor table, or `'CODE'` for ConfigClientError's string codes.
       .filter((code) => !sources.includes(`.${code}`) && !sources.includes(`'${code}'`));
     assert.deepEqual(unused, []);
+  });
+
+  it('derives every error class in packages/*/src from ConfbusError', () => {
+    const plain = readdirSync(join(root, 'packages'))
+      .flatMap((pkg) => sourceFiles(join(root, 'packages', pkg, 'src')))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/class (\w+) extends (?:Error|TypeError|RangeError)\b/g)]
+          .map((m) => m[1]!)
+          .filter((name) => !PLAIN_ERROR_CLASSES.has(name))
+          .map((name) => `${name} in ${file.slice(root.length)}`),
+      );
+    assert.deepEqual(plain, []);
   });
 
   it('declares HTTP error statuses, with the reason phrases Node writes', () => {
