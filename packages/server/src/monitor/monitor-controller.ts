@@ -152,10 +152,11 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
           { services },
           'Webhook received but the bus is disabled: no refresh event was published',
         );
-        reply.code(503);
+        const { status, code } = serverErrors.CONFBUS_BUS_DISABLED;
+        reply.code(status);
         return springErrorBody(
-          503,
-          serverErrors.CONFBUS_BUS_DISABLED.code,
+          status,
+          code,
           `Git was re-read (commit ${commit}), but no refresh event was published because the bus is disabled ` +
             `(spring.cloud.bus.enabled=false). Services that would have been refreshed: ${services.join(', ') || 'none'}`,
           request.url,

@@ -55,16 +55,12 @@ export function installBasicAuth(
       { path: request.routeOptions.url ?? 'unmatched' },
       'Rejected request without valid credentials',
     );
+    const { status, code } = serverErrors.CONFBUS_UNAUTHORIZED;
     reply
-      .code(401)
+      .code(status)
       .header('www-authenticate', `Basic realm="${BASIC_REALM}"`)
       .send(
-        springErrorBody(
-          401,
-          serverErrors.CONFBUS_UNAUTHORIZED.code,
-          'Full authentication is required to access this resource',
-          request.url,
-        ),
+        springErrorBody(status, code, 'Full authentication is required to access this resource', request.url),
       );
   });
   return isAuthenticated;
