@@ -75,6 +75,20 @@ describe('the error catalogue', () => {
     assert.deepEqual(unused, []);
   });
 
+  it('declares every code named in packages/*/src', () => {
+    const codes = new Set(all.map(({ descriptor }) => descriptor.code));
+    const named = new Set(
+      readdirSync(join(root, 'packages'))
+        .filter((pkg) => pkg !== 'testkit') // its CONFBUS_* are environment variables of the tests
+        .flatMap((pkg) => sourceFiles(join(root, 'packages', pkg, 'src')))
+        .flatMap((file) => readFileSync(file, 'utf8').match(/CONFBUS_[A-Z0-9_]+/g) ?? []),
+    );
+    assert.deepEqual(
+      [...named].filter((code) => !codes.has(code)),
+      [],
+    );
+  });
+
   it('derives every error class in packages/*/src from ConfbusError', () => {
     const plain = readdirSync(join(root, 'packages'))
       .flatMap((pkg) => sourceFiles(join(root, 'packages', pkg, 'src')))

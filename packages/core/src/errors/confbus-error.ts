@@ -17,7 +17,7 @@ export interface ErrorDescriptor<Code extends string = string> {
   readonly internal?: boolean;
 }
 
-/** Declares a package's error codes: `{ CONFBUS_X: { status, description } }` → descriptors keyed by code. */
+/** Declares a package's error codes: `{ CONFBUS_…: { status, description } }` → descriptors keyed by code. */
 export function defineErrors<
   const T extends Record<string, { status: number; description: string; internal?: boolean }>,
 >(entries: T): { readonly [Code in keyof T & string]: ErrorDescriptor<Code> } {
