@@ -5,13 +5,14 @@
  * `management.endpoints.web.exposure.include` answer; the bus ones (`busrefresh`, `bus-refresh`)
  * are built in too, and more plug in through `extraEndpoints`.
  */
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { busEndpoints } from './bus/bus-endpoints.js';
 import type { ConfigClient } from './config-client.js';
 import { ManagementEndpointError } from './management-endpoint-error.js';
 
 export { ManagementEndpointError };
-import { maskPropertyValue, maskValue } from '@confbus/core';
+import { ConfbusError, isConfbusError, maskPropertyValue, maskValue, springErrorBody } from '@confbus/core';
+import { clientErrors } from './errors.js';
 import { DECRYPTED_LAYER } from './cipher-values.js';
 
 export type ManagementMethod = 'GET' | 'POST' | 'DELETE';
@@ -128,7 +129,7 @@ export function createManagementHandler(
         .filter((part) => part !== '')
         .map((part) => decodeURIComponent(part));
     } catch {
-      sendJson(res, 400, errorBody(400, 'Bad Request', 'Malformed path', path));
+      sendJson(res, 400, springErrorBody(400, undefined, 'Malformed path', path));
       return true;
     }
     const [id, ...rest] = segments;
@@ -141,12 +142,16 @@ export function createManagementHandler(
     }
     const endpoint = exposed(id) ? endpoints[id] : undefined;
     if (!endpoint || (rest.length > 0 && !endpoint.acceptsSubPath)) {
-      sendJson(res, 404, errorBody(404, 'Not Found', `No management endpoint is exposed at ${path}`, path));
+      sendJson(
+        res,
+        404,
+        springErrorBody(404, undefined, `No management endpoint is exposed at ${path}`, path),
+      );
       return true;
     }
     if (!endpoint.methods.includes(method as ManagementMethod)) {
       res.setHeader('allow', endpoint.methods.join(', '));
-      sendJson(res, 405, errorBody(405, 'Method Not Allowed', `${method} is not supported by ${id}`, path));
+      sendJson(res, 405, springErrorBody(405, undefined, `${method} is not supported by ${id}`, path));
       return true;
     }
     void (async () => {
@@ -160,20 +165,14 @@ export function createManagementHandler(
         });
         sendJson(res, response.status, response.body);
       } catch (error) {
-        const status =
-          error instanceof BadRequest ? 400 : error instanceof ManagementEndpointError ? error.status : 500;
+        // Spring's actuator body, without the server's `code` field: the wire format of Spring's own clients.
+        const status = isConfbusError(error) ? error.status : 500;
         const message = error instanceof Error ? error.message : String(error);
-        sendJson(res, status, errorBody(status, STATUS_CODES[status] ?? 'Error', message, path));
+        sendJson(res, status, springErrorBody(status, undefined, message, path));
       }
     })();
     return true;
   };
-}
-
-class BadRequest extends Error {}
-
-function errorBody(status: number, error: string, message: string, path: string) {
-  return { timestamp: new Date().toISOString(), status, error, message, path };
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -196,7 +195,8 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new BadRequest('Request body larger than 64 KiB');
+    if (size > MAX_BODY_BYTES)
+      throw new ConfbusError(clientErrors.CONFBUS_MANAGEMENT_BAD_REQUEST, 'Request body larger than 64 KiB');
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
@@ -204,7 +204,7 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    throw new BadRequest('Request body is not valid JSON');
+    throw new ConfbusError(clientErrors.CONFBUS_MANAGEMENT_BAD_REQUEST, 'Request body is not valid JSON');
   }
 }
 

@@ -4,8 +4,8 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { maskUriUserInfo, type FlatProperties, type PropertyValue } from '@confbus/core';
-import { ConfigClientError } from './errors.js';
+import { ConfbusError, maskUriUserInfo, type FlatProperties, type PropertyValue } from '@confbus/core';
+import { ConfigClientError, clientErrors } from './errors.js';
 
 export interface RemotePropertySource {
   readonly name: string;
@@ -164,7 +164,15 @@ async function get(
   }
 }
 
-class ReusedSocketError extends Error {}
+/**
+ * Private to this module: marks a failure on a reused keep-alive socket, so get() tries once more. Carries the
+ * fetch code it would be reported with if it ever escaped.
+ */
+class ReusedSocketError extends ConfbusError<'CONFBUS_CONFIG_FETCH'> {
+  constructor(message: string, options: { cause: unknown }) {
+    super(clientErrors.CONFBUS_CONFIG_FETCH, message, options);
+  }
+}
 
 function getOnce(
   url: URL,

@@ -36,4 +36,30 @@ export const coreErrors = defineErrors({
     description:
       'A configuration file exceeds a safety limit (size, placeholder expansion, nesting); the message names the file, the key and the limit.',
   },
+  CONFBUS_CONFIG_PARSE: {
+    status: 500,
+    description:
+      'A configuration file does not parse (bad YAML or properties, a malformed profile expression); the message names the file, document, line and column. Spring answers 500 too.',
+  },
+  CONFBUS_PROFILE_EXPRESSION: {
+    status: 400,
+    description:
+      "A profile expression is empty or malformed (mixing '&' and '|' without parentheses, as Spring rejects); inside a file it is reported as CONFBUS_CONFIG_PARSE",
+  },
+  CONFBUS_BAD_SETTING: {
+    status: 400,
+    description:
+      'A setting has a bad value, an unknown key or a missing companion; the message names the key and where it came from (argument, environment, file), never a secret value',
+  },
+  CONFBUS_BAD_BUS_MESSAGE: {
+    status: 400,
+    description:
+      'A message on the bus is not a Spring Cloud Bus event (not JSON, a missing or oversized field); the node drops it and logs why',
+  },
+  CONFBUS_PLACEHOLDER_CYCLE: {
+    status: 500,
+    internal: true,
+    description:
+      'Internal to the placeholder resolver: a placeholder refers back to itself; never reaches a user, the outermost placeholder stays literal',
+  },
 });

@@ -18,6 +18,7 @@ export * from './secrets.js';
 export * from './settings/index.js';
 export * from './bus/index.js';
 export * from './errors/confbus-error.js';
+export * from './errors/spring-error-body.js';
 export * from './environment/placeholder-limits.js';
 export * from './logger.js';
 export * from './errors.js';

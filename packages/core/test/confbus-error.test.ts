@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { ConfbusError, defineErrors, isConfbusError, type Logger } from '../src/index.ts';
+import { ConfbusError, defineErrors, isConfbusError, type Logger, springErrorBody } from '../src/index.ts';
 
 const errors = defineErrors({
   CONFBUS_EXAMPLE_MISSING: { status: 404, description: 'The example is missing' },
@@ -31,4 +31,28 @@ test('a pino logger is a confbus Logger', () => {
   assert.equal(line.component, 'test');
   assert.equal(line.key, 'value');
   assert.equal(line.msg, 'hello');
+});
+
+test("Spring's error body: the reason phrase, the path without its query, the code only when given", () => {
+  const now = new Date('2026-01-31T12:00:00.000Z');
+  assert.deepEqual(springErrorBody(404, 'CONFBUS_X', 'gone', '/a/b?token=secret', now), {
+    timestamp: '2026-01-31T12:00:00.000Z',
+    status: 404,
+    error: 'Not Found',
+    message: 'gone',
+    path: '/a/b',
+    code: 'CONFBUS_X',
+  });
+  const actuator = springErrorBody(503, undefined, 'no bus', '/actuator/busrefresh', now);
+  assert.deepEqual(Object.keys(actuator), ['timestamp', 'status', 'error', 'message', 'path']);
+  assert.equal(actuator.error, 'Service Unavailable');
+  assert.equal(springErrorBody(599, 'CONFBUS_X', 'odd', '/', now).error, 'Error');
+});
+
+test('an internal descriptor marks its errors internal; others are not', () => {
+  const declared = defineErrors({
+    CONFBUS_EXAMPLE_FAULT: { status: 500, internal: true, description: 'A fault for the log only' },
+  });
+  assert.equal(new ConfbusError(declared.CONFBUS_EXAMPLE_FAULT, 'git said: /srv/x').internal, true);
+  assert.equal(new ConfbusError(errors.CONFBUS_EXAMPLE_BROKEN, 'broke').internal, false);
 });

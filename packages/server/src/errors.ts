@@ -43,4 +43,120 @@ export const serverErrors = defineErrors({
     description:
       "Reading the history of the configuration repository failed; the server log has git's message",
   },
+  CONFBUS_NOT_FOUND: {
+    status: 404,
+    description:
+      'No endpoint answers this method and path (or a file name that is not {application}-{profiles}.ext)',
+  },
+  CONFBUS_BAD_REQUEST: {
+    status: 400,
+    description:
+      'A request the HTTP layer rejects before any endpoint runs (it could not be routed); the status is the one the HTTP framework gives',
+  },
+  CONFBUS_BAD_URL: { status: 400, description: 'The path holds malformed percent-encoding' },
+  CONFBUS_MALFORMED_REQUEST: {
+    status: 400,
+    description: 'The request is not valid HTTP/1.1; the connection is closed',
+  },
+  CONFBUS_REQUEST_TIMEOUT: {
+    status: 408,
+    description: 'The request was not received in time; the connection is closed',
+  },
+  CONFBUS_URL_TOO_LONG: {
+    status: 414,
+    description: 'The URL is longer than confbus.server.max-url-length',
+  },
+  CONFBUS_HEADERS_TOO_LARGE: {
+    status: 431,
+    description: 'The request line and headers are larger than confbus.server.max-header-bytes',
+  },
+  CONFBUS_BODY_TOO_LARGE: {
+    status: 413,
+    description: 'The request body is larger than confbus.server.max-body-bytes',
+  },
+  CONFBUS_UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    description: 'The Content-Type is not one the endpoint reads; the message names it and the endpoint',
+  },
+  CONFBUS_UNAUTHORIZED: {
+    status: 401,
+    description:
+      'Basic authentication is on (spring.security.user.*) and the request has no valid credentials',
+  },
+  CONFBUS_INTERNAL: {
+    status: 500,
+    description:
+      'An unexpected fault of the server; the answer says only this, the server log has the details',
+  },
+  CONFBUS_INVALID_APPLICATION: {
+    status: 400,
+    description: 'The application name is empty or not acceptable; the message says what is wrong',
+  },
+  CONFBUS_INVALID_PROFILE: {
+    status: 400,
+    description: 'A profile name is not acceptable; the message says what is wrong',
+  },
+  CONFBUS_TOO_MANY_PROFILES: {
+    status: 400,
+    description: 'More profiles are requested than confbus.server.max-profiles allows',
+  },
+  CONFBUS_INVALID_LABEL: {
+    status: 400,
+    description:
+      "The label is not a legal git ref name or commit id (git's check-ref-format rules, at most 255 characters); it never reaches git",
+  },
+  CONFBUS_NO_SUCH_LABEL: {
+    status: 404,
+    description: 'The label names no branch, tag or commit of the configuration repository',
+  },
+  CONFBUS_APPLICATION_NOT_FOUND: {
+    status: 404,
+    description:
+      'No configuration file matches the application (with spring.cloud.config.server.accept-empty=false)',
+  },
+  CONFBUS_REPOSITORY_UNAVAILABLE: {
+    status: 503,
+    description:
+      'The configuration repository cannot be reached and there is no local copy yet; retried on the next request',
+  },
+  CONFBUS_GIT_FAILED: {
+    status: 500,
+    internal: true,
+    description:
+      "A git command failed or timed out; answered as CONFBUS_INTERNAL, the server log has git's (redacted) message",
+  },
+  CONFBUS_INVALID_REQUEST: {
+    status: 400,
+    description:
+      'POST /encrypt or /decrypt names an invalid application or profiles (Spring: "Invalid request")',
+  },
+  CONFBUS_BAD_WEBHOOK: {
+    status: 400,
+    description:
+      'POST /monitor: the body is missing, not JSON, or not a push event of a known Git host; the message says what is missing',
+  },
+  CONFBUS_BAD_WEBHOOK_SIGNATURE: {
+    status: 401,
+    description:
+      'POST /monitor: the signature or token does not match the configured secret, or a signature is required (confbus.monitor.*) and missing',
+  },
+  CONFBUS_UPSTREAM_UNAVAILABLE: {
+    status: 503,
+    description:
+      'POST /monitor: git could not fetch, so no refresh was published (clients would re-read the old state); redeliver later',
+  },
+  CONFBUS_BUS_DISABLED: {
+    status: 503,
+    description:
+      'POST /monitor: git was re-read but the bus is off (spring.cloud.bus.enabled=false), so no refresh was published',
+  },
+  CONFBUS_BUS_PUBLISH_FAILED: {
+    status: 503,
+    description:
+      'POST /monitor: git was re-read but a refresh event could not be published; redeliver the webhook to retry',
+  },
+  CONFBUS_CONSOLE_NOT_BUILT: {
+    status: 503,
+    description: 'The console page is not built (run `npm run build`); its JSON API still answers',
+  },
 });

@@ -2,5 +2,6 @@ export * from './create-config-server.js';
 export * from './environment/config-repository.js';
 export * from './environment/environment-service.js';
 export { createLogger } from './logging.js';
+export { serverErrors } from './errors.js';
 export * from './sample-repo/sample-repository.js';
 export * from './settings/server-settings.js';

@@ -4,7 +4,6 @@
  * The path segments after the id are joined by `:` (Spring's ALL_REMAINING selector).
  */
 import { ConfigClientError } from '../errors.js';
-import { ManagementEndpointError } from '../management-endpoint-error.js';
 import type { ManagementEndpoint } from '../management-endpoints.js';
 
 const busRefresh: ManagementEndpoint = {
@@ -13,26 +12,20 @@ const busRefresh: ManagementEndpoint = {
   handle: async ({ client, segments }) => {
     const state = client.busState;
     if (state.state === 'disabled') {
-      throw new ManagementEndpointError(
-        503,
+      throw new ConfigClientError(
+        'CONFBUS_BUS_UNAVAILABLE',
         'The bus is disabled (spring.cloud.bus.enabled=false): nothing was refreshed. Use /actuator/refresh for this node only.',
       );
     }
     if (state.state === 'waiting-for-port') {
-      throw new ManagementEndpointError(
-        503,
+      throw new ConfigClientError(
+        'CONFBUS_BUS_UNAVAILABLE',
         'The bus has not started yet (it waits for the application to report its port): nothing was refreshed.',
       );
     }
     const destination = segments.length > 0 ? segments.join(':') : undefined;
-    try {
-      await state.bus.refreshAndPublish(destination);
-    } catch (error) {
-      if (error instanceof ConfigClientError && error.code === 'CONFBUS_BUS_UNAVAILABLE') {
-        throw new ManagementEndpointError(503, error.message, { cause: error });
-      }
-      throw error;
-    }
+    // Its CONFBUS_BUS_UNAVAILABLE (503) and CONFBUS_REFRESH_FAILED (500) are answered by their status.
+    await state.bus.refreshAndPublish(destination);
     return { status: 204 };
   },
 };

@@ -4,6 +4,8 @@
  * RemoteApplicationEvent and of the subclass in declaration order.
  */
 import { randomUUID } from 'node:crypto';
+import { ConfbusError } from '../errors/confbus-error.js';
+import { coreErrors } from '../errors.js';
 import { ALL_SERVICES, normalizeDestination } from './service-matcher.js';
 
 export const REFRESH_EVENT_TYPE = 'RefreshRemoteApplicationEvent';
@@ -55,11 +57,10 @@ export interface UnknownBusEvent extends BusEventBase {
 export type BusEvent = RefreshBusEvent | AckBusEvent | EnvironmentChangeBusEvent | UnknownBusEvent;
 
 /** A bus message that cannot be read as a Spring Cloud Bus event. */
-export class BusMessageError extends Error {
-  readonly code = 'CONFBUS_BAD_BUS_MESSAGE';
+export class BusMessageError extends ConfbusError<'CONFBUS_BAD_BUS_MESSAGE'> {
+  override readonly name = 'BusMessageError';
   constructor(message: string) {
-    super(message);
-    this.name = 'BusMessageError';
+    super(coreErrors.CONFBUS_BAD_BUS_MESSAGE, message);
   }
 }
 

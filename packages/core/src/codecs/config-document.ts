@@ -1,6 +1,8 @@
 /**
  * The parsed form of one document of a configuration file, and the error every codec throws.
  */
+import { ConfbusError } from '../errors/confbus-error.js';
+import { coreErrors } from '../errors.js';
 import type { FlatProperties } from './flatten.js';
 import {
   type ProfileExpression,
@@ -27,8 +29,8 @@ export interface ConfigParseErrorDetails {
 }
 
 /** A configuration file that cannot be loaded; the server answers 500, as Spring does. */
-export class ConfigParseError extends Error {
-  readonly code = 'CONFBUS_CONFIG_PARSE';
+export class ConfigParseError extends ConfbusError<'CONFBUS_CONFIG_PARSE'> {
+  override readonly name = 'ConfigParseError';
   readonly document: number | undefined;
   readonly line: number | undefined;
   readonly column: number | undefined;
@@ -45,8 +47,10 @@ export class ConfigParseError extends Error {
       details.line === undefined ? undefined : `line ${details.line}`,
       details.column === undefined ? undefined : `column ${details.column}`,
     ].filter((part) => part !== undefined);
-    super(`${file}: ${where.length > 0 ? `${where.join(', ')}: ` : ''}${reason}`);
-    this.name = 'ConfigParseError';
+    super(
+      coreErrors.CONFBUS_CONFIG_PARSE,
+      `${file}: ${where.length > 0 ? `${where.join(', ')}: ` : ''}${reason}`,
+    );
     this.reason = reason;
     this.document = details.document;
     this.line = details.line;

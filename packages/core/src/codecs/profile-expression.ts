@@ -3,6 +3,9 @@
  * `dev | db`, parentheses, and a comma list meaning "any of". Mixing `&` and `|` without
  * parentheses is rejected, as Spring does ("Malformed profile expression").
  */
+import { ConfbusError } from '../errors/confbus-error.js';
+import { coreErrors } from '../errors.js';
+
 export type ProfileNode =
   | { readonly kind: 'profile'; readonly name: string }
   | { readonly kind: 'not'; readonly operand: ProfileNode }
@@ -15,14 +18,13 @@ export interface ProfileExpression {
   readonly anyOf: readonly ProfileNode[];
 }
 
-export class ProfileExpressionError extends Error {
-  readonly code = 'CONFBUS_PROFILE_EXPRESSION';
+export class ProfileExpressionError extends ConfbusError<'CONFBUS_PROFILE_EXPRESSION'> {
+  override readonly name = 'ProfileExpressionError';
   constructor(
     message: string,
     readonly expression: string,
   ) {
-    super(message);
-    this.name = 'ProfileExpressionError';
+    super(coreErrors.CONFBUS_PROFILE_EXPRESSION, message);
   }
 }
 

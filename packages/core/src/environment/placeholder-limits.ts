@@ -32,8 +32,16 @@ export class PlaceholderLimitError extends ConfbusError<'CONFBUS_CONFIG_LIMIT'> 
   }
 }
 
-/** Thrown inside a resolution; the resolver's entry point turns it into a PlaceholderLimitError. */
-export class PlaceholderBudgetExceeded extends Error {}
+/**
+ * Thrown inside a resolution, with the broken limit as its message; the resolver's entry point turns it into a
+ * PlaceholderLimitError that also names the key and the file.
+ */
+export class PlaceholderBudgetExceeded extends ConfbusError<'CONFBUS_CONFIG_LIMIT'> {
+  override readonly name = 'PlaceholderBudgetExceeded';
+  constructor(reason: string) {
+    super(coreErrors.CONFBUS_CONFIG_LIMIT, reason);
+  }
+}
 
 /** Counts the work of one resolution against PLACEHOLDER_LIMITS. */
 export class PlaceholderBudget {

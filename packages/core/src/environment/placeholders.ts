@@ -6,6 +6,8 @@
  * PlaceholderLimitError naming the key and, through `sourceOf`, the file it came from.
  */
 import { type FlatProperties, type PropertyValue, setFlatProperty } from '../codecs/flatten.js';
+import { ConfbusError } from '../errors/confbus-error.js';
+import { coreErrors } from '../errors.js';
 import { PlaceholderBudget, PlaceholderBudgetExceeded, PlaceholderLimitError } from './placeholder-limits.js';
 
 const PREFIX = '${';
@@ -37,8 +39,16 @@ export function resolvePlaceholders(
   return out;
 }
 
-/** Thrown inside a resolution that refers back to itself; the outermost placeholder stays literal. */
-class CircularPlaceholder extends Error {}
+/**
+ * Thrown inside a resolution that refers back to itself; the outermost placeholder stays literal. Private control
+ * flow (an exception, because the cycle is found many frames below the placeholder that is kept): it never leaves
+ * this module, hence its `internal` code.
+ */
+class CircularPlaceholder extends ConfbusError<'CONFBUS_PLACEHOLDER_CYCLE'> {
+  constructor(key: string) {
+    super(coreErrors.CONFBUS_PLACEHOLDER_CYCLE, `placeholder '${key}' refers back to itself`);
+  }
+}
 
 /** A key's resolved value and the keys its resolution looked up: reusable wherever none of those is in progress. */
 interface Memo {

@@ -10,15 +10,25 @@ export interface ErrorDescriptor<Code extends string = string> {
   readonly status: number;
   /** One line for the error catalogue: when this happens and what to do. */
   readonly description: string;
+  /**
+   * A fault of the server itself whose message is for the log only (it may name local paths or git's output):
+   * an HTTP endpoint answers 500 `CONFBUS_INTERNAL` instead of this code and message.
+   */
+  readonly internal?: boolean;
 }
 
-/** Declares a package's error codes: `{ CONFBUS_X: { status, description } }` → descriptors keyed by code. */
-export function defineErrors<const T extends Record<string, { status: number; description: string }>>(
-  entries: T,
-): { readonly [Code in keyof T & string]: ErrorDescriptor<Code> } {
+/** Declares a package's error codes: `{ CONFBUS_…: { status, description } }` → descriptors keyed by code. */
+export function defineErrors<
+  const T extends Record<string, { status: number; description: string; internal?: boolean }>,
+>(entries: T): { readonly [Code in keyof T & string]: ErrorDescriptor<Code> } {
   const out: Record<string, ErrorDescriptor> = {};
   for (const [code, entry] of Object.entries(entries)) {
-    out[code] = Object.freeze({ code, status: entry.status, description: entry.description });
+    out[code] = Object.freeze({
+      code,
+      status: entry.status,
+      description: entry.description,
+      ...(entry.internal === true ? { internal: true } : {}),
+    });
   }
   return out as { readonly [Code in keyof T & string]: ErrorDescriptor<Code> };
 }
@@ -27,11 +37,14 @@ export class ConfbusError<Code extends string = string> extends Error {
   override readonly name: string = 'ConfbusError';
   readonly code: Code;
   readonly status: number;
+  /** See ErrorDescriptor.internal: an HTTP answer hides this error's code and message. */
+  readonly internal: boolean;
 
   constructor(descriptor: ErrorDescriptor<Code>, message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = descriptor.code;
     this.status = descriptor.status;
+    this.internal = descriptor.internal === true;
   }
 
   /** True for a ConfbusError with this descriptor's code (codes are unique across packages). */

@@ -5,6 +5,8 @@
  */
 import YAML from 'yaml';
 import { flattenProperties } from '../codecs/flatten.js';
+import { ConfbusError } from '../errors/confbus-error.js';
+import { coreErrors } from '../errors.js';
 import { canonicalKey, environmentNamesFor, looseKey } from './relaxed-names.js';
 import type { SettingSpec, SettingValue } from './setting-spec.js';
 
@@ -24,15 +26,14 @@ export interface ResolveOptions {
 }
 
 /** A bad setting: names the key and where it came from, never the value of a secret. */
-export class SettingsError extends Error {
-  readonly code = 'CONFBUS_BAD_SETTING';
+export class SettingsError extends ConfbusError<'CONFBUS_BAD_SETTING'> {
+  override readonly name = 'SettingsError';
   constructor(
     message: string,
     readonly key: string,
     readonly source: SettingSource | 'programmatic',
   ) {
-    super(message);
-    this.name = 'SettingsError';
+    super(coreErrors.CONFBUS_BAD_SETTING, message);
   }
 }
 

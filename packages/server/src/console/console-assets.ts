@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { springErrorBody } from '../http/http-errors.js';
+import { springErrorBody } from '@confbus/core';
+import { serverErrors } from '../errors.js';
 import { CONSOLE_PATH } from './console-context.js';
 
 const CONTENT_SECURITY_POLICY =
@@ -18,13 +19,14 @@ export async function registerConsoleAssets(app: FastifyInstance, dir: string | 
   // Relative asset URLs need the trailing slash.
   app.get(CONSOLE_PATH, (_request, reply) => reply.redirect(`${CONSOLE_PATH}/`, 301));
   if (dir === undefined) {
+    const { status, code } = serverErrors.CONFBUS_CONSOLE_NOT_BUILT;
     app.get(`${CONSOLE_PATH}/`, (request, reply) =>
       reply
-        .code(503)
+        .code(status)
         .send(
           springErrorBody(
-            503,
-            'CONFBUS_CONSOLE_NOT_BUILT',
+            status,
+            code,
             'The console page is not built (run `npm run build`); its JSON API answers under /-/console/api/',
             request.url,
           ),

@@ -27,7 +27,6 @@ import {
   validateProfiles,
 } from '@confbus/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, badRequest } from '../http/http-errors.js';
 import { serverErrors } from '../errors.js';
 import { readRequestBody, textToDecrypt, textToEncrypt } from './request-body.js';
 
@@ -113,7 +112,7 @@ export function registerEncryptionRoutes(app: FastifyInstance, options: Encrypti
 function readBody(request: FastifyRequest): ReturnType<typeof readRequestBody> {
   const raw = request.body;
   if (!Buffer.isBuffer(raw) || raw.length === 0) {
-    throw new HttpError(400, serverErrors.CONFBUS_EMPTY_BODY.code, 'Required request body is missing');
+    throw new ConfbusError(serverErrors.CONFBUS_EMPTY_BODY, 'Required request body is missing');
   }
   return readRequestBody(raw, request.headers['content-type']);
 }
@@ -140,6 +139,6 @@ function sendSpringError(reply: FastifyReply, error: unknown): FastifyReply {
 /** Spring answers an invalid name or profiles with 400 "Invalid request" before looking for a key. */
 function validatedScope(name: string, profilesText: string): CipherScope {
   const problem = validateApplicationName(name) ?? validateProfiles(parseProfiles(profilesText));
-  if (problem !== undefined) throw badRequest('CONFBUS_INVALID_REQUEST', problem);
+  if (problem !== undefined) throw new ConfbusError(serverErrors.CONFBUS_INVALID_REQUEST, problem);
   return { name, profiles: profilesText };
 }

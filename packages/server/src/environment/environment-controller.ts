@@ -7,6 +7,7 @@
  * own client). Everything is validated before the repository is touched.
  */
 import {
+  ConfbusError,
   decodeSpringSegment,
   parseApplications,
   parseProfiles,
@@ -14,11 +15,12 @@ import {
   validateProfile,
 } from '@confbus/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { validateLabel } from '../git/index.js';
-import { badRequest, notFound } from '../http/http-errors.js';
+import { requireValidLabel } from '../git/index.js';
+import { serverErrors } from '../errors.js';
 import type { EnvironmentRequest, EnvironmentService, RenderFormat } from './environment-service.js';
 import { LruCache } from './lru-cache.js';
-import { type RepeatRequestFastPath, V2_MEDIA_TYPE } from './repeat-request-fast-path.js';
+import { environmentHeaders, revisionHeaders } from './environment-response.js';
+import type { RepeatRequestFastPath } from './repeat-request-fast-path.js';
 
 const FILE_SUFFIX = /\.(yml|yaml|properties|json)$/;
 
@@ -50,9 +52,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
   ): Promise<Buffer> => {
     const parsed = parseRequest(parts);
     const { resolved, revision } = await service.find(parsed);
-    setRevisionHeaders(reply, revision.commit, revision.stale);
-    const wantsV2 = (request.headers.accept ?? '').includes(V2_MEDIA_TYPE);
-    reply.type(wantsV2 ? V2_MEDIA_TYPE : 'application/json');
+    reply.headers(environmentHeaders(request.headers.accept, revision));
     options.fastPath?.remember(request.url, parsed, request.routeOptions.url ?? 'unmatched');
     return resolved.json;
   };
@@ -65,15 +65,15 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
   ): Promise<string> => {
     const match = /^(.+)-([^-]+)\.(yml|yaml|properties|json)$/.exec(file);
     if (!match) {
-      throw notFound(
-        'CONFBUS_NOT_FOUND',
+      throw new ConfbusError(
+        serverErrors.CONFBUS_NOT_FOUND,
         `No endpoint for '${file}': expected {application}-{profiles}.yml|yaml|properties|json`,
       );
     }
     const [, name = '', profiles = '', extension = ''] = match;
     const parsed = parseRequest({ name, profiles, label });
     const { resolved, revision } = await service.find(parsed);
-    setRevisionHeaders(reply, revision.commit, revision.stale);
+    reply.headers(revisionHeaders(revision));
     const format: RenderFormat = extension === 'yaml' ? 'yml' : (extension as RenderFormat);
     const query = request.query as Record<string, string | undefined>;
     const resolve = query.resolvePlaceholders !== 'false';
@@ -110,34 +110,29 @@ export interface RawParts {
 export function validateRequest(parts: RawParts, maxProfiles: number): EnvironmentRequest {
   const name = decodeSpringSegment(parts.name);
   const applications = parseApplications(name);
-  if (applications.length === 0) throw badRequest('CONFBUS_INVALID_APPLICATION', 'Application name is empty');
+  if (applications.length === 0) {
+    throw new ConfbusError(serverErrors.CONFBUS_INVALID_APPLICATION, 'Application name is empty');
+  }
   for (const application of applications) {
     const problem = validateApplicationName(application);
-    if (problem) throw badRequest('CONFBUS_INVALID_APPLICATION', problem);
+    if (problem) throw new ConfbusError(serverErrors.CONFBUS_INVALID_APPLICATION, problem);
   }
   const profilesText = decodeSpringSegment(parts.profiles);
   const profiles = parseProfiles(profilesText);
   if (profiles.length > maxProfiles) {
-    throw badRequest(
-      'CONFBUS_TOO_MANY_PROFILES',
+    throw new ConfbusError(
+      serverErrors.CONFBUS_TOO_MANY_PROFILES,
       `At most ${maxProfiles} profiles may be requested (confbus.server.max-profiles), got ${profiles.length}`,
     );
   }
   for (const profile of profiles) {
     const problem = validateProfile(profile);
-    if (problem) throw badRequest('CONFBUS_INVALID_PROFILE', problem);
+    if (problem) throw new ConfbusError(serverErrors.CONFBUS_INVALID_PROFILE, problem);
   }
   let label: string | null = null;
   if (parts.label !== null && parts.label !== '') {
     label = decodeSpringSegment(parts.label);
-    const problem = validateLabel(label);
-    if (problem) throw badRequest('CONFBUS_INVALID_LABEL', problem);
+    requireValidLabel(label);
   }
   return { name, applications, profilesText, profiles, label };
-}
-
-function setRevisionHeaders(reply: FastifyReply, commit: string, stale: boolean): void {
-  // Not part of Spring's protocol: lets operators and our client see what was served without parsing the body.
-  reply.header('x-config-version', commit);
-  if (stale) reply.header('x-config-stale', 'true');
 }

@@ -18,6 +18,7 @@ import {
   renderYaml,
   resolvePlaceholders,
 } from '@confbus/core';
+import { serverErrors } from '../errors.js';
 import type { ConfigFileParser } from './config-file-parser.js';
 import type { ConfigRepository, ResolvedRevision } from './config-repository.js';
 import { LruCache } from './lru-cache.js';
@@ -118,8 +119,11 @@ interface ParsedFile {
   bytes: number;
 }
 
-export class ApplicationNotFoundError extends Error {
-  readonly code = 'CONFBUS_APPLICATION_NOT_FOUND';
+export class ApplicationNotFoundError extends ConfbusError<'CONFBUS_APPLICATION_NOT_FOUND'> {
+  override readonly name = 'ApplicationNotFoundError';
+  constructor(message: string) {
+    super(serverErrors.CONFBUS_APPLICATION_NOT_FOUND, message);
+  }
 }
 
 export class EnvironmentService {

@@ -7,10 +7,9 @@
  * Anything else — a new URL, another method, a query string, an error, auth turned on — goes through fastify.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { environmentHeaders } from './environment-response.js';
 import type { EnvironmentRequest, EnvironmentService } from './environment-service.js';
 import { LruCache } from './lru-cache.js';
-
-export const V2_MEDIA_TYPE = 'application/vnd.spring-cloud.config-server.v2+json';
 
 export interface FastPathObserver {
   /** Called for each request answered here, as fastify's onResponse hook would be. */
@@ -49,15 +48,10 @@ export class RepeatRequestFastPath {
     this.service.find(entry.request).then(
       ({ resolved, revision }) => {
         const body = resolved.json;
-        const headers: Record<string, string | number> = {
-          'content-type': (req.headers.accept ?? '').includes(V2_MEDIA_TYPE)
-            ? V2_MEDIA_TYPE
-            : 'application/json',
+        res.writeHead(200, {
+          ...environmentHeaders(req.headers.accept, revision),
           'content-length': body.length,
-          'x-config-version': revision.commit,
-        };
-        if (revision.stale) headers['x-config-stale'] = 'true';
-        res.writeHead(200, headers);
+        });
         res.end(body);
         this.served++;
         this.observer.answered(entry.route, 200, (performance.now() - started) / 1000);

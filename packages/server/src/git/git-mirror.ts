@@ -15,9 +15,9 @@ import { join, resolve as resolvePath } from 'node:path';
 import type { ResolvedRevision } from '../environment/config-repository.js';
 import { CatFileBatch } from './cat-file-batch.js';
 import { CoalescedTask } from './coalesced-task.js';
-import { InvalidLabelError, LabelNotFoundError, RepositoryUnavailableError } from './errors.js';
+import { LabelNotFoundError, RepositoryUnavailableError } from './errors.js';
 import { basicAuthEnv, killProcessGroup, runGit, type GitResult, type RunGitOptions } from './git-process.js';
-import { validateLabel } from './label.js';
+import { requireValidLabel } from './label.js';
 import { FOR_EACH_REF_FORMAT, parseForEachRef, parseLsRemote, sameRefs, type RefSnapshot } from './refs.js';
 import { redactText, redactUri, splitCredentials } from './uri.js';
 
@@ -164,8 +164,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   /** Resolves a label (null = default) to a commit, checking upstream as refresh-rate demands. */
   async resolve(label: string | null): Promise<ResolvedRevision> {
     const requested = label === null || label === '' ? this.options.defaultLabel : label;
-    const problem = validateLabel(requested);
-    if (problem !== undefined) throw new InvalidLabelError(problem);
+    requireValidLabel(requested);
     if (!this.hasFetched) await this.start();
     else await this.freshen();
     return this.revisionOf(requested);
@@ -177,8 +176,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
    */
   async resolveFetched(label: string | null): Promise<ResolvedRevision> {
     const requested = label === null || label === '' ? this.options.defaultLabel : label;
-    const problem = validateLabel(requested);
-    if (problem !== undefined) throw new InvalidLabelError(problem);
+    requireValidLabel(requested);
     if (!this.hasFetched) await this.start();
     return this.revisionOf(requested);
   }

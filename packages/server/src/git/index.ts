@@ -13,7 +13,7 @@ export {
   LabelNotFoundError,
   RepositoryUnavailableError,
 } from './errors.js';
-export { validateLabel } from './label.js';
+export { requireValidLabel, validateLabel } from './label.js';
 export { redactUri } from './uri.js';
 export { GitHistory, MAX_LOG_PATHS } from './git-history.js';
 export type { CommitPage, CommitSummary, LabelRef, LogQuery } from './git-history.js';

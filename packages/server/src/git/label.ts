@@ -1,6 +1,9 @@
 // Label validation. Labels come straight from request URLs, so they are checked against git's
 // check-ref-format rules (plus our own limits) before they are ever used; see also `--end-of-options`
-// at every call site, the second line of defence against option injection.
+// at every call site, the second line of defence against option injection. The one place labels are checked:
+// the environment route calls requireValidLabel before any repository work, the mirror for labels from
+// elsewhere (console, webhook, settings); both answer the same CONFBUS_INVALID_LABEL.
+import { InvalidLabelError } from './errors.js';
 
 const MAX_LABEL_LENGTH = 255;
 
@@ -23,4 +26,10 @@ export function validateLabel(label: string): string | undefined {
     if (part.endsWith('.lock')) return 'no component of the label may end with ".lock"';
   }
   return undefined;
+}
+
+/** Throws InvalidLabelError (400 CONFBUS_INVALID_LABEL, the message saying what is wrong) for a bad label. */
+export function requireValidLabel(label: string): void {
+  const problem = validateLabel(label);
+  if (problem !== undefined) throw new InvalidLabelError(problem);
 }

@@ -1,57 +1,40 @@
-/** Maps every failure to a status code and Spring's error body; unexpected errors are logged, not leaked. */
-import { ApplicationNotFoundError } from '../environment/environment-service.js';
-import { isConfbusError } from '@confbus/core';
+/**
+ * Maps every failure to Spring's error body by its status: a ConfbusError carries its own; the HTTP framework's
+ * own errors (body too large, wrong content type, other 4xx) are first given a confbus code. Unexpected errors,
+ * and ConfbusErrors whose message is for the log only (`internal`), are logged and answered without details.
+ */
+import { ConfbusError, isConfbusError, springErrorBody } from '@confbus/core';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidLabelError, LabelNotFoundError, RepositoryUnavailableError } from '../git/index.js';
-import { HttpError, springErrorBody } from './http-errors.js';
+import { serverErrors } from '../errors.js';
 import { LIMIT_SETTINGS, installUrlLengthLimit } from './request-limits.js';
 
-interface Mapped {
-  status: number;
-  code: string;
-  message: string;
-}
-
-function mapError(error: unknown, request: FastifyRequest): Mapped | undefined {
-  if (error instanceof HttpError)
-    return { status: error.statusCode, code: error.code, message: error.message };
-  if (isConfbusError(error)) return { status: error.status, code: error.code, message: error.message };
-  if (error instanceof InvalidLabelError) return { status: 400, code: error.code, message: error.message };
-  if (error instanceof LabelNotFoundError) return { status: 404, code: error.code, message: error.message };
-  if (error instanceof ApplicationNotFoundError)
-    return { status: 404, code: error.code, message: error.message };
-  if (error instanceof RepositoryUnavailableError)
-    return { status: 503, code: error.code, message: error.message };
-  if (error instanceof Error && (error as { code?: unknown }).code === 'CONFBUS_CONFIG_PARSE') {
-    // The repository holds a file that does not parse: a server-side fault, named precisely.
-    return { status: 500, code: 'CONFBUS_CONFIG_PARSE', message: error.message };
+/**
+ * Fastify's own errors as ConfbusErrors, or undefined for anything that is not a client error (a fault: 500).
+ * Fastify marks its errors with a `code` (`FST_ERR_…`) and a 4xx `statusCode`; those are its documented API.
+ */
+function fromFramework(error: FastifyError, request: FastifyRequest): ConfbusError | undefined {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new ConfbusError(
+      serverErrors.CONFBUS_BODY_TOO_LARGE,
+      `Request body larger than ${request.routeOptions.bodyLimit} bytes (${LIMIT_SETTINGS.body})`,
+    );
   }
-  const fastifyError = error as FastifyError;
-  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return {
-      status: 413,
-      code: 'CONFBUS_BODY_TOO_LARGE',
-      message: `Request body larger than ${request.routeOptions.bodyLimit} bytes (${LIMIT_SETTINGS.body})`,
-    };
-  }
-  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     const type = String(request.headers['content-type'] ?? '(none)').slice(0, 100);
-    return {
-      status: 415,
-      code: 'CONFBUS_UNSUPPORTED_MEDIA_TYPE',
-      message: `Content-Type '${type}' is not accepted by ${request.method} ${request.routeOptions.url ?? ''}`,
-    };
+    return new ConfbusError(
+      serverErrors.CONFBUS_UNSUPPORTED_MEDIA_TYPE,
+      `Content-Type '${type}' is not accepted by ${request.method} ${request.routeOptions.url ?? ''}`,
+    );
   }
-  if (
-    typeof fastifyError.statusCode === 'number' &&
-    fastifyError.statusCode >= 400 &&
-    fastifyError.statusCode < 500
-  ) {
-    return {
-      status: fastifyError.statusCode,
-      code: fastifyError.code ?? 'CONFBUS_BAD_REQUEST',
-      message: fastifyError.message,
+  const status = error.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // Fastify's status and code are kept as they are (a 400 FST_ERR_CTP_EMPTY_JSON_BODY says more than ours).
+    const descriptor = {
+      ...serverErrors.CONFBUS_BAD_REQUEST,
+      status,
+      code: error.code ?? 'CONFBUS_BAD_REQUEST',
     };
+    return new ConfbusError(descriptor, error.message);
   }
   return undefined;
 }
@@ -60,35 +43,35 @@ export function installErrorHandling(app: FastifyInstance, maxUrlLength: number)
   installUrlLengthLimit(app, maxUrlLength);
 
   app.setErrorHandler((error, request, reply) => {
-    const mapped = mapError(error, request);
-    if (mapped) {
-      if (mapped.status >= 500)
-        request.log.error({ code: mapped.code, path: request.routeOptions.url }, mapped.message);
+    const known = isConfbusError(error) ? error : fromFramework(error as FastifyError, request);
+    if (known === undefined || known.internal) {
+      request.log.error({ err: error }, 'unexpected error');
+      const internal = serverErrors.CONFBUS_INTERNAL;
       reply
-        .code(mapped.status)
-        .send(springErrorBody(mapped.status, mapped.code, mapped.message, request.url));
+        .code(internal.status)
+        .send(
+          springErrorBody(
+            internal.status,
+            internal.code,
+            'Internal error; the server log has the details',
+            request.url,
+          ),
+        );
       return;
     }
-    request.log.error({ err: error }, 'unexpected error');
-    reply
-      .code(500)
-      .send(
-        springErrorBody(
-          500,
-          'CONFBUS_INTERNAL',
-          'Internal error; the server log has the details',
-          request.url,
-        ),
-      );
+    if (known.status >= 500)
+      request.log.error({ code: known.code, path: request.routeOptions.url }, known.message);
+    reply.code(known.status).send(springErrorBody(known.status, known.code, known.message, request.url));
   });
 
   app.setNotFoundHandler((request, reply) => {
+    const notFound = serverErrors.CONFBUS_NOT_FOUND;
     reply
-      .code(404)
+      .code(notFound.status)
       .send(
         springErrorBody(
-          404,
-          'CONFBUS_NOT_FOUND',
+          notFound.status,
+          notFound.code,
           `No endpoint ${request.method} ${request.url.split('?')[0]}`,
           request.url,
         ),

@@ -7,7 +7,6 @@
  * Too many profiles (confbus.server.max-profiles) is checked by the environment routes; an unsupported
  * content type on a POST is fastify's 415, mapped in error-handler.
  */
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type {
   FastifyError,
@@ -16,7 +15,8 @@ import type {
   FastifyRequest,
   FastifyServerOptions,
 } from 'fastify';
-import { springErrorBody } from './http-errors.js';
+import { type ErrorDescriptor, reasonPhrase, springErrorBody } from '@confbus/core';
+import { serverErrors } from '../errors.js';
 
 export interface RequestLimits {
   maxUrlLength: number;
@@ -46,12 +46,12 @@ export function requestLimitServerOptions(
     // Labels and application names may be long; the URL length limit is the real bound.
     routerOptions: { maxParamLength: limits.maxUrlLength },
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      const [status, code, message] =
+      const [{ status, code }, message]: [ErrorDescriptor, string] =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? [414, 'CONFBUS_URL_TOO_LONG', urlTooLongMessage(limits.maxUrlLength)]
+          ? [serverErrors.CONFBUS_URL_TOO_LONG, urlTooLongMessage(limits.maxUrlLength)]
           : error.code === 'FST_ERR_BAD_URL'
-            ? [400, 'CONFBUS_BAD_URL', 'The path holds malformed percent-encoding']
-            : [400, 'CONFBUS_BAD_REQUEST', 'The request could not be routed'];
+            ? [serverErrors.CONFBUS_BAD_URL, 'The path holds malformed percent-encoding']
+            : [serverErrors.CONFBUS_BAD_REQUEST, 'The request could not be routed'];
       void reply.code(status).send(springErrorBody(status, code, message, request.url));
     },
     clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) =>
@@ -67,7 +67,8 @@ export function installUrlLengthLimit(app: FastifyInstance, maxUrlLength: number
       done();
       return;
     }
-    reply.code(414).send(springErrorBody(414, 'CONFBUS_URL_TOO_LONG', urlTooLongMessage(maxUrlLength), '/'));
+    const { status, code } = serverErrors.CONFBUS_URL_TOO_LONG;
+    reply.code(status).send(springErrorBody(status, code, urlTooLongMessage(maxUrlLength), '/'));
   });
 }
 
@@ -77,20 +78,19 @@ export function installUrlLengthLimit(app: FastifyInstance, maxUrlLength: number
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket, limits: RequestLimits): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message] =
+  const [{ status, code }, message]: [ErrorDescriptor, string] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [
-          431,
-          'CONFBUS_HEADERS_TOO_LARGE',
+          serverErrors.CONFBUS_HEADERS_TOO_LARGE,
           `Request line and headers larger than ${limits.maxHeaderBytes} bytes (${LIMIT_SETTINGS.header})`,
         ]
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'CONFBUS_REQUEST_TIMEOUT', 'The request was not received in time']
-        : [400, 'CONFBUS_MALFORMED_REQUEST', 'The request is not valid HTTP/1.1'];
+        ? [serverErrors.CONFBUS_REQUEST_TIMEOUT, 'The request was not received in time']
+        : [serverErrors.CONFBUS_MALFORMED_REQUEST, 'The request is not valid HTTP/1.1'];
   if (socket.writable) {
     const body = JSON.stringify(springErrorBody(status, code, message, ''));
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json\r\n` +
+      `HTTP/1.1 ${status} ${reasonPhrase(status)}\r\nContent-Type: application/json\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }

@@ -5,12 +5,19 @@
  * parse is reported and no refresh is published for the services it feeds, repeated webhooks for a commit that
  * was already announced publish nothing new, and without a bus the answer says so instead of pretending.
  */
-import { type RefreshBusEvent, guessServiceNames, isConfigFileName } from '@confbus/core';
+import {
+  ConfbusError,
+  type RefreshBusEvent,
+  coreErrors,
+  guessServiceNames,
+  isConfigFileName,
+  springErrorBody,
+} from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import type { ConfigFileParser } from '../environment/config-file-parser.js';
 import type { GitMirror } from '../git/index.js';
-import { HttpError, springErrorBody } from '../http/http-errors.js';
+import { serverErrors } from '../errors.js';
 import { integerParameter } from '../http/query-parameters.js';
 import { type WebhookSecrets, WebhookError, parsePushWebhook, verifyWebhookSignature } from './index.js';
 import { type WebhookHost, webhookHostFromHeaders } from './push-webhook.js';
@@ -63,7 +70,7 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
         try {
           done(null, JSON.parse(raw.toString('utf8')));
         } catch {
-          done(new HttpError(400, 'CONFBUS_BAD_WEBHOOK', 'Request body is not valid JSON'), undefined);
+          done(new WebhookError('Request body is not valid JSON'), undefined);
         }
       },
     );
@@ -86,19 +93,13 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
     scope.post('/monitor', async (request, reply) => {
       const rawBody = (request as RawBodyRequest).rawBody ?? Buffer.alloc(0);
       if (request.body === undefined || request.body === null || rawBody.length === 0) {
-        throw new HttpError(400, 'CONFBUS_BAD_WEBHOOK', 'Required request body is missing');
+        throw new WebhookError('Required request body is missing');
       }
-      let push: ReturnType<typeof parsePushWebhook>;
-      try {
-        push = parsePushWebhook({
-          headers: request.headers,
-          body: request.body,
-          contentType: String(request.headers['content-type'] ?? ''),
-        });
-      } catch (error) {
-        if (error instanceof WebhookError) throw new HttpError(error.statusCode, error.code, error.message);
-        throw error;
-      }
+      const push = parsePushWebhook({
+        headers: request.headers,
+        body: request.body,
+        contentType: String(request.headers['content-type'] ?? ''),
+      });
       // The sender's headers decide which secret checks the request, whatever shape its body has.
       const host: WebhookHost = webhookHostFromHeaders(request.headers) ?? push.host;
       const signature = verifyWebhookSignature({
@@ -109,21 +110,19 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
       });
       if (!signature.ok) {
         options.logger.warn({ host }, `Rejected webhook: ${signature.reason}`);
-        throw new HttpError(401, 'CONFBUS_BAD_WEBHOOK_SIGNATURE', signature.reason);
+        throw new ConfbusError(serverErrors.CONFBUS_BAD_WEBHOOK_SIGNATURE, signature.reason);
       }
       if (!hasSecretFor(host, options.secrets)) {
         if (options.requireSignature) {
-          throw new HttpError(
-            401,
-            'CONFBUS_BAD_WEBHOOK_SIGNATURE',
+          throw new ConfbusError(
+            serverErrors.CONFBUS_BAD_WEBHOOK_SIGNATURE,
             `Webhooks must be signed (confbus.monitor.require-signature) and no secret is configured for '${host}'`,
           );
         }
         if (Object.values(options.secrets).some((secret) => secret !== undefined) && !options.allowUnsigned) {
           options.logger.warn({ host }, 'Rejected unsigned webhook');
-          throw new HttpError(
-            401,
-            'CONFBUS_BAD_WEBHOOK_SIGNATURE',
+          throw new ConfbusError(
+            serverErrors.CONFBUS_BAD_WEBHOOK_SIGNATURE,
             `A webhook secret is configured, so unsigned '${host}' requests are refused ` +
               '(set confbus.monitor.allow-unsigned=true to accept them)',
           );
@@ -133,9 +132,8 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
 
       const outcome = await options.mirror.refreshNow();
       if (outcome.stale) {
-        throw new HttpError(
-          503,
-          'CONFBUS_UPSTREAM_UNAVAILABLE',
+        throw new ConfbusError(
+          serverErrors.CONFBUS_UPSTREAM_UNAVAILABLE,
           'Could not fetch from the Git repository, so no refresh was published (clients would re-read the old state)',
         );
       }
@@ -154,10 +152,11 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
           { services },
           'Webhook received but the bus is disabled: no refresh event was published',
         );
-        reply.code(503);
+        const { status, code } = serverErrors.CONFBUS_BUS_DISABLED;
+        reply.code(status);
         return springErrorBody(
-          503,
-          'CONFBUS_BUS_DISABLED',
+          status,
+          code,
           `Git was re-read (commit ${commit}), but no refresh event was published because the bus is disabled ` +
             `(spring.cloud.bus.enabled=false). Services that would have been refreshed: ${services.join(', ') || 'none'}`,
           request.url,
@@ -201,9 +200,8 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
           { services: failed.map((f) => f.service), commit, reason },
           'Could not publish refresh events',
         );
-        throw new HttpError(
-          503,
-          'CONFBUS_BUS_PUBLISH_FAILED',
+        throw new ConfbusError(
+          serverErrors.CONFBUS_BUS_PUBLISH_FAILED,
           `Git was re-read (commit ${commit}), but the refresh for ${failed.map((f) => f.service).join(', ')} ` +
             `could not be published (${reason}); redeliver the webhook to retry`,
         );
@@ -214,7 +212,7 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
         return {
           ...springErrorBody(
             422,
-            'CONFBUS_CONFIG_PARSE',
+            coreErrors.CONFBUS_CONFIG_PARSE.code,
             `Not refreshed, these files do not parse: ${rejected.map((r) => r.message).join('; ')}`,
             request.url,
           ),

@@ -1,9 +1,10 @@
-/** A webhook request the monitor cannot use; the route answers it with `statusCode`. */
-export class WebhookError extends Error {
-  readonly code = 'CONFBUS_BAD_WEBHOOK';
-  readonly statusCode = 400;
+import { ConfbusError } from '@confbus/core';
+import { serverErrors } from '../errors.js';
+
+/** A webhook request the monitor cannot use; the error handler answers it with its status (400). */
+export class WebhookError extends ConfbusError<'CONFBUS_BAD_WEBHOOK'> {
+  override readonly name = 'WebhookError';
   constructor(message: string) {
-    super(message);
-    this.name = 'WebhookError';
+    super(serverErrors.CONFBUS_BAD_WEBHOOK, message);
   }
 }

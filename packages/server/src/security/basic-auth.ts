@@ -7,7 +7,8 @@
  * except the routes an operator leaves open (health for load balancers, /monitor for webhooks).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { springErrorBody } from '../http/http-errors.js';
+import { springErrorBody } from '@confbus/core';
+import { serverErrors } from '../errors.js';
 import { type BasicCredentials, CredentialsVerifier, parseBasicAuthorization } from './basic-credentials.js';
 
 export const BASIC_REALM = 'confbus';
@@ -54,16 +55,12 @@ export function installBasicAuth(
       { path: request.routeOptions.url ?? 'unmatched' },
       'Rejected request without valid credentials',
     );
+    const { status, code } = serverErrors.CONFBUS_UNAUTHORIZED;
     reply
-      .code(401)
+      .code(status)
       .header('www-authenticate', `Basic realm="${BASIC_REALM}"`)
       .send(
-        springErrorBody(
-          401,
-          'CONFBUS_UNAUTHORIZED',
-          'Full authentication is required to access this resource',
-          request.url,
-        ),
+        springErrorBody(status, code, 'Full authentication is required to access this resource', request.url),
       );
   });
   return isAuthenticated;

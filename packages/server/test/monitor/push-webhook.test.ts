@@ -12,7 +12,7 @@ const commits = [
 function expectWebhookError(fn: () => unknown, message: RegExp): void {
   assert.throws(fn, (err: unknown) => {
     assert.ok(err instanceof WebhookError);
-    assert.equal(err.statusCode, 400);
+    assert.equal(err.status, 400);
     assert.equal(err.code, 'CONFBUS_BAD_WEBHOOK');
     assert.match(err.message, message);
     return true;

@@ -1,0 +1,25 @@
+/**
+ * The headers of an environment answer, written by the environment route (through fastify) and by the
+ * repeat-request fast path (straight to node:http) alike, so a repeated URL is answered exactly as the first time.
+ */
+import type { ResolvedRevision } from './config-repository.js';
+
+export const V2_MEDIA_TYPE = 'application/vnd.spring-cloud.config-server.v2+json';
+
+/** Not part of Spring's protocol: lets operators and our client see what was served without parsing the body. */
+export function revisionHeaders(
+  revision: Pick<ResolvedRevision, 'commit' | 'stale'>,
+): Record<string, string> {
+  return revision.stale
+    ? { 'x-config-version': revision.commit, 'x-config-stale': 'true' }
+    : { 'x-config-version': revision.commit };
+}
+
+/** Spring's v2 media type when the client asks for it (Spring's own clients do), else plain JSON; and the revision. */
+export function environmentHeaders(
+  accept: string | undefined,
+  revision: Pick<ResolvedRevision, 'commit' | 'stale'>,
+): Record<string, string> {
+  const type = (accept ?? '').includes(V2_MEDIA_TYPE) ? V2_MEDIA_TYPE : 'application/json';
+  return { 'content-type': type, ...revisionHeaders(revision) };
+}
