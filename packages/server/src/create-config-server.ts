@@ -107,7 +107,7 @@ export async function createConfigServer({
     maxBodyBytes: settings.number('confbus.server.max-body-bytes'),
     maxHeaderBytes: settings.number('confbus.server.max-header-bytes'),
   };
-  const metrics = new ServerMetrics({ git: () => mirror.health(), environments });
+  const metrics = new ServerMetrics({ git: () => mirror.health(), environments, bus: () => bus });
   // Repeated environment URLs skip fastify (see repeat-request-fast-path.ts); not with auth on, so that
   // every request keeps going through the credentials check.
   const fastPath = isAuthEnabled(settings)
