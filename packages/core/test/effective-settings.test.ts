@@ -12,10 +12,17 @@ const specs: SettingSpec[] = [
 
 describe('effectiveSettings', () => {
   it('shows what did not come from a default, with its source, secrets and URI passwords masked', () => {
-    const settings = resolveSettings(specs, {
-      args: ['--server.port=9000', '--spring.cloud.config.server.git.uri=https://me:tok3n@git.example/r.git'],
-      env: { SPRING_RABBITMQ_PASSWORD: 's3cret', ENCRYPT_KEY: 'k3y' },
-    });
+    const settings = resolveSettings(
+      specs,
+      {
+        args: [
+          '--server.port=9000',
+          '--spring.cloud.config.server.git.uri=https://me:tok3n@git.example/r.git',
+        ],
+        env: { SPRING_RABBITMQ_PASSWORD: 's3cret', ENCRYPT_KEY: 'k3y' },
+      },
+      { unknownKeys: 'error' },
+    );
     const shown = effectiveSettings(settings);
     assert.deepEqual(shown, {
       'server.port': '9000 (argument)',

@@ -56,10 +56,14 @@ describe('server log format', () => {
   });
 
   it('names the setting when the format is unknown', () => {
-    const settings = resolveSettings(serverSettingSpecs, {
-      args: ['--confbus.logging.format=xml'],
-      env: {},
-    });
+    const settings = resolveSettings(
+      serverSettingSpecs,
+      {
+        args: ['--confbus.logging.format=xml'],
+        env: {},
+      },
+      { unknownKeys: 'error' },
+    );
     assert.throws(
       () => loggerFromSettings(settings),
       (error: unknown) =>
