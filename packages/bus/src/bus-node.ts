@@ -54,6 +54,26 @@ export interface BusNodeOptions {
   readonly logger: Logger;
 }
 
+/**
+ * Running counts of what the node moved, read by the server's and the client's metrics at scrape time (plain
+ * numbers, so the bus package does not depend on a metrics library and the hot path pays one increment).
+ */
+export interface BusNodeStats {
+  /** Events this node published (refreshes, acks, presence…), by event type. */
+  readonly published: Record<string, number>;
+  readonly publishFailures: number;
+  /** Well-formed events received, by event type, whoever they were addressed to. */
+  readonly received: Record<string, number>;
+  /** Messages dropped because they did not decode as a bus event. */
+  readonly dropped: number;
+  /** Refreshes addressed to this node and handled by it. */
+  readonly refreshesHandled: number;
+  /** Times the transport came up after having been down (the first connection excluded). */
+  readonly reconnects: number;
+}
+
+type MutableStats = { -readonly [K in keyof BusNodeStats]: BusNodeStats[K] };
+
 export interface BusNodeEvents {
   refresh: [e: RefreshBusEvent];
   ack: [e: AckBusEvent];
@@ -72,6 +92,14 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
   #everConnected = false;
   #ready = false;
   #closed = false;
+  readonly #stats: MutableStats = {
+    published: {},
+    publishFailures: 0,
+    received: {},
+    dropped: 0,
+    refreshesHandled: 0,
+    reconnects: 0,
+  };
 
   constructor(options: BusNodeOptions) {
     super();
@@ -86,6 +114,10 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
   /** True while the transport is subscribed on a live connection. */
   get connected(): boolean {
     return this.#ready;
+  }
+
+  get stats(): BusNodeStats {
+    return this.#stats;
   }
 
   get busId(): string {
@@ -136,7 +168,9 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     }
     try {
       await this.#transport.send(e, encodeBusEvent(e));
+      this.#stats.published[e.type] = (this.#stats.published[e.type] ?? 0) + 1;
     } catch (err) {
+      this.#stats.publishFailures++;
       const { code, message } = this.#transport.describeError(err);
       throw new ConfbusError(
         busErrors.CONFBUS_BUS_SEND_FAILED,
@@ -161,6 +195,7 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
       this.#log.info(fields, 'bus connected');
       this.emit('connected');
     } else {
+      this.#stats.reconnects++;
       this.#log.info(fields, 'bus reconnected');
       this.emit('reconnected');
     }
@@ -184,6 +219,7 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
       e = decodeInbound(message.body);
     } catch (err) {
       if (!(err instanceof BusMessageError)) throw err;
+      this.#stats.dropped++;
       this.#log.warn(
         { err: { code: err.code, message: err.message }, ...message.origin },
         'dropped bus message',
@@ -202,6 +238,7 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
   }
 
   #dispatch(e: BusEvent): void {
+    this.#stats.received[e.type] = (this.#stats.received[e.type] ?? 0) + 1;
     if (isAckEvent(e)) {
       this.emit('ack', e);
       return;
@@ -219,6 +256,7 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
       { eventId: e.id, origin: e.originService, destination: e.destinationService },
       'bus refresh',
     );
+    this.#stats.refreshesHandled++;
     this.emit('refresh', e);
     void this.#refreshThenAck(e);
   }

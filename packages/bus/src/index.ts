@@ -4,6 +4,7 @@ export {
   type AckDetails,
   type BusNodeEvents,
   type BusNodeOptions,
+  type BusNodeStats,
   type BusRefreshHandler,
 } from './bus-node.js';
 export {
@@ -25,3 +26,4 @@ export type { BusTransport, InboundBody, InboundMessage, TransportListener } fro
 export { AmqpTransport, type AmqpTransportOptions } from './amqp/amqp-transport.js';
 export { KafkaTransport, type KafkaTransportOptions } from './kafka/kafka-transport.js';
 export { busErrors } from './errors.js';
+export { followCounter, followCounterByLabel, registerBusMetrics } from './bus-metrics.js';

@@ -73,14 +73,14 @@ function describeSettings(specs: readonly SettingSpec[]): string {
 }
 
 async function runServer(args: string[]): Promise<number> {
-  const { createConfigServer, createLogger, serverSettingSpecs } = await import('@confbus/server');
+  const { createConfigServer, loggerFromSettings, serverSettingSpecs } = await import('@confbus/server');
   const env = process.env;
   const settings = resolveSettings(
     serverSettingSpecs,
     { args, env, file: readSettingsFile(args, env) },
     { unknownKeys: 'error' },
   );
-  const logger = createLogger(settings.string('logging.level.root'));
+  const logger = loggerFromSettings(settings);
   const server = await createConfigServer({ settings, logger });
   const address = await server.listen();
   if (settings.optionalString('spring.cloud.config.server.git.uri') === undefined) {

@@ -112,6 +112,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   readonly #holders: Array<RefreshableHolder<unknown>> = [];
   #running: Promise<string[]> | undefined;
   #queued: Promise<string[]> | undefined;
+  readonly #refreshCounts = { success: 0, failure: 0 };
   #lastRefreshError: string | undefined;
   #warnedOmittedSecrets = false;
   #closed = false;
@@ -371,10 +372,26 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     return { keys, from, to: this.#snapshot.meta.version };
   }
 
+  /** Refreshes finished since start, by outcome (read by the client's metrics). */
+  get refreshCounts(): Readonly<{ success: number; failure: number }> {
+    return this.#refreshCounts;
+  }
+
   #startRefresh(): Promise<string[]> {
-    const run = this.#refreshOnce().finally(() => {
-      if (this.#running === run) this.#running = undefined;
-    });
+    const run = this.#refreshOnce()
+      .then(
+        (keys) => {
+          this.#refreshCounts.success++;
+          return keys;
+        },
+        (error: unknown) => {
+          this.#refreshCounts.failure++;
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (this.#running === run) this.#running = undefined;
+      });
     this.#running = run;
     return run;
   }

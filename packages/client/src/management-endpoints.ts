@@ -1,5 +1,5 @@
 /**
- * Spring-style management endpoints (`/actuator/refresh`, `/health`, `/env`) as a plain node:http
+ * Spring-style management endpoints (`/actuator/refresh`, `/health`, `/env`, `/prometheus`) as a plain node:http
  * handler, plus thin adapters for express and fastify written against minimal structural types,
  * so the library depends on neither framework. Only endpoints named in
  * `management.endpoints.web.exposure.include` answer; the bus ones (`busrefresh`, `bus-refresh`)
@@ -14,6 +14,7 @@ export { ManagementEndpointError };
 import { ConfbusError, isConfbusError, maskPropertyValue, maskValue, springErrorBody } from '@confbus/core';
 import { clientErrors } from './errors.js';
 import { DECRYPTED_LAYER } from './cipher-values.js';
+import { clientMetricsExposition } from './metrics/client-metrics.js';
 
 export type ManagementMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -30,6 +31,8 @@ export interface ManagementResponse {
   readonly status: number;
   /** Sent as JSON; omit for an empty body (e.g. 204). */
   readonly body?: unknown;
+  /** Sent as is instead of `body`, with its content type (the Prometheus text format). */
+  readonly text?: { readonly contentType: string; readonly content: string };
 }
 
 export interface ManagementEndpoint {
@@ -104,6 +107,13 @@ export function builtInEndpoints(): Record<string, ManagementEndpoint> {
         },
       }),
     },
+    prometheus: {
+      methods: ['GET'],
+      handle: async ({ client }) => {
+        const { contentType, text } = await clientMetricsExposition(client);
+        return { status: 200, text: { contentType, content: text } };
+      },
+    },
     ...busEndpoints(),
   };
 }
@@ -163,7 +173,8 @@ export function createManagementHandler(
           body,
           client,
         });
-        sendJson(res, response.status, response.body);
+        if (response.text) sendText(res, response.status, response.text);
+        else sendJson(res, response.status, response.body);
       } catch (error) {
         // Spring's actuator body, without the server's `code` field: the wire format of Spring's own clients.
         const status = isConfbusError(error) ? error.status : 500;
@@ -188,6 +199,15 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
     'content-length': Buffer.byteLength(text),
   });
   res.end(text);
+}
+
+function sendText(res: ServerResponse, status: number, text: NonNullable<ManagementResponse['text']>): void {
+  if (res.headersSent) return;
+  res.writeHead(status, {
+    'content-type': text.contentType,
+    'content-length': Buffer.byteLength(text.content),
+  });
+  res.end(text.content);
 }
 
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {

@@ -120,6 +120,35 @@ describe('management endpoints', () => {
     assert.deepEqual(Object.keys(links._links).sort(), ['env', 'health', 'refresh', 'self']);
   });
 
+  it('serves Prometheus metrics when exposed: the configuration served, refreshes by outcome, the process', async () => {
+    const client = await startClient(['--management.endpoints.web.exposure.include=prometheus,refresh']);
+    const url = await serve(client);
+    assert.equal((await fetch(`${url}/actuator/refresh`, { method: 'POST' })).status, 200);
+    stub.setFailing(503);
+    try {
+      assert.equal((await fetch(`${url}/actuator/refresh`, { method: 'POST' })).status, 500);
+    } finally {
+      stub.setFailing(null);
+    }
+    const response = await fetch(`${url}/actuator/prometheus`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+    const text = await response.text();
+    const version = client.status.version ?? 'none';
+    assert.ok(
+      text.includes(
+        `confbus_client_config_info{application="app",profiles="default",label="",version="${version}",source="server"} 1`,
+      ),
+      text,
+    );
+    assert.match(text, /^confbus_client_refreshes_total\{outcome="success"\} 1$/m);
+    assert.match(text, /^confbus_client_refreshes_total\{outcome="failure"\} 1$/m);
+    assert.match(text, /^confbus_build_info\{version="\d+\.\d+\.\d+[^"]*",node_version="v\d+[^"]*"\} 1$/m);
+    assert.match(text, /^process_cpu_user_seconds_total \d/m);
+    assert.match(text, /^confbus_bus_connected 0$/m, 'the bus is off');
+    assert.ok(!text.includes('pw'), 'no credentials in labels');
+  });
+
   it('answers 500 naming the reason when a refresh fails', async () => {
     const url = await serve(await startClient(['--management.endpoints.web.exposure.include=refresh']));
     stub.setFailing(503);

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { BusNode, busNodeOptionsFromSettings, isBusEnabled } from '@confbus/bus';
-import { type Settings, defaultBusId, maskUriUserInfo } from '@confbus/core';
+import { type Settings, defaultBusId, effectiveSettings, maskUriUserInfo } from '@confbus/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { ConfigFileParser } from './environment/config-file-parser.js';
@@ -20,6 +20,8 @@ import { RefreshTracker } from './bus/refresh-tracker.js';
 import { registerMonitorRoutes } from './monitor/monitor-controller.js';
 import type { WebhookSecrets } from './monitor/index.js';
 import { type RequestLimits, requestLimitServerOptions } from './http/request-limits.js';
+import { buildInfo } from './build-info.js';
+import { installAccessLog } from './http/access-log.js';
 import { registerMetricsRoutes } from './metrics/metrics-routes.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 import { installSecurity, isAuthEnabled } from './security/install-security.js';
@@ -107,15 +109,17 @@ export async function createConfigServer({
     maxBodyBytes: settings.number('confbus.server.max-body-bytes'),
     maxHeaderBytes: settings.number('confbus.server.max-header-bytes'),
   };
-  const metrics = new ServerMetrics({ git: () => mirror.health(), environments });
+  const metrics = new ServerMetrics({ git: () => mirror.health(), environments, bus: () => bus });
   // Repeated environment URLs skip fastify (see repeat-request-fast-path.ts); not with auth on, so that
   // every request keeps going through the credentials check.
-  const fastPath = isAuthEnabled(settings)
-    ? undefined
-    : new RepeatRequestFastPath(environments, {
-        answered: (route, status, seconds) =>
-          metrics.observeRequest({ method: 'GET', route, status, seconds }),
-      });
+  const accessLog = settings.boolean('confbus.logging.access-log');
+  const fastPath =
+    isAuthEnabled(settings) || accessLog
+      ? undefined
+      : new RepeatRequestFastPath(environments, {
+          answered: (route, status, seconds) =>
+            metrics.observeRequest({ method: 'GET', route, status, seconds }),
+        });
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     serverFactory: (fastifyHandler) => {
@@ -134,6 +138,7 @@ export async function createConfigServer({
   installErrorHandling(app, limits.maxUrlLength);
   const showHealthDetails = installSecurity(app, settings);
   registerMetricsRoutes(app, metrics);
+  if (accessLog) installAccessLog(app, logger);
 
   const trackerLimits = {
     maxEvents: settings.number('confbus.server.refresh-events.max-events'),
@@ -262,7 +267,11 @@ export async function createConfigServer({
         await bus.start();
         operatorConsole?.busStarted(bus);
       }
-      logger.info({ uri: displayUri, basedir }, `Config server listening on ${address}`);
+      // The start-up summary: what runs and with which settings (non-default ones, secrets masked).
+      logger.info(
+        { version: buildInfo().version, uri: displayUri, basedir, settings: effectiveSettings(settings) },
+        `Config server listening on ${address}`,
+      );
       return address;
     },
     async close() {

@@ -124,6 +124,11 @@ export class ClientBus {
     return this.#options.busId;
   }
 
+  /** The underlying bus member (its counts feed the client's metrics). */
+  get node(): BusNode {
+    return this.#node;
+  }
+
   get connected(): boolean {
     return this.#node.connected;
   }

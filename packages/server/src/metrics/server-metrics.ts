@@ -4,7 +4,9 @@
  * second registration. Values owned by other components (git mirror, environment cache) are read at scrape
  * time, so the hot path pays only for the per-request counter.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { type BusNode, followCounter, registerBusMetrics } from '@confbus/bus';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { buildInfo } from '../build-info.js';
 import type { MirrorHealth } from '../git/index.js';
 
 /** What the environment service counts. */
@@ -17,6 +19,8 @@ export interface EnvironmentStats {
 export interface MetricsSources {
   git: () => MirrorHealth;
   environments: EnvironmentStats;
+  /** The server's bus member, once started (undefined with the bus off). */
+  bus: () => BusNode | undefined;
 }
 
 export interface RequestObservation {
@@ -34,6 +38,16 @@ export class ServerMetrics {
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
+    // Node's process_* and nodejs_* metrics, as every Node service exposes them.
+    collectDefaultMetrics({ register: this.registry });
+    const build = buildInfo();
+    new Gauge({
+      name: 'confbus_build_info',
+      help: 'Always 1; the labels say which confbus build and Node.js version run',
+      labelNames: ['version', 'node_version'],
+      registers,
+    }).set({ version: build.version, node_version: process.version }, 1);
+    registerBusMetrics(this.registry, sources.bus);
     this.requests = new Counter({
       name: 'confbus_http_requests_total',
       help: 'HTTP requests answered, by method, route pattern and status code',
@@ -48,27 +62,32 @@ export class ServerMetrics {
       registers,
     });
 
-    this.followCounter(
+    followCounter(
+      this.registry,
       'confbus_environment_builds_total',
       'Environments built (cache misses that read the repository)',
       () => sources.environments.builds,
     );
-    this.followCounter(
+    followCounter(
+      this.registry,
       'confbus_environment_cache_hits_total',
       'Environment requests answered from the cache',
       () => sources.environments.cacheHits,
     );
-    this.followCounter(
+    followCounter(
+      this.registry,
       'confbus_environment_cache_misses_total',
       'Environment requests not found in the cache',
       () => sources.environments.cacheMisses,
     );
-    this.followCounter(
+    followCounter(
+      this.registry,
       'confbus_git_upstream_checks_total',
       'Upstream checks (git ls-remote) started',
       () => sources.git().checks,
     );
-    this.followCounter(
+    followCounter(
+      this.registry,
       'confbus_git_upstream_fetches_total',
       'Fetches performed because upstream refs had moved',
       () => sources.git().fetches,
@@ -104,20 +123,5 @@ export class ServerMetrics {
   /** The text exposition format, and its content type. */
   async exposition(): Promise<{ contentType: string; text: string }> {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
-  }
-
-  /** A Prometheus counter that follows a monotonic count kept elsewhere, brought up to date at scrape time. */
-  private followCounter(name: string, help: string, read: () => number): void {
-    let seen = 0;
-    new Counter({
-      name,
-      help,
-      registers: [this.registry],
-      collect() {
-        const now = read();
-        if (now > seen) this.inc(now - seen);
-        seen = Math.max(seen, now);
-      },
-    });
   }
 }

@@ -1,0 +1,75 @@
+/**
+ * The client's Prometheus metrics, served by the `prometheus` management endpoint (`/actuator/prometheus` when
+ * exposed): Node's process metrics, the build, which configuration this instance serves (so a dashboard shows
+ * which instances are on which commit), refreshes by outcome and the bus member's counts. The registry is made
+ * on the first scrape, so a client that never exposes the endpoint pays nothing. Documented in docs/metrics.md.
+ */
+import { readFileSync } from 'node:fs';
+import { followCounterByLabel, registerBusMetrics } from '@confbus/bus';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ConfigClient } from '../config-client.js';
+
+const registries = new WeakMap<ConfigClient, Registry>();
+
+/** The text exposition of `client`'s metrics, and its content type. */
+export async function clientMetricsExposition(
+  client: ConfigClient,
+): Promise<{ contentType: string; text: string }> {
+  let registry = registries.get(client);
+  if (!registry) {
+    registry = createClientRegistry(client);
+    registries.set(client, registry);
+  }
+  return { contentType: registry.contentType, text: await registry.metrics() };
+}
+
+function createClientRegistry(client: ConfigClient): Registry {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'confbus_build_info',
+    help: 'Always 1; the labels say which confbus client build and Node.js version run',
+    labelNames: ['version', 'node_version'],
+    registers,
+  }).set({ version: clientVersion(), node_version: process.version }, 1);
+  new Gauge({
+    name: 'confbus_client_config_info',
+    help: 'Always 1; the labels say which configuration this instance serves and where it came from',
+    labelNames: ['application', 'profiles', 'label', 'version', 'source'],
+    registers,
+    collect() {
+      const status = client.status;
+      this.reset();
+      this.set(
+        {
+          application: status.name,
+          profiles: status.profiles.join(','),
+          label: status.label ?? '',
+          version: status.version ?? '',
+          source: status.source,
+        },
+        1,
+      );
+    },
+  });
+  followCounterByLabel(
+    registry,
+    'confbus_client_refreshes_total',
+    'Refreshes finished, by outcome (success, failure)',
+    'outcome',
+    () => client.refreshCounts,
+  );
+  registerBusMetrics(registry, () => client.bus?.node);
+  return registry;
+}
+
+let version: string | undefined;
+
+function clientVersion(): string {
+  // Both src/ (tests through tsx) and dist/ sit two levels below the package root here.
+  version ??= (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version;
+  return version;
+}
