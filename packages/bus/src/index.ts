@@ -1,3 +1,4 @@
+// The public API of @confbus/bus (see README.md). Everything else in src/ is internal: tests import it from src.
 export {
   BusNode,
   DEFAULT_BUS_DESTINATION,
@@ -11,10 +12,8 @@ export {
   brokerConnection,
   busBinder,
   busNodeOptionsFromSettings,
-  busTransportSettings,
   createBusTransport,
   isBusEnabled,
-  kafkaBrokers,
   kafkaBusSettings,
   type BrokerConnection,
   type BusBinder,
