@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
-import { BusNode, busNodeOptionsFromSettings, isBusEnabled } from '@confbus/bus';
+import { BusNode, busNodeOptionsFromSettings, isBusEnabled, readBusMemberSettings } from '@confbus/bus';
 import { type Settings, defaultBusId, effectiveSettings, maskUriUserInfo } from '@confbus/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
@@ -248,7 +248,7 @@ export async function createConfigServer({
       if (isBusEnabled(settings)) {
         const port = new URL(address).port;
         const busId =
-          settings.optionalString('spring.cloud.bus.id') ??
+          readBusMemberSettings(settings).id ??
           defaultBusId({ applicationName: settings.string('spring.application.name'), port });
         // The server publishes refreshes and collects acks; it has nothing of its own to refresh, so it sends no acks.
         bus = new BusNode({
