@@ -1,21 +1,38 @@
 #!/usr/bin/env node
-// Runs every test file with node:test + tsx. Node 20's --test does not expand globs,
-// so the files are collected here. Usage: node scripts/run-tests.mjs [--only <substring>] [files...]
-import { spawn } from 'node:child_process';
+// Builds, then runs test files with node:test + tsx under c8 (V8's own coverage, mapped back to the .ts
+// sources through the build's source maps). Node 20's --test does not expand globs, so the files are
+// collected here.
+//
+// Usage: node scripts/run-tests.mjs [--only <substring>] [--interop] [--no-coverage] [files...]
+//   no files, no --only: every test file except e2e/interop/; the coverage floor is enforced.
+//   --interop: the e2e/interop/ suites (real Spring peers) instead.
+//   --no-coverage: no c8, no report, no floor.
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+/** Lines of packages/<p>/src covered by the whole suite, at least (percent). */
+const LINE_COVERAGE_FLOOR = 85;
+
 const args = process.argv.slice(2);
 let only;
 // Interop suites (real Spring peers, Java + Maven) run apart: `--interop` selects them, plain runs leave them out.
 let interop = false;
+let coverage = true;
 const explicit = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--only') only = args[++i];
   else if (args[i] === '--interop') interop = true;
-  else explicit.push(args[i]);
+  else if (args[i] === '--no-coverage') coverage = false;
+  else if (args[i].startsWith('--')) fail(`unknown option ${args[i]}`);
+  else explicit.push(relative(root, resolve(args[i])));
+}
+
+function fail(message) {
+  console.error(`run-tests: ${message}`);
+  process.exit(1);
 }
 
 function collect(dir, out) {
@@ -28,35 +45,102 @@ function collect(dir, out) {
   return out;
 }
 
-let files = explicit;
-if (files.length === 0) {
-  files = [];
+/** Every test file the runner knows how to run (interop ones included). */
+function collectAll() {
+  const files = [];
   for (const base of ['packages', 'examples', 'e2e']) collect(join(root, base), files);
-  files = files.filter((f) => f.includes('/test/') || f.startsWith('e2e/'));
-  files = files.filter((f) => f.startsWith('e2e/interop/') === interop);
+  return files.filter((f) => f.includes('/test/') || f.startsWith('e2e/')).sort();
+}
+
+/** A test file git tracks that the patterns above miss would silently never run: refuse instead. */
+function checkTrackedAreCollected(collected) {
+  let tracked;
+  try {
+    tracked = execFileSync('git', ['ls-files', '*.test.ts'], { cwd: root, encoding: 'utf8' });
+  } catch {
+    console.log('run-tests: not a git checkout, so tracked test files are not checked');
+    return;
+  }
+  const known = new Set(collected);
+  const missed = tracked.split('\n').filter((f) => f !== '' && !known.has(f));
+  if (missed.length > 0)
+    fail(
+      `tracked test files outside the runner's patterns (packages/*/test/, examples/*/test/, e2e/):\n  ${missed.join('\n  ')}`,
+    );
+}
+
+const all = collectAll();
+checkTrackedAreCollected(all);
+
+let files = explicit;
+const wholeSuite = explicit.length === 0 && only === undefined && !interop;
+if (files.length === 0) {
+  files = all.filter((f) => f.startsWith('e2e/interop/') === interop);
   if (!interop)
     console.log('e2e/interop: left to `npm run test:interop` (real Spring peers; needs Java 17+ and Maven)');
   if (only) files = files.filter((f) => f.includes(only));
-  files.sort();
 }
-if (files.length === 0) {
-  console.error('no test files found');
-  process.exit(1);
+for (const file of files) if (!existsSync(join(root, file))) fail(`no such test file: ${file}`);
+if (files.length === 0) fail('no test files found');
+
+// Tests import the packages' dist/ (and run the CLI from it): a stale build would test old code.
+console.log('run-tests: npm run build');
+try {
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+} catch {
+  fail('the build failed');
 }
+
 // Two cores: run two files at a time; each file isolates itself (temp dirs, own vhost, own ports).
 const concurrency = process.env.CONFBUS_TEST_CONCURRENCY ?? '2';
 // Fault tests append rows here; the table is printed once every file has run.
-const reportDir = mkdtempSync(join(tmpdir(), 'confbus-faults-'));
+const reportDir = mkdtempSync(join(tmpdir(), 'confbus-tests-'));
 const reportFile = join(reportDir, 'faults.jsonl');
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, CONFBUS_FAULT_REPORT: reportFile } },
-);
+const coverageDir = join(reportDir, 'coverage');
+const testCommand = [
+  '--import',
+  'tsx',
+  '--test',
+  `--test-concurrency=${concurrency}`,
+  '--test-reporter=spec',
+  ...files,
+];
+// c8 follows child processes too (the CLI servers and clients the e2e tests start) through NODE_V8_COVERAGE.
+const command = coverage
+  ? [
+      join(root, 'node_modules/c8/bin/c8.js'),
+      '--reporter=json-summary',
+      `--reports-dir=${coverageDir}`,
+      `--temp-directory=${join(reportDir, 'v8')}`,
+      // Paths are matched after the source maps took dist/*.js back to src/*.ts.
+      '--exclude-after-remap',
+      '--include=packages/*/src/**',
+      '--include=packages/*/dist/**',
+      '--exclude=packages/testkit/**',
+      process.execPath,
+      ...testCommand,
+    ]
+  : testCommand;
+const child = spawn(process.execPath, command, {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, CONFBUS_FAULT_REPORT: reportFile },
+});
 child.on('exit', (code, signal) => {
+  let status = code ?? (signal ? 1 : 0);
   if (existsSync(reportFile)) printFaultTable(readFileSync(reportFile, 'utf8'));
+  const summary = join(coverageDir, 'coverage-summary.json');
+  if (coverage && existsSync(summary)) {
+    const lines = printCoverage(JSON.parse(readFileSync(summary, 'utf8')));
+    if (wholeSuite && lines < LINE_COVERAGE_FLOOR) {
+      console.error(
+        `run-tests: line coverage ${lines.toFixed(1)}% is below the floor of ${LINE_COVERAGE_FLOOR}%`,
+      );
+      if (status === 0) status = 1;
+    } else if (!wholeSuite) console.log('(a subset ran: the coverage floor applies to the whole suite only)');
+  }
   rmSync(reportDir, { recursive: true, force: true });
-  process.exit(code ?? (signal ? 1 : 0));
+  process.exit(status);
 });
 
 function printFaultTable(text) {
@@ -70,9 +154,32 @@ function printFaultTable(text) {
     r.outcome,
     r.convergeMs === undefined ? '-' : `${r.convergeMs} ms`,
   ]);
-  const header = ['fault', 'clients', 'outcome', 'time to converge'];
+  printTable('Fault suite', ['fault', 'clients', 'outcome', 'time to converge'], cells);
+}
+
+/** Lines covered per package (packages/<p>/src), then in total; returns the total percentage. */
+function printCoverage(summary) {
+  const perPackage = new Map();
+  for (const [file, counts] of Object.entries(summary)) {
+    if (file === 'total') continue;
+    const name = /packages\/([^/]+)\/(?:src|dist)\//.exec(file)?.[1] ?? relative(root, file);
+    const sum = perPackage.get(name) ?? { covered: 0, total: 0 };
+    sum.covered += counts.lines.covered;
+    sum.total += counts.lines.total;
+    perPackage.set(name, sum);
+  }
+  const percent = ({ covered, total }) => (total === 0 ? 100 : (100 * covered) / total);
+  const row = (name, sum) => [name, `${percent(sum).toFixed(1)}%`, `${sum.covered}/${sum.total}`];
+  const cells = [...perPackage.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([n, s]) => row(n, s));
+  const total = { covered: summary.total.lines.covered, total: summary.total.lines.total };
+  cells.push(row('total', total));
+  printTable('Line coverage of packages/*/src (c8)', ['package', 'lines', 'covered/total'], cells);
+  return percent(total);
+}
+
+function printTable(title, header, cells) {
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c) => `| ${c.map((v, i) => v.padEnd(widths[i])).join(' | ')} |`;
-  console.log(`\nFault suite\n${line(header)}\n| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`);
+  console.log(`\n${title}\n${line(header)}\n| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`);
   for (const c of cells) console.log(line(c));
 }

@@ -22,6 +22,27 @@ export interface BrokerConnection {
   readonly virtualHost: string;
 }
 
+/** `spring.cloud.bus.*`: what every bus member reads, server and client alike (the broker's are below). */
+export interface BusMemberSettings {
+  readonly enabled: boolean;
+  /** Exchange and routing key on RabbitMQ, topic on Kafka (`springCloudBus`). */
+  readonly destination: string;
+  /** Explicit `spring.cloud.bus.id`; otherwise the member makes one (`app:profiles:port:random`). */
+  readonly id: string | undefined;
+  readonly ackEnabled: boolean;
+  readonly ackDestination: string | undefined;
+}
+
+export function readBusMemberSettings(settings: Settings): BusMemberSettings {
+  return {
+    enabled: isBusEnabled(settings),
+    destination: settings.string('spring.cloud.bus.destination'),
+    id: settings.optionalString('spring.cloud.bus.id'),
+    ackEnabled: settings.boolean('spring.cloud.bus.ack.enabled'),
+    ackDestination: settings.optionalString('spring.cloud.bus.ack.destination-service'),
+  };
+}
+
 export function isBusEnabled(settings: Settings): boolean {
   return settings.boolean('spring.cloud.bus.enabled');
 }
@@ -126,7 +147,7 @@ export type BusTransportSettings =
 
 /** Reads only the chosen binder's settings, so a stale setting of the other broker cannot fail the start. */
 export function busTransportSettings(settings: Settings): BusTransportSettings {
-  const destination = settings.string('spring.cloud.bus.destination');
+  const { destination } = readBusMemberSettings(settings);
   return busBinder(settings) === 'kafka'
     ? { binder: 'kafka', destination, kafka: kafkaBusSettings(settings) }
     : { binder: 'rabbit', destination, rabbit: brokerConnection(settings) };
@@ -167,11 +188,11 @@ export function busNodeOptionsFromSettings(
   settings: Settings,
   context: TransportContext & { configNames?: readonly string[] },
 ): BusNodeOptions {
-  const ackDestination = settings.optionalString('spring.cloud.bus.ack.destination-service');
+  const { ackEnabled, ackDestination } = readBusMemberSettings(settings);
   return {
     transport: createBusTransport(busTransportSettings(settings), context),
     busId: context.busId,
-    ackEnabled: settings.boolean('spring.cloud.bus.ack.enabled'),
+    ackEnabled,
     ...(ackDestination === undefined ? {} : { ackDestination }),
     ...(context.configNames ? { configNames: context.configNames } : {}),
     logger: context.logger,

@@ -1,3 +1,4 @@
+// The public API of @confbus/bus (see README.md). Everything else in src/ is internal: tests import it from src.
 export {
   BusNode,
   DEFAULT_BUS_DESTINATION,
@@ -11,13 +12,13 @@ export {
   brokerConnection,
   busBinder,
   busNodeOptionsFromSettings,
-  busTransportSettings,
   createBusTransport,
   isBusEnabled,
-  kafkaBrokers,
+  readBusMemberSettings,
   kafkaBusSettings,
   type BrokerConnection,
   type BusBinder,
+  type BusMemberSettings,
   type BusTransportSettings,
   type KafkaBusSettings,
   type TransportContext,

@@ -2,15 +2,13 @@
  * Broker errors can carry connection URLs (`amqp://user:password@host`); everything we log or throw passes
  * through here so the password never leaves the process.
  */
-const URL_CREDENTIALS = /(amqps?:\/\/[^:/@\s]*:)[^@\s]*@/gi;
+import { redactText } from '@confbus/core';
 
 /** Below this length a bare password is only redacted inside URLs: replacing it everywhere would garble text. */
 const MIN_BARE_SECRET_LENGTH = 4;
 
 export function redactSecret(text: string, password: string): string {
-  let out = text.replace(URL_CREDENTIALS, '$1***@');
-  if (password.length >= MIN_BARE_SECRET_LENGTH) out = out.split(password).join('***');
-  return out;
+  return redactText(text, [password], MIN_BARE_SECRET_LENGTH);
 }
 
 /** A loggable summary of any thrown value: code and message only, both redacted (stacks may repeat the URL). */

@@ -14,7 +14,8 @@ import {
   RABBIT_USER,
   type TestVhost,
 } from '@confbus/testkit/rabbit-vhost';
-import { captureLogger, waitFor } from './capture-logger.js';
+import { waitFor } from '@confbus/testkit/wait-for';
+import { captureLogger } from './capture-logger.js';
 
 interface Member {
   node: BusNode;

@@ -25,12 +25,3 @@ export function captureLogger(): Logger & { lines: LogLine[]; text(): string } {
   };
   return logger;
 }
-
-/** Polls `condition` until it holds or the deadline passes (then fails naming `what`). */
-export async function waitFor(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -8,7 +8,8 @@ import { encodeBusEvent, type AckBusEvent, type RefreshBusEvent } from '@confbus
 import { Admin, Consumer, type Message, Producer } from '@platformatic/kafka';
 import { kafkaBusMember } from '@confbus/testkit/bus-member';
 import { kafkaAvailability, startKafkaBroker, type TestKafkaBroker } from '@confbus/testkit/kafka-broker';
-import { captureLogger, waitFor } from './capture-logger.js';
+import { waitFor } from '@confbus/testkit/wait-for';
+import { captureLogger } from './capture-logger.js';
 
 const TOPIC = 'springCloudBus';
 const availability = kafkaAvailability();

@@ -1,13 +1,7 @@
-export * from './client-settings.js';
-export * from './config-client.js';
-export * from './config-view.js';
-export * from './errors.js';
+// The public API of @confbus/client (see README.md). Everything else in src/ is internal: tests import it from src.
 export type { ConfigSourceKind } from './config-snapshot.js';
-export type { Refreshable, RefreshableOptions, RefreshableFactory } from './refreshable.js';
+export type { Refreshable, RefreshableFactory, RefreshableOptions } from './refreshable.js';
 export type { RemoteEnvironment, RemotePropertySource } from './remote-environment.js';
-export * from './management-endpoints.js';
-export * from './bus/bus-settings.js';
-export { busEndpoints } from './bus/bus-endpoints.js';
 export {
   ClientBus,
   type BusClientLogger,
@@ -16,3 +10,32 @@ export {
   type BusRefreshTarget,
   type ClientBusOptions,
 } from './bus/client-bus.js';
+export { clientSettingSpecs, type ClientSettings, type RetryPolicy } from './client-settings.js';
+export {
+  ConfigClient,
+  type BusState,
+  type ClientLogger,
+  type ConfigClientEvents,
+  type ConfigClientOptions,
+  type ConfigStatus,
+  type RefreshEvent,
+  type RefreshableResult,
+  type VersionCatchUp,
+} from './config-client.js';
+export type { BoundObject, BoundValue, ConfigSchema, ConfigView, ReadTracker } from './config-view.js';
+export { ConfigClientError, clientErrors, type ConfigClientErrorCode } from './errors.js';
+export {
+  createManagementHandler,
+  expressMiddleware,
+  fastifyPlugin,
+  type ExpressLikeMiddleware,
+  type FastifyLikeInstance,
+  type ManagementEndpoint,
+  type ManagementHandler,
+  type ManagementHandlerOptions,
+  type ManagementMethod,
+  type ManagementRequest,
+  type ManagementResponse,
+} from './management-endpoints.js';
+export { ManagementEndpointError } from './management-endpoint-error.js';
+export type { BusSettings } from './bus/bus-settings.js';

@@ -1,25 +1,125 @@
-export * from './codecs/flatten.js';
-export * from './codecs/profile-expression.js';
-export * from './codecs/config-document.js';
-export * from './codecs/yaml-codec.js';
-export * from './codecs/properties-codec.js';
+// The public API of @confbus/core (see README.md). Everything else in src/ is internal: tests import it from src.
 export { isConfigFileName, parseConfigFile } from './codecs/config-file.js';
-export * from './environment/environment.js';
-export * from './environment/request-names.js';
-export * from './environment/config-file-order.js';
-export * from './environment/render-formats.js';
+export type { TreeList, TreeMap, TreeNode } from './environment/property-tree.js';
+export type { FlatProperties, PropertyValue } from './codecs/flatten.js';
+export type { ProfileExpression, ProfileNode } from './codecs/profile-expression.js';
 export {
-  buildPropertyTree,
-  type TreeList,
-  type TreeMap,
-  type TreeNode,
-} from './environment/property-tree.js';
-export * from './secrets.js';
-export * from './settings/index.js';
-export * from './bus/index.js';
-export * from './errors/confbus-error.js';
-export * from './errors/spring-error-body.js';
-export * from './environment/placeholder-limits.js';
-export * from './logger.js';
-export * from './errors.js';
-export * from './encryption/index.js';
+  ConfigParseError,
+  type ConfigDocument,
+  type ConfigParseErrorDetails,
+} from './codecs/config-document.js';
+export type { Environment, PropertySource } from './environment/environment.js';
+export {
+  decodeSpringSegment,
+  parseApplications,
+  parseProfiles,
+  validateApplicationName,
+  validateProfile,
+  validateProfiles,
+} from './environment/request-names.js';
+export {
+  buildPropertySources,
+  candidateConfigFiles,
+  type CandidateFile,
+  type CandidateRequest,
+  type LoadedConfigFile,
+} from './environment/config-file-order.js';
+export { mergeForRendering, renderJson, renderProperties, renderYaml } from './environment/render-formats.js';
+export { resolvePlaceholders } from './environment/placeholders.js';
+export {
+  hasUriPassword,
+  isSecretKey,
+  maskPropertyValue,
+  maskUriUserInfo,
+  maskValue,
+  redactText,
+} from './secrets.js';
+export { busSettingSpecs, settingsFileSpecs } from './settings/common-settings.js';
+export { canonicalKey, environmentNamesFor } from './settings/relaxed-names.js';
+export type { SettingSpec, SettingType, SettingValue } from './settings/setting-spec.js';
+export {
+  Settings,
+  SettingsError,
+  parseArguments,
+  resolveSettings,
+  settingsFileLocation,
+  type ResolveOptions,
+  type SettingSource,
+  type SettingsInput,
+} from './settings/settings-resolver.js';
+export { effectiveSettings } from './settings/effective-settings.js';
+export {
+  BusMessageError,
+  busEventFromJson,
+  createAckEvent,
+  createRefreshEvent,
+  decodeBusEvent,
+  encodeBusEvent,
+  isAckEvent,
+  isRefreshEvent,
+  type AckBusEvent,
+  type BusEvent,
+  type EnvironmentChangeBusEvent,
+  type RefreshBusEvent,
+  type UnknownBusEvent,
+} from './bus/bus-event.js';
+export {
+  defaultBusId,
+  isForSelf,
+  isFromSelf,
+  matchesServicePattern,
+  type BusIdParts,
+} from './bus/service-matcher.js';
+export { guessServiceNames } from './bus/service-names.js';
+export {
+  PRESENCE_REQUEST_EVENT_TYPE,
+  createPresenceAnnouncement,
+  createPresenceRequest,
+  isPresenceRequest,
+  readPresenceAnnouncement,
+  type PresenceAnnouncement,
+  type PresenceInfo,
+} from './bus/presence-event.js';
+export { ConfbusError, defineErrors, isConfbusError, type ErrorDescriptor } from './errors/confbus-error.js';
+export { reasonPhrase, springErrorBody, type SpringErrorBody } from './errors/spring-error-body.js';
+export {
+  PLACEHOLDER_LIMITS,
+  PlaceholderBudget,
+  PlaceholderBudgetExceeded,
+  PlaceholderLimitError,
+} from './environment/placeholder-limits.js';
+export { silentLogger, type Logger } from './logger.js';
+export { coreErrors } from './errors.js';
+export { AesTextEncryptor, type AesMode } from './encryption/aes-encryptor.js';
+export {
+  CIPHER_MARKER,
+  DEFAULT_SCOPE,
+  decryptText,
+  encryptText,
+  isCipherValue,
+  locateEncryptor,
+  type CipherScope,
+} from './encryption/cipher-text.js';
+export {
+  createEncryptorLocator,
+  encryptionSettingSpecs,
+  keyStorePath,
+  keyStoreReadError,
+  readEncryptionSettings,
+  type EncryptionSettings,
+  type KeyStoreSettings,
+} from './encryption/encryption-settings.js';
+export { KeyStoreTextEncryptorLocator, type TextEncryptorLocator } from './encryption/encryptor-locator.js';
+export {
+  decryptEnvironment,
+  type CipherFailure,
+  type DecryptEnvironmentOptions,
+} from './encryption/environment-decryption.js';
+export type { KeyStoreOptions } from './encryption/key-store.js';
+export { parseRsaPrivateKeyPem, type RsaKeyPair } from './encryption/rsa-keys.js';
+export {
+  RsaSecretEncryptor,
+  type RsaAlgorithm,
+  type RsaSecretOptions,
+} from './encryption/rsa-secret-encryptor.js';
+export type { TextEncryptor } from './encryption/text-encryptor.js';

@@ -56,3 +56,18 @@ export function maskPropertyValue<T extends string | number | boolean>(key: stri
   if (isSecretKey(key)) return maskValue();
   return typeof value === 'string' ? maskUriUserInfo(value) : value;
 }
+
+/** `scheme://userinfo@` anywhere in free text. */
+const URI_USER_INFO = /([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)[^/@\s]*@/g;
+
+/**
+ * Free text we log or throw (an error message, git's or a broker's output) with the user info of every URI
+ * removed (all of it: a lone user name can be a token) and each given secret value replaced by `***`.
+ * Secrets shorter than `minSecretLength` are only removed inside URIs, where replacing a short value
+ * everywhere would garble the text.
+ */
+export function redactText(text: string, secrets: readonly string[] = [], minSecretLength = 1): string {
+  let out = text.replace(URI_USER_INFO, '$1');
+  for (const secret of secrets) if (secret.length >= minSecretLength) out = out.split(secret).join('***');
+  return out;
+}

@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  MAX_DESTINATION_PATTERN_LENGTH,
-  MAX_DESTINATION_SEGMENTS,
   createRefreshEvent,
   defaultBusId,
   guessServiceNames,
   isForSelf,
   isFromSelf,
   matchesServicePattern,
-  normalizeDestination,
-} from '@confbus/core';
+} from '../src/index.js';
+import { MAX_DESTINATION_PATTERN_LENGTH, MAX_DESTINATION_SEGMENTS } from '../src/bus/ant-path-matcher.js';
+import { normalizeDestination } from '../src/bus/service-matcher.js';
 import { runWithDeadline } from '@confbus/testkit/deadline';
 
 describe('bus destinations', () => {

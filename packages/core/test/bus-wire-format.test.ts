@@ -2,16 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   BusMessageError,
-  MAX_BUS_FIELD_LENGTH,
   createAckEvent,
   createRefreshEvent,
   decodeBusEvent,
   encodeBusEvent,
   isAckEvent,
-  isEnvironmentChangeEvent,
   isRefreshEvent,
   type BusEvent,
-} from '@confbus/core';
+} from '../src/index.js';
+import { MAX_BUS_FIELD_LENGTH, isEnvironmentChangeEvent } from '../src/bus/bus-event.js';
 
 // Reference §5 sample shapes, with full ids.
 const REFRESH_JSON =

@@ -1,7 +1,7 @@
 /** Spring's EnvironmentPrefixHelperTests, case for case, plus the quirks kept on purpose. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addPrefixes, encryptorKeys, stripPrefixes } from '../src/index.ts';
+import { addPrefixes, encryptorKeys, stripPrefixes } from '../src/encryption/cipher-prefixes.js';
 
 describe('cipher text prefixes (EnvironmentPrefixHelper)', () => {
   it('adds and strips prefixes', () => {

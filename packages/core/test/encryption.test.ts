@@ -9,20 +9,19 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import {
-  AesBytesEncryptor,
   AesTextEncryptor,
   ConfbusError,
   DEFAULT_SCOPE,
   RsaSecretEncryptor,
   createEncryptorLocator,
   decryptText,
-  deriveAesKey,
   encryptText,
   parseRsaPrivateKeyPem,
-  sshRsaPublicKey,
   type EncryptionSettings,
   type RsaKeyPair,
 } from '../src/index.ts';
+import { AesBytesEncryptor, deriveAesKey } from '../src/encryption/aes-encryptor.js';
+import { sshRsaPublicKey } from '../src/encryption/rsa-keys.js';
 
 const code = (fn: () => unknown): string => {
   try {

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   AesTextEncryptor,
-  SingleTextEncryptorLocator,
   decryptEnvironment,
   decryptText,
   encryptionSettingSpecs,
@@ -12,6 +11,7 @@ import {
   settingsFileSpecs,
   type Environment,
 } from '../src/index.ts';
+import { SingleTextEncryptorLocator } from '../src/encryption/encryptor-locator.js';
 
 const encryptor = new AesTextEncryptor('foo', 'deadbeef');
 const locator = new SingleTextEncryptorLocator(encryptor, 'test key');

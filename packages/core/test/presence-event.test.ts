@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  PRESENCE_DESTINATION,
   createPresenceAnnouncement,
   createPresenceRequest,
   decodeBusEvent,
@@ -11,7 +10,8 @@ import {
   isForSelf,
   isPresenceRequest,
   readPresenceAnnouncement,
-} from '@confbus/core';
+} from '../src/index.js';
+import { PRESENCE_DESTINATION } from '../src/bus/presence-event.js';
 
 const info = {
   application: 'sample',

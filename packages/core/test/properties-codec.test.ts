@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigParseError, parseProperties } from '@confbus/core';
+import { ConfigParseError } from '../src/index.js';
+import { parseProperties } from '../src/codecs/properties-codec.js';
 
 describe('.properties codec (java.util.Properties syntax)', () => {
   it('parses the Java-tricky cases', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigParseError, parseConfigFile, parseYaml } from '@confbus/core';
+import { ConfigParseError, parseConfigFile } from '../src/index.js';
+import { parseYaml } from '../src/codecs/yaml-codec.js';
 
 function props(text: string): Record<string, unknown> {
   const [document] = parseYaml(text, 'test.yml');

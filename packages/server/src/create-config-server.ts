@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
-import { BusNode, busNodeOptionsFromSettings, isBusEnabled } from '@confbus/bus';
+import { BusNode, busNodeOptionsFromSettings, isBusEnabled, readBusMemberSettings } from '@confbus/bus';
 import { type Settings, defaultBusId, effectiveSettings, maskUriUserInfo } from '@confbus/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
@@ -18,7 +18,7 @@ import { registerHealthRoutes } from './health/health-controller.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { RefreshTracker } from './bus/refresh-tracker.js';
 import { registerMonitorRoutes } from './monitor/monitor-controller.js';
-import type { WebhookSecrets } from './monitor/index.js';
+import { WEBHOOK_SECRET_HOSTS, type WebhookSecrets } from './monitor/index.js';
 import { type RequestLimits, requestLimitServerOptions } from './http/request-limits.js';
 import { buildInfo } from './build-info.js';
 import { installAccessLog } from './http/access-log.js';
@@ -172,7 +172,7 @@ export async function createConfigServer({
     mirror.on('stale', checked).on('recovered', checked);
   }
   const secrets: WebhookSecrets = {};
-  for (const host of ['github', 'gitlab', 'bitbucket', 'gitea', 'gogs', 'gitee'] as const) {
+  for (const host of WEBHOOK_SECRET_HOSTS) {
     const secret = settings.optionalString(`confbus.monitor.${host}.secret`);
     if (secret !== undefined) secrets[host] = secret;
   }
@@ -248,7 +248,7 @@ export async function createConfigServer({
       if (isBusEnabled(settings)) {
         const port = new URL(address).port;
         const busId =
-          settings.optionalString('spring.cloud.bus.id') ??
+          readBusMemberSettings(settings).id ??
           defaultBusId({ applicationName: settings.string('spring.application.name'), port });
         // The server publishes refreshes and collects acks; it has nothing of its own to refresh, so it sends no acks.
         bus = new BusNode({

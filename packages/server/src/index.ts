@@ -1,7 +1,17 @@
-export * from './create-config-server.js';
-export * from './environment/config-repository.js';
-export * from './environment/environment-service.js';
+// The public API of @confbus/server (see README.md). Everything else in src/ is internal: tests import it from src.
 export { createLogger, loggerFromSettings, type LogFormat, type LoggerOptions } from './logging.js';
 export { serverErrors } from './errors.js';
-export * from './sample-repo/sample-repository.js';
-export * from './settings/server-settings.js';
+export {
+  createConfigServer,
+  type ConfigServer,
+  type ConfigServerDependencies,
+} from './create-config-server.js';
+export type { ConfigRepository, ResolvedRevision } from './environment/config-repository.js';
+export {
+  ApplicationNotFoundError,
+  type EnvironmentRequest,
+  type EnvironmentServiceOptions,
+  type RenderFormat,
+} from './environment/environment-service.js';
+export { sampleFiles } from './sample-repo/sample-repository.js';
+export { serverSettingSpecs } from './settings/server-settings.js';

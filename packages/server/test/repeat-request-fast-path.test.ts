@@ -59,12 +59,20 @@ describe('repeat-request fast path', () => {
   });
 
   it('counts fast-path answers in the request metrics', async () => {
+    const served = async () => {
+      const text = (await server.get('/actuator/prometheus')).body;
+      const match =
+        /confbus_http_requests_total\{method="GET",route="\/:name\/:profiles",status="200"\} (\d+)/.exec(
+          text,
+        );
+      return Number(match?.[1] ?? 0);
+    };
+    await server.get('/foo/dev');
+    const before = await served();
+    const fastBefore = fastPath().served;
     await server.get('/foo/dev');
     await server.get('/foo/dev');
-    const text = (await server.get('/actuator/prometheus')).body;
-    assert.match(
-      text,
-      /confbus_http_requests_total\{method="GET",route="\/:name\/:profiles",status="200"\} \d+/,
-    );
+    assert.equal(fastPath().served, fastBefore + 2, 'both repeats took the fast path');
+    assert.equal(await served(), before + 2);
   });
 });

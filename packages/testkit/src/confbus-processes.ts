@@ -5,9 +5,11 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { startNodeProcess, type NodeProcess } from './child-process.js';
+
+// Kept importable from here, where the tests first found it.
+export { waitFor } from './wait-for.js';
 
 /** The CLI launcher; it runs the built dist/, so `npx tsc -b` must have run. */
 export const CONFBUS_BIN = fileURLToPath(new URL('../../cli/bin/confbus.js', import.meta.url));
@@ -92,33 +94,6 @@ export async function reserveFreePort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   if (address === null || typeof address === 'string') throw new Error('Could not reserve a port');
   return address.port;
-}
-
-/**
- * Polls `probe` until it returns something other than `undefined`/`false`, and resolves with it.
- * On timeout, rejects naming `description` and the last value or error seen.
- */
-export async function waitFor<T>(
-  description: string,
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  options: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-      last = value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      const detail = last instanceof Error ? last.message : JSON.stringify(last);
-      throw new Error(`Timed out waiting for ${description} (last: ${detail})`);
-    }
-    await delay(options.intervalMs ?? 200);
-  }
 }
 
 /** GET as JSON (status and parsed body). */

@@ -5,10 +5,13 @@
 import {
   type BrokerConnection,
   type BusBinder,
+  type BusMemberSettings,
   type KafkaBusSettings,
   brokerConnection,
   busBinder,
+  isBusEnabled,
   kafkaBusSettings,
+  readBusMemberSettings,
 } from '@confbus/bus';
 import { type SettingSpec, type Settings, SettingsError } from '@confbus/core';
 import { ConfigClientError } from '../errors.js';
@@ -36,18 +39,12 @@ export const clientBusSettingSpecs: readonly SettingSpec[] = [
   },
 ];
 
-export interface BusSettings {
-  readonly enabled: boolean;
+/** The bus package's `spring.cloud.bus.*` reading, plus the broker as a flat view and confbus's client keys. */
+export interface BusSettings extends BusMemberSettings {
   /** The broker: RabbitMQ or Kafka (spring.cloud.stream.default-binder, see docs/bus-kafka.md). */
   readonly binder: BusBinder;
   /** Kafka brokers and topic creation, when the binder is kafka. */
   readonly kafka: KafkaBusSettings | undefined;
-  /** Exchange and routing key on RabbitMQ, topic on Kafka (`springCloudBus`). */
-  readonly destination: string;
-  /** Explicit `spring.cloud.bus.id`; otherwise `app:profiles:port:random`. */
-  readonly id: string | undefined;
-  readonly ackEnabled: boolean;
-  readonly ackDestination: string | undefined;
   /** When set, acks go out with this routing key and this node binds only the events' key (see the spec). */
   readonly ackRoutingKey: string | undefined;
   /** `host:port` entries, tried in turn. */
@@ -65,7 +62,7 @@ export function readBusSettings(settings: Settings): BusSettings {
   try {
     broker = brokerConnection(settings);
     // Only a bus that runs needs a broker: a conflict between unused broker settings is not an error.
-    binder = settings.boolean('spring.cloud.bus.enabled') ? busBinder(settings) : 'rabbit';
+    binder = isBusEnabled(settings) ? busBinder(settings) : 'rabbit';
     kafka = binder === 'kafka' ? kafkaBusSettings(settings) : undefined;
   } catch (error) {
     if (error instanceof SettingsError) throw new ConfigClientError('CONFBUS_BAD_SETTING', error.message);
@@ -73,13 +70,9 @@ export function readBusSettings(settings: Settings): BusSettings {
   }
   const min = Math.max(1, settings.number('confbus.bus.reconnect.initial-interval'));
   return {
-    enabled: settings.boolean('spring.cloud.bus.enabled'),
+    ...readBusMemberSettings(settings),
     binder,
     kafka,
-    destination: settings.string('spring.cloud.bus.destination'),
-    id: settings.optionalString('spring.cloud.bus.id'),
-    ackEnabled: settings.boolean('spring.cloud.bus.ack.enabled'),
-    ackDestination: settings.optionalString('spring.cloud.bus.ack.destination-service'),
     ackRoutingKey: settings.optionalString('confbus.bus.ack.routing-key'),
     addresses: broker.addresses,
     username: broker.username,

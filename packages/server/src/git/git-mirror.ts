@@ -12,7 +12,9 @@ import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
+import type { Logger } from '@confbus/core';
 import type { ResolvedRevision } from '../environment/config-repository.js';
+import { LruCache } from '../environment/lru-cache.js';
 import { CatFileBatch } from './cat-file-batch.js';
 import { CoalescedTask } from './coalesced-task.js';
 import { LabelNotFoundError, RepositoryUnavailableError } from './errors.js';
@@ -21,21 +23,11 @@ import { requireValidLabel } from './label.js';
 import { FOR_EACH_REF_FORMAT, parseForEachRef, parseLsRemote, sameRefs, type RefSnapshot } from './refs.js';
 import { redactText, redactUri, splitCredentials } from './uri.js';
 
-type LogFn = (o: object | string, m?: string) => void;
-
 /** A commit's files, listed once (commits never change). */
 interface Tree {
   readonly paths: readonly string[];
   readonly ids: ReadonlyMap<string, string>;
 }
-/** pino-compatible logger. */
-export interface GitLogger {
-  debug: LogFn;
-  info: LogFn;
-  warn: LogFn;
-  error: LogFn;
-}
-
 export interface GitMirrorOptions {
   /** Local path, file://, git://, https://, ssh:// - anything `git` speaks. */
   uri: string;
@@ -60,7 +52,7 @@ export interface GitMirrorOptions {
   /** HTTPS basic auth; never in argv, logs or errors. */
   username?: string;
   password?: string;
-  logger: GitLogger;
+  logger: Logger;
 }
 
 // The mirror implements the environment service's repository port; the revision type is the port's.
@@ -113,12 +105,12 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly basedir: string;
   private readonly authEnv: Record<string, string>;
   private readonly secrets: string[];
-  private readonly logger: GitLogger;
+  private readonly logger: Logger;
   private readonly check = new CoalescedTask(() => this.runCheck());
   private readonly reader: CatFileBatch;
   private readonly children = new Set<ChildProcess>();
-  private readonly fileLists = new Map<string, Tree>();
-  private readonly commits = new Map<string, string>();
+  private readonly fileLists = new LruCache<string, Tree>(FILE_LIST_CACHE_SIZE);
+  private readonly commits = new LruCache<string, string>(COMMIT_CACHE_SIZE);
   private startPromise: Promise<void> | undefined;
   private refs: RefSnapshot | undefined;
   private hasFetched = false;
@@ -229,7 +221,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
       ids.set(path, oid);
     }
     const tree: Tree = { paths: Object.freeze(paths), ids };
-    remember(this.fileLists, commit, tree, FILE_LIST_CACHE_SIZE);
+    this.fileLists.set(commit, tree);
     return tree;
   }
 
@@ -333,7 +325,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     // Peel to a commit: a tree or blob id is not a usable label. Ambiguous abbreviations answer "missing".
     const object = await this.reader.read(`${key}^{commit}`);
     if (object?.type !== 'commit') return undefined;
-    remember(this.commits, key, object.oid, COMMIT_CACHE_SIZE);
+    this.commits.set(key, object.oid);
     return object.oid;
   }
 
@@ -520,13 +512,4 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
 function assertCommitId(commit: string): void {
   if (!FULL_COMMIT.test(commit))
     throw new TypeError(`Expected a 40-hex commit id, got ${JSON.stringify(commit)}`);
-}
-
-/** Map insertion with a size bound (drops the oldest entry). */
-function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
-  if (map.size >= limit) {
-    const oldest = map.keys().next();
-    if (!oldest.done) map.delete(oldest.value);
-  }
-  map.set(key, value);
 }

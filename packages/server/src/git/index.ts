@@ -1,12 +1,6 @@
 // Public surface of the server's Git layer.
 export { GitMirror } from './git-mirror.js';
-export type {
-  FetchOutcome,
-  GitLogger,
-  GitMirrorOptions,
-  MirrorHealth,
-  ResolvedRevision,
-} from './git-mirror.js';
+export type { FetchOutcome, GitMirrorOptions, MirrorHealth, ResolvedRevision } from './git-mirror.js';
 export {
   GitCommandError,
   InvalidLabelError,

@@ -1,15 +1,12 @@
-// Helpers that keep credentials out of anything we log, throw, or pass to git on the command line.
+// Keeping credentials out of anything we log, throw, or pass to git on the command line. The redaction
+// itself is core's, shared with the bus.
+import { redactText } from '@confbus/core';
+
+export { redactText };
 
 /** The uri with any `user:password@` userinfo removed (for logs, errors and health output). */
 export function redactUri(uri: string): string {
-  return uri.replace(/^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)[^/@]*@/, '$1');
-}
-
-/** Removes userinfo from every URL-looking substring of free text (e.g. git's stderr). */
-export function redactText(text: string, secrets: readonly string[] = []): string {
-  let out = text.replace(/([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)[^/@\s]*@/g, '$1');
-  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join('***');
-  return out;
+  return redactText(uri);
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import {
   ConfbusError,
+  type Logger,
   type RefreshBusEvent,
   coreErrors,
   guessServiceNames,
@@ -42,7 +43,7 @@ export interface MonitorRoutesOptions {
   allowUnsigned: boolean;
   /** Most changed files considered one by one; beyond, the push refreshes every service (`*`). */
   maxFiles: number;
-  logger: { info(o: object, m?: string): void; warn(o: object, m?: string): void };
+  logger: Logger;
 }
 
 interface RawBodyRequest extends FastifyRequest {

@@ -7,14 +7,10 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookHost } from './push-webhook.js';
 import { firstHeader, hasText, type WebhookHeaders } from './webhook-headers.js';
 
-export interface WebhookSecrets {
-  github?: string;
-  gitlab?: string;
-  gitea?: string;
-  bitbucket?: string;
-  gogs?: string;
-  gitee?: string;
-}
+/** The hosts a secret can be configured for: `confbus.monitor.<host>.secret` (settings and wiring read this). */
+export const WEBHOOK_SECRET_HOSTS = ['github', 'gitlab', 'bitbucket', 'gitea', 'gogs', 'gitee'] as const;
+
+export type WebhookSecrets = Partial<Record<(typeof WEBHOOK_SECRET_HOSTS)[number], string>>;
 
 export interface WebhookSignatureInput {
   host: WebhookHost;

@@ -1,6 +1,7 @@
 /** Every setting the config server understands, with Spring's names and defaults. */
 import { type SettingSpec, busSettingSpecs, settingsFileSpecs } from '@confbus/core';
 import { serverEncryptionSettingSpecs } from '../encryption/encryption-settings.js';
+import { WEBHOOK_SECRET_HOSTS } from '../monitor/webhook-signature.js';
 
 const git = 'spring.cloud.config.server.git';
 
@@ -178,7 +179,7 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
   },
   ...serverEncryptionSettingSpecs,
   ...busSettingSpecs,
-  ...['github', 'gitlab', 'bitbucket', 'gitea', 'gogs', 'gitee'].map((host): SettingSpec => ({
+  ...WEBHOOK_SECRET_HOSTS.map((host): SettingSpec => ({
     key: `confbus.monitor.${host}.secret`,
     type: 'string',
     secret: true,

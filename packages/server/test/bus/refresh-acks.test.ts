@@ -10,6 +10,7 @@ import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestVhost, RABBIT_HOST, createTestVhost } from '@confbus/testkit/rabbit-vhost';
 import { type TestServer, startTestServer } from '../server-harness.js';
 import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
+import { waitFor } from '@confbus/testkit/wait-for';
 
 interface TrackedRefresh {
   id: string;
@@ -19,16 +20,6 @@ interface TrackedRefresh {
   ackCount: number;
   droppedAcks: number;
   acks: Array<{ service: string; afterMs: number; configVersion?: string }>;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('refresh acks at /actuator/refresh-events', () => {

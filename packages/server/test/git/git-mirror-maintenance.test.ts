@@ -41,11 +41,14 @@ describe('GitMirror maintenance', () => {
       () => true,
       () => false,
     );
-  const packs = async () =>
-    (await readdir(join(base.path, 'mirror', 'objects', 'pack'))).filter((f) => f.endsWith('.pack')).length;
+  const packFiles = async () =>
+    (await readdir(join(base.path, 'mirror', 'objects', 'pack'))).filter((f) => f.endsWith('.pack'));
+  const packs = async () => (await packFiles()).length;
 
   it('repacks once fetches pile up packs, and keeps reading every commit', async () => {
     const commits: string[] = [];
+    // Every pack seen after a fetch: more than the limit (3) proves fetches piled packs up past it.
+    const seen = new Set<string>();
     const first = await mirror.resolve(null);
     commits.push(first.commit);
     for (let i = 1; i <= 8; i++) {
@@ -54,10 +57,11 @@ describe('GitMirror maintenance', () => {
       for (let f = 0; f < 120; f++) files[`batch-${i}/file-${f}.yml`] = `n: ${i}-${f}\n`;
       await remote.commit(files);
       commits.push((await mirror.resolve(null)).commit);
+      for (const pack of await packFiles()) seen.add(pack);
       // Reads must work whatever the background repack is doing.
       assert.equal((await mirror.readFile(commits[i] as string, 'application.yml'))?.toString(), `v: ${i}\n`);
     }
-    assert.ok((await packs()) >= 1);
+    assert.ok(seen.size > 3, `fetches left ${seen.size} packs, not more than the limit of 3`);
     await waitFor('the background repack to bring the pack count down', async () => (await packs()) <= 3, {
       timeoutMs: 30_000,
       intervalMs: 100,

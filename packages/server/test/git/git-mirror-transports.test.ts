@@ -63,8 +63,10 @@ describe('GitMirror over git:// and smart HTTP', () => {
 
   it('https-style basic auth: credentials sent as a header, never logged or in errors', async () => {
     const logger = captureLogger();
+    // A server of its own: this test stops it, and the others keep theirs.
+    const own = await startGitHttpServer(dirname(remote.path), { auth: { username: 'config', password } });
     const mirror = new GitMirror({
-      uri: http.url('config-repo.git'),
+      uri: own.url('config-repo.git'),
       basedir: join(base.path, 'http'),
       defaultLabel: 'master',
       refreshRateSeconds: 0,
@@ -76,11 +78,11 @@ describe('GitMirror over git:// and smart HTTP', () => {
     mirrors.push(mirror);
     const pushed = await remote.commit({ 'application.yml': 'a: 3\n' });
     assert.equal((await mirror.resolve('master')).commit, pushed);
-    assert.ok(http.authorizations.some((a) => a?.startsWith('Basic ')));
+    assert.ok(own.authorizations.some((a) => a?.startsWith('Basic ')));
     assert.equal(mirror.health().stale, false);
 
     // Upstream goes away (server stopped): stale, one warning, still no secret anywhere.
-    await http.stop();
+    await own.stop();
     assert.equal((await mirror.resolve('master')).stale, true);
     const everything = `${logger.text()}\n${JSON.stringify(mirror.health())}`;
     assert.ok(!everything.includes(password), 'password leaked');
@@ -89,7 +91,6 @@ describe('GitMirror over git:// and smart HTTP', () => {
       'auth header leaked',
     );
     assert.equal(logger.entries.filter((e) => e.level === 'warn').length, 1);
-    http = await startGitHttpServer(dirname(remote.path), { auth: { username: 'config', password } });
   });
 
   it('credentials embedded in the uri are moved to a header and stripped from logs, health and errors', async () => {
@@ -129,6 +130,26 @@ describe('GitMirror over git:// and smart HTTP', () => {
   });
 
   it('never puts credentials in any git argv', async () => {
+    // Its own mirrors, with credentials set apart and embedded in the uri: the argv log then holds their
+    // commands whatever ran before.
+    const embedded = new URL(http.url('config-repo.git'));
+    embedded.username = 'config';
+    embedded.password = password;
+    for (const [name, credentials] of [
+      ['argv-explicit', { uri: http.url('config-repo.git'), username: 'config', password }],
+      ['argv-embedded', { uri: embedded.href }],
+    ] as const) {
+      const mirror = new GitMirror({
+        ...credentials,
+        basedir: join(base.path, name),
+        defaultLabel: 'master',
+        refreshRateSeconds: 0,
+        timeoutSeconds: 30,
+        logger: captureLogger(),
+      });
+      mirrors.push(mirror);
+      await mirror.resolve('master');
+    }
     const argv = await readFile(argvLog, 'utf8');
     assert.match(argv, /ls-remote .*127\.0\.0\.1/, 'the shim saw the network commands');
     assert.ok(!argv.includes(password));

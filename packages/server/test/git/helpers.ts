@@ -1,4 +1,5 @@
-// Test helper for the Git layer tests: a pino-compatible logger that records every call.
+// Test helper for the Git layer tests: a core Logger that records every call.
+import type { Logger } from '@confbus/core';
 
 export interface LogEntry {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -6,11 +7,7 @@ export interface LogEntry {
   msg?: string;
 }
 
-export interface CaptureLogger {
-  debug(o: object | string, m?: string): void;
-  info(o: object | string, m?: string): void;
-  warn(o: object | string, m?: string): void;
-  error(o: object | string, m?: string): void;
+export interface CaptureLogger extends Logger {
   readonly entries: LogEntry[];
   /** Everything logged, serialised, for "secret never appears" assertions. */
   text(): string;
@@ -21,12 +18,14 @@ export function captureLogger(): CaptureLogger {
   const at = (level: LogEntry['level']) => (obj: object | string, msg?: string) => {
     entries.push({ level, obj, msg });
   };
-  return {
+  const logger: CaptureLogger = {
     entries,
     debug: at('debug'),
     info: at('info'),
     warn: at('warn'),
     error: at('error'),
     text: () => entries.map((e) => JSON.stringify(e)).join('\n'),
+    child: () => logger,
   };
+  return logger;
 }

@@ -2,7 +2,7 @@
 // the Git host's redelivery of the webhook has to publish it. Real git mirror, a publisher that fails on demand.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type RefreshBusEvent, createRefreshEvent } from '@confbus/core';
+import { type Logger, type RefreshBusEvent, createRefreshEvent, silentLogger } from '@confbus/core';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -12,7 +12,25 @@ import { GitMirror } from '../../src/git/index.js';
 import { installErrorHandling } from '../../src/http/error-handler.js';
 import { registerMonitorRoutes } from '../../src/monitor/monitor-controller.js';
 
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const quiet = silentLogger;
+
+/** Counts the route's "Refresh for: <service>" lines: each request logs one per service before it publishes. */
+class RefreshLines implements Logger {
+  readonly services: string[] = [];
+  debug(): void {}
+  warn(): void {}
+  error(): void {}
+  info(fields: object, message?: string): void {
+    if (message?.startsWith('Refresh for'))
+      this.services.push(String((fields as { service?: unknown }).service));
+  }
+  child(): Logger {
+    return this;
+  }
+  count(service: string): number {
+    return this.services.filter((s) => s === service).length;
+  }
+}
 
 /** Publishes (records) or fails, and can hold publications until released, to line up concurrent webhooks. */
 class ControlledPublisher {
@@ -49,6 +67,7 @@ describe('POST /monitor when publishing fails', () => {
   let app: FastifyInstance;
   let tracker: RefreshTracker;
   const bus = new ControlledPublisher();
+  const lines = new RefreshLines();
 
   before(async () => {
     remote = await createGitRemote();
@@ -77,7 +96,7 @@ describe('POST /monitor when publishing fails', () => {
       requireSignature: false,
       allowUnsigned: false,
       maxFiles: 100,
-      logger: quiet,
+      logger: lines,
     });
     await app.ready();
   });
@@ -133,11 +152,18 @@ describe('POST /monitor when publishing fails', () => {
       if (Date.now() > deadline) throw new Error('the first webhook never tried to publish');
       await new Promise((r) => setTimeout(r, 10));
     }
+    const announcedBefore = lines.count('foo');
     const second = monitor(['foo.yml']);
-    // Let the second request reach the publication step before releasing the first.
-    await new Promise((r) => setImmediate(r));
+    // Wait until the second request has reached the publication step (it logs the service first)...
+    while (lines.count('foo') === announcedBefore) {
+      if (Date.now() > deadline) throw new Error('the second webhook never reached the publication step');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // ...where it must await the first one's publication rather than start its own.
+    assert.equal(bus.attempts, attempts + 1, 'the second webhook published again instead of sharing');
     bus.release();
     const [a, b] = await Promise.all([first, second]);
+    assert.equal(bus.attempts, attempts + 1, 'the second webhook published again instead of sharing');
     assert.equal(a.status, 503);
     assert.equal(b.status, 503, 'the second webhook did not claim success for a refresh that was never sent');
     bus.failing = false;

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { type NodeProcess, startNodeProcess, stopAllNodeProcesses } from '@confbus/testkit/child-process';
 import { type GitHttpServer, startGitHttpServer } from '@confbus/testkit/git-http';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { type TestRabbitUser, createTestRabbitUser } from '@confbus/testkit/rabbit-user';
+import { type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 
 const CLI = fileURLToPath(new URL('../../../cli/bin/confbus.js', import.meta.url));
@@ -17,17 +19,19 @@ const AUTH_PASSWORD = 'b4sic-Pa55-71c2';
 const RABBIT_PASSWORD = 'S3cr3t-rabb1t-0d8a';
 const WRONG_PASSWORD = 'wr0ng-Pa55-55aa';
 const WEBHOOK_SECRET = 'h00k-S3cret-c0de';
+/** The broker user's password (random, made in `before`) joins these. */
 const SECRETS = [GIT_PASSWORD, AUTH_PASSWORD, RABBIT_PASSWORD, WRONG_PASSWORD, WEBHOOK_SECRET];
 /** Also the encodings a careless log line would carry: base64 (Authorization) and percent-encoded. */
-const FORMS = SECRETS.flatMap((secret) => [
-  secret,
-  encodeURIComponent(secret),
-  Buffer.from(`user:${secret}`).toString('base64'),
-  Buffer.from(`config:${secret}`).toString('base64'),
-]);
+const forms = () =>
+  SECRETS.flatMap((secret) => [
+    secret,
+    encodeURIComponent(secret),
+    Buffer.from(`user:${secret}`).toString('base64'),
+    Buffer.from(`config:${secret}`).toString('base64'),
+  ]);
 
 function assertNoSecret(text: string, where: string): void {
-  for (const form of FORMS)
+  for (const form of forms())
     assert.ok(!text.includes(form), `${where} contains a secret (${form.slice(0, 4)}…)`);
 }
 
@@ -35,6 +39,8 @@ describe('secrets stay out of output', () => {
   let remote: GitRemote;
   let http: GitHttpServer;
   let work: { path: string; remove: () => Promise<void> };
+  let vhost: TestVhost;
+  let rabbit: TestRabbitUser;
   const seen: string[] = [];
 
   before(async () => {
@@ -44,15 +50,24 @@ describe('secrets stay out of output', () => {
       auth: { username: 'config', password: GIT_PASSWORD },
     });
     work = await makeTempDir('confbus-secrets-');
+    vhost = await createTestVhost();
+    rabbit = await createTestRabbitUser(vhost.name);
+    SECRETS.push(rabbit.password);
   });
   after(async () => {
     await stopAllNodeProcesses();
+    await rabbit?.remove().catch(() => undefined);
+    await vhost?.remove();
     await http?.stop();
     await remote?.remove();
     await work?.remove();
   });
 
-  async function startServer(name: string, args: string[]): Promise<{ proc: NodeProcess; base: string }> {
+  async function startServer(
+    name: string,
+    args: string[],
+    env: Record<string, string> = { SPRING_RABBITMQ_PASSWORD: RABBIT_PASSWORD },
+  ): Promise<{ proc: NodeProcess; base: string }> {
     const proc = startNodeProcess(
       CLI,
       [
@@ -65,7 +80,7 @@ describe('secrets stay out of output', () => {
         `--spring.security.user.password=${AUTH_PASSWORD}`,
         ...args,
       ],
-      { SPRING_RABBITMQ_PASSWORD: RABBIT_PASSWORD },
+      env,
       { cwd: work.path },
     );
     const line = await proc.waitForLine(/Config server listening on http:\/\/127\.0\.0\.1:\d+/, 60_000);
@@ -86,11 +101,20 @@ describe('secrets stay out of output', () => {
     `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
   it('a running server: bad credentials, bad requests, broken files and an upstream outage', async () => {
-    // Credentials in the uri (the form people paste) and the explicit password setting both in play.
-    const { proc, base } = await startServer('embedded', [
-      `--confbus.monitor.github.secret=${WEBHOOK_SECRET}`,
-      `--spring.cloud.config.server.git.uri=${http.url('config-repo.git').replace('http://', `http://config:${GIT_PASSWORD}@`)}`,
-    ]);
+    // Credentials in the uri (the form people paste) and the explicit password setting both in play. The bus
+    // is on, with a broker user of its own, so the broker password is in play too.
+    const { proc, base } = await startServer(
+      'embedded',
+      [
+        `--confbus.monitor.github.secret=${WEBHOOK_SECRET}`,
+        `--spring.cloud.config.server.git.uri=${http.url('config-repo.git').replace('http://', `http://config:${GIT_PASSWORD}@`)}`,
+        '--spring.cloud.bus.enabled=true',
+        '--spring.rabbitmq.host=127.0.0.1',
+        `--spring.rabbitmq.virtual-host=${vhost.name}`,
+      ],
+      { SPRING_RABBITMQ_USERNAME: rabbit.username, SPRING_RABBITMQ_PASSWORD: rabbit.password },
+    );
+    await proc.waitForLine(/bus connected/);
     const good = auth('user', AUTH_PASSWORD);
     assert.equal(await call(base, '/foo/dev'), 401);
     assert.equal(await call(base, '/foo/dev', auth('user', WRONG_PASSWORD)), 401);
@@ -119,6 +143,10 @@ describe('secrets stay out of output', () => {
     assert.equal(await call(base, '/actuator/health', good), 200);
     assert.match(seen.at(-1) ?? '', /"stale":true/);
     await proc.waitForLine(/unreachable/);
+    // The broker cuts the server off and refuses it: its reconnect attempts log the broker's errors.
+    await rabbit.revoke();
+    await rabbit.closeConnections();
+    await proc.waitForLine(/bus connection lost/);
     await proc.stop();
     assertNoSecret(proc.lines.join('\n'), 'server output');
     assert.ok(proc.lines.length > 3, 'the server logged something');
