@@ -17,7 +17,8 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireValidLabel } from '../git/index.js';
 import { serverErrors } from '../errors.js';
-import type { EnvironmentRequest, EnvironmentService, RenderFormat } from './environment-service.js';
+import type { EnvironmentRequest, RenderFormat } from './environment-service.js';
+import type { EnvironmentFinder } from './environment-finder.js';
 import { LruCache } from './lru-cache.js';
 import { environmentHeaders, revisionHeaders } from './environment-response.js';
 import type { RepeatRequestFastPath } from './repeat-request-fast-path.js';
@@ -25,7 +26,7 @@ import type { RepeatRequestFastPath } from './repeat-request-fast-path.js';
 const FILE_SUFFIX = /\.(yml|yaml|properties|json)$/;
 
 export interface EnvironmentRoutesOptions {
-  service: EnvironmentService;
+  service: EnvironmentFinder;
   maxProfiles: number;
   /** Remembers URLs answered with 200, so repeats can skip fastify (undefined: no fast path). */
   fastPath?: RepeatRequestFastPath;

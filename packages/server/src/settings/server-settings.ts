@@ -67,6 +67,20 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     description: 'Password or token for an HTTPS remote',
   },
   {
+    key: `${git}.repos`,
+    type: 'string',
+    isPrefix: true,
+    description:
+      'More repositories, repos.<name>.uri|pattern|search-paths|username|password|default-label|clone-on-start|timeout|refresh-rate (see docs/repositories.md)',
+  },
+  {
+    key: 'confbus.server.git.max-placeholder-repositories',
+    type: 'integer',
+    default: 50,
+    description:
+      'Most mirrors made from one uri with {application}/{profile}/{label} kept at once; the least recently used is closed and removed',
+  },
+  {
     key: 'spring.cloud.config.server.accept-empty',
     type: 'boolean',
     default: true,
