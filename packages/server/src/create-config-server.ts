@@ -27,6 +27,7 @@ import { installSecurity, isAuthEnabled } from './security/install-security.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { type ServerEncryption, loadServerEncryption, registerEncryptionRoutes } from './encryption/index.js';
 import { OperatorConsole, reserveConsolePrefix } from './console/index.js';
+import { readOverrides, withOverrides } from './environment/property-overrides.js';
 import { openRepositories } from './repositories/open-repositories.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 
@@ -80,12 +81,16 @@ export async function createConfigServer({
   const encryption = await loadServerEncryption(settings, cwd, encryptionLogger);
   const { decryptor } = encryption;
   const parser = new ConfigFileParser({ maxFileBytes: settings.number('confbus.server.max-file-bytes') });
+  const overrides = readOverrides(settings);
   const { router: repositories, basedir } = openRepositories({
     settings,
     uri,
     cwd,
     parser,
-    transform: decryptor ? (env) => decryptor.decrypt(env) : undefined,
+    transform:
+      decryptor || Object.keys(overrides).length > 0
+        ? async (env) => withOverrides(decryptor ? await decryptor.decrypt(env) : env, overrides)
+        : undefined,
     logger,
   });
   const mirror = repositories.defaultRepository?.mirror;

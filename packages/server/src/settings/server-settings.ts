@@ -74,6 +74,13 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
       'More repositories, repos.<name>.uri|pattern|search-paths|username|password|default-label|clone-on-start|timeout|refresh-rate (see docs/repositories.md)',
   },
   {
+    key: 'spring.cloud.config.server.overrides',
+    type: 'string',
+    isPrefix: true,
+    description:
+      'overrides.<key>=<value>: served first to every application as the `overrides` property source; ${...} passed through to clients',
+  },
+  {
     key: 'confbus.server.git.max-placeholder-repositories',
     type: 'integer',
     default: 50,
