@@ -218,6 +218,7 @@ export async function createConfigServer({
   registerEncryptionRoutes(app, { locator: encryption.locator, logger: encryptionLogger });
   registerEnvironmentRoutes(app, {
     service: repositories,
+    resources: repositories,
     maxProfiles: settings.number('confbus.server.max-profiles'),
     ...(fastPath ? { fastPath } : {}),
   });

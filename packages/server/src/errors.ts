@@ -12,6 +12,16 @@ export const serverErrors = defineErrors({
     description:
       'Every mirror a uri template may keep (confbus.server.git.max-placeholder-repositories) is serving a request; retry',
   },
+  CONFBUS_RESOURCE_NOT_FOUND: {
+    status: 404,
+    description:
+      'No file of that name (nor a profile-specific variant) in the searched directories (plain-text endpoint)',
+  },
+  CONFBUS_INVALID_RESOURCE_PATH: {
+    status: 400,
+    description:
+      'A plain-text resource path with an empty, `.`, `..` or `.git` segment, an encoded slash or backslash, or over 1024 characters',
+  },
   CONFBUS_REPOSITORY_NOT_FOUND: {
     status: 404,
     description:

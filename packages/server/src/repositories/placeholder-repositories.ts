@@ -44,16 +44,24 @@ export class PlaceholderRepositories {
   }
 
   /**
-   * The environment from the mirror for these values, made (and cloned) if need be. A mirror is leased while a
+   * Finds the environment in the mirror for these values, made (and cloned) if need be, and hands it to `use`. A mirror is leased while a
    * request uses it and only idle ones are evicted; when every slot is busy the request is refused with 503
    * rather than growing past the bound.
    */
-  async find(values: PlaceholderValues, request: EnvironmentRequest): Promise<FoundEnvironment> {
+  async serve<T>(
+    values: PlaceholderValues,
+    request: EnvironmentRequest,
+    use: (served: ServedRepository, found: FoundEnvironment) => Promise<T>,
+  ): Promise<T> {
     const served = this.lease(this.expand(values));
     try {
-      return await served.environments.find(request);
-    } catch (error) {
-      throw this.failed(served, error);
+      let found: FoundEnvironment;
+      try {
+        found = await served.environments.find(request);
+      } catch (error) {
+        throw this.failed(served, error);
+      }
+      return await use(served, found);
     } finally {
       this.leases.set(served, (this.leases.get(served) ?? 1) - 1);
     }

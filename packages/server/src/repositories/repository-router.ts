@@ -23,6 +23,9 @@ export interface RepositoryRouterOptions {
   logger: { debug(o: object, m?: string): void; info(o: object, m?: string): void };
 }
 
+/** What to do with the environment found, in the repository that served it. */
+export type UseEnvironment<T> = (served: ServedRepository, found: FoundEnvironment) => Promise<T>;
+
 /** A configured repository: one fixed mirror, or a uri template with its pool of mirrors. */
 class RepositoryEntry {
   readonly fixed: ServedRepository | undefined;
@@ -56,10 +59,10 @@ class RepositoryEntry {
     return [...(request.profiles.length === 0 ? ['default'] : request.profiles)].reverse();
   }
 
-  find(request: EnvironmentRequest, profile: string): Promise<FoundEnvironment> {
-    if (this.fixed) return this.fixed.environments.find(request);
+  async serve<T>(request: EnvironmentRequest, profile: string, use: UseEnvironment<T>): Promise<T> {
+    if (this.fixed) return use(this.fixed, await this.fixed.environments.find(request));
     const pool = this.pool as PlaceholderRepositories;
-    return pool.find({ application: request.name, profile, label: request.label }, request);
+    return pool.serve({ application: request.name, profile, label: request.label }, request, use);
   }
 
   served(): ServedRepository[] {
@@ -83,13 +86,28 @@ export class RepositoryRouter implements EnvironmentFinder {
     return this.defaultEntry.fixed;
   }
 
-  async find(request: EnvironmentRequest): Promise<FoundEnvironment> {
+  find(request: EnvironmentRequest): Promise<FoundEnvironment> {
+    return this.serve(request, (_served, found) => Promise.resolve(found));
+  }
+
+  /**
+   * Finds the request's environment in the repository that serves it and hands both to `use` (the
+   * plain-text endpoint reads a file from that same repository and commit). Only failures to find the
+   * environment pass the request on to the next repository; a failure in `use` is the answer.
+   */
+  async serve<T>(request: EnvironmentRequest, use: UseEnvironment<T>): Promise<T> {
     for (const entry of this.matchingEntries(request)) {
       if (entry.fixed && !entry.patterns.accepts(request.name, request.profilesText)) continue;
       for (const profile of entry.attempts(request)) {
+        let used = false;
+        const guarded: UseEnvironment<T> = (served, found) => {
+          used = true;
+          return use(served, found);
+        };
         try {
-          return await entry.find(request, profile);
+          return await entry.serve(request, profile, guarded);
         } catch (error) {
+          if (used) throw error;
           this.options.logger.debug(
             { repository: entry.definition.name, err: error },
             'Repository could not serve the request; trying the next one',
@@ -98,7 +116,7 @@ export class RepositoryRouter implements EnvironmentFinder {
       }
     }
     const attempts = this.defaultEntry.attempts(request);
-    return this.defaultEntry.find(request, attempts[0] as string);
+    return this.defaultEntry.serve(request, attempts[0] as string, use);
   }
 
   /** Clones the repositories that ask for it (clone-on-start) and the default one; the others on first use. */
