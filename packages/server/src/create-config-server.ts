@@ -12,7 +12,7 @@ import { ConfigFileParser } from './environment/config-file-parser.js';
 import type { EnvironmentService } from './environment/environment-service.js';
 import { RepeatRequestFastPath } from './environment/repeat-request-fast-path.js';
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
-import type { GitMirror } from './git/index.js';
+import { GitMirror } from './git/index.js';
 import { registerHealthRoutes } from './health/health-controller.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { RefreshTracker } from './bus/refresh-tracker.js';
@@ -68,7 +68,8 @@ export async function createConfigServer({
   cwd = process.cwd(),
 }: ConfigServerDependencies): Promise<ConfigServer> {
   let uri = settings.optionalString(`${GIT}.uri`);
-  if (uri === undefined) {
+  // The native backend serves folders: no Git uri, so no sample repository either.
+  if (uri === undefined && !settings.list('spring.profiles.active').includes('native')) {
     const sample = await ensureSampleRepository(resolve(cwd, '.confbus/sample-config-repo'));
     logger.info(
       { path: sample.path, created: sample.created },
@@ -76,6 +77,7 @@ export async function createConfigServer({
     );
     uri = sample.path;
   }
+  uri ??= 'native';
   const displayUri = maskUriUserInfo(uri);
   const encryptionLogger = logger.child({ component: 'encryption' });
   const encryption = await loadServerEncryption(settings, cwd, encryptionLogger);
@@ -93,7 +95,9 @@ export async function createConfigServer({
         : undefined,
     logger,
   });
-  const mirror = repositories.defaultRepository?.mirror;
+  // The console and the webhook work on one Git mirror: the default repository, unless it is native or a template.
+  const defaultMirror = repositories.defaultRepository?.mirror;
+  const mirror = defaultMirror instanceof GitMirror ? defaultMirror : undefined;
   const environments = repositories.defaultRepository?.environments;
 
   const limits: RequestLimits = {

@@ -246,7 +246,7 @@ export class EnvironmentService {
       }
     });
     const loaded = candidates.map((candidate, i) => ({ ...candidate, documents: parsed[i]!.documents }));
-    const propertySources = buildPropertySources(loaded, [...request.profiles], this.uri);
+    const propertySources = this.named(buildPropertySources(loaded, [...request.profiles], this.uri));
     if (propertySources.length === 0 && !this.options.acceptEmpty) {
       throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
     }
@@ -263,6 +263,18 @@ export class EnvironmentService {
       sourceBytes,
       environment,
     );
+  }
+
+  /** Renames `<uri>/<path>[ (document #N)]` sources when the repository names its files itself. */
+  private named(sources: Environment['propertySources']): Environment['propertySources'] {
+    const { displayNameOf } = this.options.repository;
+    if (!displayNameOf) return sources;
+    const prefix = `${this.uri}/`;
+    return sources.map((source) => {
+      const match = / \(document #\d+\)$/.exec(source.name);
+      const path = source.name.slice(prefix.length, match ? match.index : undefined);
+      return { ...source, name: `${displayNameOf.call(this.options.repository, path)}${match?.[0] ?? ''}` };
+    });
   }
 
   private async documents(commit: string, path: string, blobId: string | undefined): Promise<ParsedFile> {

@@ -17,7 +17,10 @@ import {
   namedRepositoryDefinitions,
 } from './repository-definitions.js';
 import { RepositoryRouter } from './repository-router.js';
-import type { OpenRepository, ServedRepository } from './served-repository.js';
+import type { OpenRepository, ServedMirror, ServedRepository } from './served-repository.js';
+import { NativeRepository } from '../native/native-repository.js';
+
+const NATIVE = 'spring.cloud.config.server.native';
 
 export interface RepositoryDependencies {
   settings: Settings;
@@ -39,8 +42,15 @@ export function openRepositories(dependencies: RepositoryDependencies): {
     `.confbus/mirrors/${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
   const configuredBasedir = settings.optionalString(`${GIT}.basedir`);
   const basedir = resolve(cwd, configuredBasedir ?? mirrorsDir(uri));
-  const defaultRepository = defaultRepositoryDefinition(settings, uri);
+  const native = settings.list('spring.profiles.active').includes('native');
+  const defaultRepository = native
+    ? { ...defaultRepositoryDefinition(settings, 'native'), searchPaths: [] }
+    : defaultRepositoryDefinition(settings, uri);
   const named = namedRepositoryDefinitions(settings, defaultRepository, (message) => logger.warn(message));
+  if (native && named.length > 0) {
+    logger.warn(`spring.profiles.active=native: ${GIT}.repos.* are ignored (one set of folders is served)`);
+    named.length = 0;
+  }
 
   const directoryOf = (definition: RepositoryDefinition, expandedUri: string): string => {
     if (definition === defaultRepository && expandedUri === uri) return basedir;
@@ -52,6 +62,7 @@ export function openRepositories(dependencies: RepositoryDependencies): {
   };
 
   const open: OpenRepository = (definition, expandedUri, name): ServedRepository => {
+    if (native) return openNative(dependencies, name);
     const directory = directoryOf(definition, expandedUri);
     const mirror = new GitMirror({
       uri: expandedUri,
@@ -63,17 +74,12 @@ export function openRepositories(dependencies: RepositoryDependencies): {
       password: definition.password,
       logger: logger.child({ component: 'git', repository: name }),
     });
-    const environments = new EnvironmentService({
-      repository: mirror,
-      displayUri: maskUriUserInfo(expandedUri),
-      searchPaths: definition.searchPaths,
-      maxCacheEntries: settings.number('confbus.server.cache.max-entries'),
-      maxCacheBytes: settings.number('confbus.server.cache.max-bytes'),
-      maxEnvironmentBytes: settings.number('confbus.server.max-environment-bytes'),
-      parser: dependencies.parser,
-      acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),
-      ...(dependencies.transform ? { transform: dependencies.transform } : {}),
-    });
+    const environments = environmentsOf(
+      dependencies,
+      mirror,
+      maskUriUserInfo(expandedUri),
+      definition.searchPaths,
+    );
     return {
       name,
       mirror,
@@ -93,4 +99,37 @@ export function openRepositories(dependencies: RepositoryDependencies): {
     logger: logger.child({ component: 'repositories' }),
   });
   return { router, basedir };
+}
+
+function environmentsOf(
+  { settings, parser, transform }: RepositoryDependencies,
+  repository: ServedMirror,
+  displayUri: string,
+  searchPaths: readonly string[],
+): EnvironmentService {
+  return new EnvironmentService({
+    repository,
+    displayUri,
+    searchPaths,
+    maxCacheEntries: settings.number('confbus.server.cache.max-entries'),
+    maxCacheBytes: settings.number('confbus.server.cache.max-bytes'),
+    maxEnvironmentBytes: settings.number('confbus.server.max-environment-bytes'),
+    parser,
+    acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),
+    ...(transform ? { transform } : {}),
+  });
+}
+
+/** The native backend: the folders of spring.cloud.config.server.native.search-locations. */
+function openNative(dependencies: RepositoryDependencies, name: string): ServedRepository {
+  const { settings, cwd, logger } = dependencies;
+  const repository = new NativeRepository({
+    searchLocations: settings.list(`${NATIVE}.search-locations`),
+    defaultLabel: settings.string(`${NATIVE}.default-label`),
+    addLabelLocations: settings.boolean(`${NATIVE}.add-label-locations`),
+    cwd,
+    warn: (message) => logger.warn(message),
+  });
+  const environments = environmentsOf(dependencies, repository, 'native', repository.searchPaths());
+  return { name, mirror: repository, environments, close: () => repository.close() };
 }

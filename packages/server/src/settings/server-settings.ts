@@ -74,6 +74,31 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
       'More repositories, repos.<name>.uri|pattern|search-paths|username|password|default-label|clone-on-start|timeout|refresh-rate (see docs/repositories.md)',
   },
   {
+    key: 'spring.profiles.active',
+    type: 'list',
+    default: [],
+    description: "The server's profiles: `native` serves folders (native.search-locations) instead of Git",
+  },
+  {
+    key: 'spring.cloud.config.server.native.search-locations',
+    type: 'list',
+    default: ['file:./', 'file:./config/'],
+    description:
+      'With the native profile: folders to serve, in precedence order (later wins); file: paths, {application}/{profile}/{label} allowed',
+  },
+  {
+    key: 'spring.cloud.config.server.native.default-label',
+    type: 'string',
+    default: 'master',
+    description: 'With the native profile: the label (sub-folder) used when a request names none',
+  },
+  {
+    key: 'spring.cloud.config.server.native.add-label-locations',
+    type: 'boolean',
+    default: true,
+    description: 'With the native profile: also search <location>/<label>/ for each plain location',
+  },
+  {
     key: 'spring.cloud.config.server.overrides',
     type: 'string',
     isPrefix: true,
