@@ -28,6 +28,7 @@ import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { type ServerEncryption, loadServerEncryption, registerEncryptionRoutes } from './encryption/index.js';
 import { OperatorConsole, reserveConsolePrefix } from './console/index.js';
 import { readOverrides, withOverrides } from './environment/property-overrides.js';
+import { MultiLabelFinder } from './environment/multi-label-finder.js';
 import { openRepositories } from './repositories/open-repositories.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 
@@ -98,6 +99,10 @@ export async function createConfigServer({
   // The console and the webhook work on one Git mirror: the default repository, unless it is native or a template.
   const defaultMirror = repositories.defaultRepository?.mirror;
   const mirror = defaultMirror instanceof GitMirror ? defaultMirror : undefined;
+  const finder = new MultiLabelFinder(repositories, {
+    continueOnFailure: settings.boolean(`${GIT}.continue-on-multiple-label-failure`),
+    logger,
+  });
   const environments = repositories.defaultRepository?.environments;
 
   const limits: RequestLimits = {
@@ -118,7 +123,7 @@ export async function createConfigServer({
   const fastPath =
     isAuthEnabled(settings) || accessLog
       ? undefined
-      : new RepeatRequestFastPath(repositories, {
+      : new RepeatRequestFastPath(finder, {
           answered: (route, status, seconds) =>
             metrics.observeRequest({ method: 'GET', route, status, seconds }),
         });
@@ -221,7 +226,7 @@ export async function createConfigServer({
   });
   registerEncryptionRoutes(app, { locator: encryption.locator, logger: encryptionLogger });
   registerEnvironmentRoutes(app, {
-    service: repositories,
+    service: finder,
     resources: repositories,
     maxProfiles: settings.number('confbus.server.max-profiles'),
     ...(fastPath ? { fastPath } : {}),

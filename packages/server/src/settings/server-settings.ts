@@ -74,6 +74,13 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
       'More repositories, repos.<name>.uri|pattern|search-paths|username|password|default-label|clone-on-start|timeout|refresh-rate (see docs/repositories.md)',
   },
   {
+    key: `${git}.continue-on-multiple-label-failure`,
+    type: 'boolean',
+    default: false,
+    description:
+      'In a multi-label request (/{name}/{profile}/{label1},{label2}), skip labels that cannot be served instead of failing',
+  },
+  {
     key: 'spring.profiles.active',
     type: 'list',
     default: [],
