@@ -4,6 +4,7 @@
  * `{application}` bounded against hostile names.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -188,5 +189,45 @@ describe('one repository per application ({application} in the uri)', () => {
     const dirs = await readdir(join(basedir.path, 'mirror.repos')).catch(() => []);
     assert.ok(dirs.length <= 3, `mirror directories on disk: ${dirs.length}`);
     assert.equal(await owner('alpha'), 'alpha', 'an evicted repository is cloned again when asked for');
+  });
+});
+
+describe('twenty configured repositories, one in use', () => {
+  let fallback: GitRemote;
+  let server: TestServer;
+  const catFileProcesses = (): number =>
+    execFileSync('ps', ['-eo', 'ppid=,args='])
+      .toString()
+      .split('\n')
+      .filter((line) => line.trim().startsWith(`${process.pid} `) && line.includes('cat-file')).length;
+
+  before(async () => {
+    fallback = await createGitRemote('fallback');
+    await fallback.commit({ 'application.yml': 'from: default\n' });
+    const repos: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) {
+      repos[`${REPOS}.team-${i}.uri`] = `${fallback.url.replace(/fallback\.git$/, `team-${i}.git`)}`;
+      repos[`${REPOS}.team-${i}.pattern`] = `team-${i}-*`;
+    }
+    server = await startTestServer({ 'spring.cloud.config.server.git.uri': fallback.url, ...repos });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await fallback?.remove();
+  });
+
+  it('runs git for the repositories in use only: one cat-file each', async () => {
+    const before = catFileProcesses();
+    for (const app of ['foo', 'bar', 'baz']) assert.equal((await server.get(`/${app}/default`)).status, 200);
+    const used = Object.entries(server.server.repositories.health()).filter(
+      ([, health]) => health.lastCheckAt !== undefined,
+    );
+    assert.deepEqual(
+      used.map(([name]) => name),
+      ['default'],
+      'health lists all 21; only the default one was ever checked',
+    );
+    assert.ok(catFileProcesses() <= Math.max(before, 1), `${catFileProcesses()} cat-file processes`);
   });
 });
