@@ -108,7 +108,7 @@ describe('fault: bursts after a push', () => {
 
   it(`${REQUESTS} concurrent GET /sample/dev right after a push: one fetch, one environment build`, async () => {
     const gitBefore = await git();
-    const buildsBefore = server.server.environments.builds;
+    const buildsBefore = server.server.repositories.builds;
     const commit = await push();
     const startedAt = Date.now();
     const answers = await Promise.all(
@@ -125,7 +125,7 @@ describe('fault: bursts after a push', () => {
     }
     // Each request waits for an upstream check that started after it arrived, so none sees the old commit.
     assert.deepEqual([...versions], [commit]);
-    const builds = server.server.environments.builds - buildsBefore;
+    const builds = server.server.repositories.builds - buildsBefore;
     assert.equal(builds, 1, 'the environment was built once for the new commit');
     const gitAfter = await git();
     const fetches = gitAfter.fetches - gitBefore.fetches;

@@ -25,7 +25,7 @@ export {
   type LoadedConfigFile,
 } from './environment/config-file-order.js';
 export { mergeForRendering, renderJson, renderProperties, renderYaml } from './environment/render-formats.js';
-export { resolvePlaceholders } from './environment/placeholders.js';
+export { resolvePlaceholders, resolvePlaceholdersInText } from './environment/placeholders.js';
 export {
   hasUriPassword,
   isSecretKey,
@@ -43,6 +43,7 @@ export {
   parseArguments,
   resolveSettings,
   settingsFileLocation,
+  splitList,
   type ResolveOptions,
   type SettingSource,
   type SettingsInput,

@@ -2,7 +2,6 @@
  * The composition root of the config server: reads settings, builds the git mirror, the environment service
  * and the HTTP routes, and wires them together. Nothing else in the server `new`s a collaborator.
  */
-import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { BusNode, busNodeOptionsFromSettings, isBusEnabled, readBusMemberSettings } from '@confbus/bus';
@@ -10,7 +9,7 @@ import { type Settings, defaultBusId, effectiveSettings, maskUriUserInfo } from 
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { ConfigFileParser } from './environment/config-file-parser.js';
-import { EnvironmentService } from './environment/environment-service.js';
+import type { EnvironmentService } from './environment/environment-service.js';
 import { RepeatRequestFastPath } from './environment/repeat-request-fast-path.js';
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
 import { GitMirror } from './git/index.js';
@@ -28,13 +27,21 @@ import { installSecurity, isAuthEnabled } from './security/install-security.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { type ServerEncryption, loadServerEncryption, registerEncryptionRoutes } from './encryption/index.js';
 import { OperatorConsole, reserveConsolePrefix } from './console/index.js';
+import { readOverrides, withOverrides } from './environment/property-overrides.js';
+import { MultiLabelFinder } from './environment/multi-label-finder.js';
+import { openRepositories } from './repositories/open-repositories.js';
+import type { RepositoryRouter } from './repositories/repository-router.js';
 
 const GIT = 'spring.cloud.config.server.git';
 
 export interface ConfigServer {
   readonly app: FastifyInstance;
-  readonly mirror: GitMirror;
-  readonly environments: EnvironmentService;
+  /** Every repository served (default, repos.*, placeholder-made); requests are routed through it. */
+  readonly repositories: RepositoryRouter;
+  /** The default repository's mirror; undefined when its uri has placeholders (then there is one per application). */
+  readonly mirror: GitMirror | undefined;
+  /** The default repository's environments (same condition). */
+  readonly environments: EnvironmentService | undefined;
   readonly tracker: RefreshTracker;
   /** The encryption key (if any) and the server-side decryptor (if enabled). */
   readonly encryption: ServerEncryption;
@@ -62,7 +69,8 @@ export async function createConfigServer({
   cwd = process.cwd(),
 }: ConfigServerDependencies): Promise<ConfigServer> {
   let uri = settings.optionalString(`${GIT}.uri`);
-  if (uri === undefined) {
+  // The native backend serves folders: no Git uri, so no sample repository either.
+  if (uri === undefined && !settings.list('spring.profiles.active').includes('native')) {
     const sample = await ensureSampleRepository(resolve(cwd, '.confbus/sample-config-repo'));
     logger.info(
       { path: sample.path, created: sample.created },
@@ -70,53 +78,52 @@ export async function createConfigServer({
     );
     uri = sample.path;
   }
+  uri ??= 'native';
   const displayUri = maskUriUserInfo(uri);
-  const basedir = resolve(
-    cwd,
-    settings.optionalString(`${GIT}.basedir`) ??
-      `.confbus/mirrors/${createHash('sha256').update(uri).digest('hex').slice(0, 16)}`,
-  );
-
-  const mirror = new GitMirror({
-    uri,
-    basedir,
-    defaultLabel: settings.string(`${GIT}.default-label`),
-    refreshRateSeconds: settings.number(`${GIT}.refresh-rate`),
-    timeoutSeconds: settings.number(`${GIT}.timeout`),
-    username: settings.optionalString(`${GIT}.username`),
-    password: settings.optionalString(`${GIT}.password`),
-    logger: logger.child({ component: 'git' }),
-  });
-
   const encryptionLogger = logger.child({ component: 'encryption' });
   const encryption = await loadServerEncryption(settings, cwd, encryptionLogger);
   const { decryptor } = encryption;
   const parser = new ConfigFileParser({ maxFileBytes: settings.number('confbus.server.max-file-bytes') });
-  const environments = new EnvironmentService({
-    repository: mirror,
-    displayUri,
-    searchPaths: settings.list(`${GIT}.search-paths`),
-    maxCacheEntries: settings.number('confbus.server.cache.max-entries'),
-    maxCacheBytes: settings.number('confbus.server.cache.max-bytes'),
-    maxEnvironmentBytes: settings.number('confbus.server.max-environment-bytes'),
+  const overrides = readOverrides(settings);
+  const { router: repositories, basedir } = openRepositories({
+    settings,
+    uri,
+    cwd,
     parser,
-    acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),
-    ...(decryptor ? { transform: (env) => decryptor.decrypt(env) } : {}),
+    transform:
+      decryptor || Object.keys(overrides).length > 0
+        ? async (env) => withOverrides(decryptor ? await decryptor.decrypt(env) : env, overrides)
+        : undefined,
+    logger,
   });
+  // The console and the webhook work on one Git mirror: the default repository, unless it is native or a template.
+  const defaultMirror = repositories.defaultRepository?.mirror;
+  const mirror = defaultMirror instanceof GitMirror ? defaultMirror : undefined;
+  const finder = new MultiLabelFinder(repositories, {
+    continueOnFailure: settings.boolean(`${GIT}.continue-on-multiple-label-failure`),
+    logger,
+  });
+  const environments = repositories.defaultRepository?.environments;
 
   const limits: RequestLimits = {
     maxUrlLength: settings.number('confbus.server.max-url-length'),
     maxBodyBytes: settings.number('confbus.server.max-body-bytes'),
     maxHeaderBytes: settings.number('confbus.server.max-header-bytes'),
   };
-  const metrics = new ServerMetrics({ git: () => mirror.health(), environments, bus: () => bus });
+  const metrics = new ServerMetrics({
+    git: () =>
+      mirror?.health() ??
+      Object.values(repositories.health())[0] ?? { uri, stale: false, checks: 0, fetches: 0 },
+    environments: repositories,
+    bus: () => bus,
+  });
   // Repeated environment URLs skip fastify (see repeat-request-fast-path.ts); not with auth on, so that
   // every request keeps going through the credentials check.
   const accessLog = settings.boolean('confbus.logging.access-log');
   const fastPath =
     isAuthEnabled(settings) || accessLog
       ? undefined
-      : new RepeatRequestFastPath(environments, {
+      : new RepeatRequestFastPath(finder, {
           answered: (route, status, seconds) =>
             metrics.observeRequest({ method: 'GET', route, status, seconds }),
         });
@@ -148,25 +155,27 @@ export async function createConfigServer({
   const tracker = new RefreshTracker(logger.child({ component: 'bus' }), trackerLimits);
   let bus: BusNode | undefined;
   const refreshRate = settings.number(`${GIT}.refresh-rate`);
-  const operatorConsole = settings.boolean('confbus.console.enabled')
-    ? new OperatorConsole({
-        mirror,
-        gitDir: basedir,
-        environments,
-        tracker,
-        displayUri,
-        searchPaths: settings.list(`${GIT}.search-paths`),
-        maxProfiles: settings.number('confbus.server.max-profiles'),
-        busEnabled: isBusEnabled(settings),
-        authEnabled: isAuthEnabled(settings),
-        // refresh-rate < 0 means "never check upstream": an open console does not override that.
-        watchIntervalSeconds: refreshRate < 0 ? 0 : settings.number('confbus.console.watch-interval'),
-        presenceIntervalSeconds: settings.number('confbus.console.presence-interval'),
-        maxEventStreams: settings.number('confbus.console.max-event-streams'),
-        logger: logger.child({ component: 'console' }),
-      })
-    : undefined;
-  if (operatorConsole) {
+  // The console browses one repository: the default one, which has no single mirror when its uri is a template.
+  const operatorConsole =
+    settings.boolean('confbus.console.enabled') && mirror && environments
+      ? new OperatorConsole({
+          mirror,
+          gitDir: basedir,
+          environments,
+          tracker,
+          displayUri,
+          searchPaths: settings.list(`${GIT}.search-paths`),
+          maxProfiles: settings.number('confbus.server.max-profiles'),
+          busEnabled: isBusEnabled(settings),
+          authEnabled: isAuthEnabled(settings),
+          // refresh-rate < 0 means "never check upstream": an open console does not override that.
+          watchIntervalSeconds: refreshRate < 0 ? 0 : settings.number('confbus.console.watch-interval'),
+          presenceIntervalSeconds: settings.number('confbus.console.presence-interval'),
+          maxEventStreams: settings.number('confbus.console.max-event-streams'),
+          logger: logger.child({ component: 'console' }),
+        })
+      : undefined;
+  if (operatorConsole && mirror) {
     mirror.on('fetched', ({ changed }) => void operatorConsole.repositoryChecked(changed));
     const checked = () => void operatorConsole.repositoryChecked(false);
     mirror.on('stale', checked).on('recovered', checked);
@@ -176,25 +185,26 @@ export async function createConfigServer({
     const secret = settings.optionalString(`confbus.monitor.${host}.secret`);
     if (secret !== undefined) secrets[host] = secret;
   }
-  registerMonitorRoutes(app, {
-    mirror,
-    parser,
-    bus: {
-      publishRefresh: async (destination) => {
-        const event = await requireBus().publishRefresh(destination);
-        operatorConsole?.refreshPublished(event);
-        return event;
+  if (mirror)
+    registerMonitorRoutes(app, {
+      mirror,
+      parser,
+      bus: {
+        publishRefresh: async (destination) => {
+          const event = await requireBus().publishRefresh(destination);
+          operatorConsole?.refreshPublished(event);
+          return event;
+        },
       },
-    },
-    busEnabled: isBusEnabled(settings),
-    tracker,
-    maxAcksPerEvent: trackerLimits.maxAcksPerEvent,
-    secrets,
-    requireSignature: settings.boolean('confbus.monitor.require-signature'),
-    allowUnsigned: settings.boolean('confbus.monitor.allow-unsigned'),
-    maxFiles: settings.number('confbus.monitor.max-files'),
-    logger: logger.child({ component: 'monitor' }),
-  });
+      busEnabled: isBusEnabled(settings),
+      tracker,
+      maxAcksPerEvent: trackerLimits.maxAcksPerEvent,
+      secrets,
+      requireSignature: settings.boolean('confbus.monitor.require-signature'),
+      allowUnsigned: settings.boolean('confbus.monitor.allow-unsigned'),
+      maxFiles: settings.number('confbus.monitor.max-files'),
+      logger: logger.child({ component: 'monitor' }),
+    });
   const requireBus = (): BusNode => {
     if (!bus) throw new Error('The bus is not started');
     return bus;
@@ -202,7 +212,8 @@ export async function createConfigServer({
 
   registerHealthRoutes(app, {
     showDetails: showHealthDetails,
-    git: () => mirror.health(),
+    git: () => mirror?.health() ?? { uri: displayUri, stale: false, checks: 0, fetches: 0 },
+    repositories: () => repositories.health(),
     components: (): Record<string, { status: string; details?: Record<string, unknown> }> =>
       bus
         ? {
@@ -215,7 +226,8 @@ export async function createConfigServer({
   });
   registerEncryptionRoutes(app, { locator: encryption.locator, logger: encryptionLogger });
   registerEnvironmentRoutes(app, {
-    service: environments,
+    service: finder,
+    resources: repositories,
     maxProfiles: settings.number('confbus.server.max-profiles'),
     ...(fastPath ? { fastPath } : {}),
   });
@@ -224,6 +236,7 @@ export async function createConfigServer({
 
   return {
     app,
+    repositories,
     mirror,
     environments,
     tracker,
@@ -234,13 +247,12 @@ export async function createConfigServer({
       return bus;
     },
     async listen() {
-      if (settings.boolean(`${GIT}.clone-on-start`)) await mirror.start();
-      else
-        void mirror
-          .start()
-          .catch((error: unknown) =>
-            logger.warn({ err: error }, 'Initial clone failed; will retry on the first request'),
-          );
+      await repositories.start((name, error) =>
+        logger.warn(
+          { err: error, repository: name },
+          'Initial clone failed; will retry on the first request',
+        ),
+      );
       const address = await app.listen({
         port: settings.number('server.port'),
         host: settings.string('server.address'),
@@ -279,7 +291,7 @@ export async function createConfigServer({
       await app.close();
       tracker.close();
       await bus?.close();
-      await mirror.close();
+      await repositories.close();
       await parser.close();
     },
   };

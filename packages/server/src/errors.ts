@@ -2,6 +2,31 @@
 import { defineErrors } from '@confbus/core';
 
 export const serverErrors = defineErrors({
+  CONFBUS_INVALID_REPOSITORY_NAME: {
+    status: 400,
+    description:
+      'A request value would fill {application}/{profile}/{label} in a repository uri but is not a plain name (letters, digits, ".", "_", "-")',
+  },
+  CONFBUS_TOO_MANY_REPOSITORIES: {
+    status: 503,
+    description:
+      'Every mirror a uri template may keep (confbus.server.git.max-placeholder-repositories) is serving a request; retry',
+  },
+  CONFBUS_RESOURCE_NOT_FOUND: {
+    status: 404,
+    description:
+      'No file of that name (nor a profile-specific variant) in the searched directories (plain-text endpoint)',
+  },
+  CONFBUS_INVALID_RESOURCE_PATH: {
+    status: 400,
+    description:
+      'A plain-text resource path with an empty, `.`, `..` or `.git` segment, an encoded slash or backslash, or over 1024 characters',
+  },
+  CONFBUS_REPOSITORY_NOT_FOUND: {
+    status: 404,
+    description:
+      'The repository a uri template names for this request cannot be cloned (Spring: NoSuchRepositoryException)',
+  },
   CONFBUS_EMPTY_BODY: {
     status: 400,
     description: 'POST /encrypt or /decrypt without a body (Spring: "Required request body is missing")',

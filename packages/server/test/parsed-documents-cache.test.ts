@@ -25,7 +25,7 @@ describe('parsed documents cache', () => {
   });
 
   it('parses each file content once across applications and commits', async () => {
-    const environments = server.server.environments;
+    const environments = server.server.environments!;
     assert.equal((await server.get('/foo/dev')).status, 200);
     assert.equal(environments.parses, 3, 'foo-dev.yml, foo.yml, application.yml');
     assert.equal((await server.get('/bar/default')).status, 200);

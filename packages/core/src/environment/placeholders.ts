@@ -40,6 +40,23 @@ export function resolvePlaceholders(
 }
 
 /**
+ * `${...}` in free text (a plain-text resource) resolved against `flat` with the same rules and bounds;
+ * `name` (the resource's path) is what a limit error names.
+ */
+export function resolvePlaceholdersInText(flat: FlatProperties, text: string, name: string): string {
+  const resolver = new PlaceholderResolver(flat, new PlaceholderBudget());
+  try {
+    resolver.budget.nextValue();
+    // The key a cycle would be detected on: no property can be named like this.
+    return resolver.resolveTopLevel(`\u0000${name}`, text);
+  } catch (error) {
+    if (error instanceof PlaceholderBudgetExceeded)
+      throw new PlaceholderLimitError(name, name, error.message);
+    throw error;
+  }
+}
+
+/**
  * Thrown inside a resolution that refers back to itself; the outermost placeholder stays literal. Private control
  * flow (an exception, because the cycle is found many frames below the placeholder that is kept): it never leaves
  * this module, hence its `internal` code.

@@ -7,7 +7,7 @@ import type { PropertySource } from './environment.js';
 import { buildPropertyTree, type TreeList, type TreeMap, type TreeNode } from './property-tree.js';
 import { yamlScalar } from './yaml-scalars.js';
 
-export { resolvePlaceholders } from './placeholders.js';
+export { resolvePlaceholders, resolvePlaceholdersInText } from './placeholders.js';
 
 /**
  * Merges sources (highest precedence first) as Spring's `convertToProperties` (5.x) does: lowest first, an

@@ -40,6 +40,8 @@ export class SettingsError extends ConfbusError<'CONFBUS_BAD_SETTING'> {
 interface RawEntry {
   readonly raw: unknown;
   readonly source: SettingSource | 'programmatic';
+  /** The key as written, when it came from a file or an argument. */
+  readonly spelling?: string;
 }
 
 export class Settings {
@@ -47,7 +49,7 @@ export class Settings {
     private readonly specs: ReadonlyMap<string, SettingSpec>,
     private readonly values: ReadonlyMap<
       string,
-      { value: SettingValue; source: SettingSource | 'programmatic' }
+      { value: SettingValue; source: SettingSource | 'programmatic'; spelling?: string }
     >,
     /** Arguments that are not `--key=value`, e.g. the CLI's sub-command. */
     readonly positionals: readonly string[],
@@ -59,6 +61,11 @@ export class Settings {
 
   get(key: string): SettingValue | undefined {
     return this.values.get(canonicalKey(key))?.value;
+  }
+
+  /** The key as it was written: map keys under a prefix keep their case (`overrides.myKey`). */
+  spellingOf(key: string): string {
+    return this.values.get(canonicalKey(key))?.spelling ?? key;
   }
 
   sourceOf(key: string): SettingSource | 'programmatic' | undefined {
@@ -178,7 +185,7 @@ export function resolveSettings(
   if (input.file) {
     const flat = parseSettingsFile(input.file.path, input.file.text);
     for (const [key, value] of Object.entries(groupLists(flat, specs))) {
-      raw.set(keyOf(key), { raw: value, source: 'file' });
+      raw.set(keyOf(key), { raw: value, source: 'file', spelling: key });
     }
   }
   const env = input.env ?? {};
@@ -193,12 +200,15 @@ export function resolveSettings(
     }
   }
   for (const [key, value] of Object.entries(input.overrides ?? {})) {
-    if (value !== undefined) raw.set(keyOf(key), { raw: value, source: 'programmatic' });
+    if (value !== undefined) raw.set(keyOf(key), { raw: value, source: 'programmatic', spelling: key });
   }
   const { pairs, positionals } = parseArguments(input.args ?? []);
-  for (const [key, value] of pairs) raw.set(keyOf(key), { raw: value, source: 'argument' });
+  for (const [key, value] of pairs) raw.set(keyOf(key), { raw: value, source: 'argument', spelling: key });
 
-  const values = new Map<string, { value: SettingValue; source: SettingSource | 'programmatic' }>();
+  const values = new Map<
+    string,
+    { value: SettingValue; source: SettingSource | 'programmatic'; spelling?: string }
+  >();
   for (const [key, entry] of raw) {
     const spec = specs.get(key);
     if (!spec) {
@@ -206,7 +216,7 @@ export function resolveSettings(
       if (!underPrefix && options.unknownKeys === 'error') {
         throw new SettingsError(unknownKeyMessage(key, entry.source, specList), key, entry.source);
       }
-      values.set(key, { value: coerceLoose(entry.raw), source: entry.source });
+      values.set(key, { value: coerceLoose(entry.raw), source: entry.source, spelling: entry.spelling });
       continue;
     }
     values.set(key, { value: coerce(spec, entry), source: entry.source });

@@ -14,4 +14,6 @@ export interface ConfigRepository {
   readFile(commit: string, path: string): Promise<Buffer | undefined>;
   /** Optional: path → content id, so a file unchanged since an earlier commit is not parsed again. */
   blobIds?(commit: string): Promise<ReadonlyMap<string, string>>;
+  /** Optional: the property-source name of a file (the native backend's `file:/abs/path`); default `<uri>/<path>`. */
+  displayNameOf?(path: string): string;
 }

@@ -1,8 +1,9 @@
 /**
- * HTTP routes of Spring's environment and file-format endpoints:
+ * HTTP routes of Spring's environment, file-format and plain-text endpoints:
  *   GET /{application}/{profiles}[/{label}]                      → environment JSON
  *   GET /{application}-{profiles}.(yml|yaml|properties|json)      → merged file, default label
  *   GET /{label}/{application}-{profiles}.(yml|yaml|properties|json)
+ *   GET /{application}/{profiles}/{label}/{path}, /{application}/{profiles}/{path}?useDefaultLabel → a file
  * Path segments arrive percent-decoded (`%2C`, `%2F` from cloud-config-client); `(_)` stands for `/` (Spring's
  * own client). Everything is validated before the repository is touched.
  */
@@ -17,16 +18,20 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireValidLabel } from '../git/index.js';
 import { serverErrors } from '../errors.js';
-import type { EnvironmentRequest, EnvironmentService, RenderFormat } from './environment-service.js';
+import type { EnvironmentRequest, RenderFormat } from './environment-service.js';
+import type { EnvironmentFinder } from './environment-finder.js';
 import { LruCache } from './lru-cache.js';
 import { environmentHeaders, revisionHeaders } from './environment-response.js';
 import type { RepeatRequestFastPath } from './repeat-request-fast-path.js';
+import { type ResourceSource, decodeSegment, rawSegmentsAfter, sendResource } from './resource-responses.js';
 
 const FILE_SUFFIX = /\.(yml|yaml|properties|json)$/;
 
 export interface EnvironmentRoutesOptions {
-  service: EnvironmentService;
+  service: EnvironmentFinder;
   maxProfiles: number;
+  /** Answers the plain-text endpoint (undefined: not served). */
+  resources?: ResourceSource;
   /** Remembers URLs answered with 200, so repeats can skip fastify (undefined: no fast path). */
   fastPath?: RepeatRequestFastPath;
 }
@@ -96,6 +101,15 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
     '/:name/:profiles/*',
     (request, reply) => {
       const { name, profiles } = request.params;
+      // Spring's label is one segment: more segments make `/{name}/{profile}/{label}/{path}`, and one segment
+      // with ?useDefaultLabel makes `/{name}/{profile}/{path}` (plain-text resources).
+      const rest = rawSegmentsAfter(request.url, 2);
+      const useDefaultLabel = Object.hasOwn(request.query as object, 'useDefaultLabel');
+      if (options.resources && (rest.length > 1 || useDefaultLabel)) {
+        const label = rest.length > 1 || !useDefaultLabel ? decodeSegment(rest[0] ?? '') : null;
+        const parsed = parseRequest({ name, profiles, label });
+        return sendResource(options.resources, request, reply, parsed, label === null ? rest : rest.slice(1));
+      }
       return sendEnvironment(request, reply, { name, profiles, label: request.params['*'] });
     },
   );

@@ -17,6 +17,7 @@ import {
   renderProperties,
   renderYaml,
   resolvePlaceholders,
+  resolvePlaceholdersInText,
 } from '@confbus/core';
 import { serverErrors } from '../errors.js';
 import type { ConfigFileParser } from './config-file-parser.js';
@@ -75,6 +76,11 @@ export class ResolvedEnvironment {
       this.renderings.set(key, text);
     }
     return text;
+  }
+
+  /** `${...}` in a plain-text resource, resolved from this environment's merged properties. */
+  resolveText(text: string, path: string): string {
+    return resolvePlaceholdersInText(this.mergedProperties(false), text, path);
   }
 
   private mergedProperties(resolve: boolean): FlatProperties {
@@ -185,6 +191,28 @@ export class EnvironmentService {
     return { resolved, revision };
   }
 
+  /**
+   * The directories searched for a request at a revision (root first, then the expanded search paths) and
+   * every file present: the environment and the plain-text endpoint look in the same places.
+   */
+  async searchDirectories(
+    request: EnvironmentRequest,
+    revision: Pick<ResolvedRevision, 'commit' | 'label'>,
+  ): Promise<{ directories: string[]; present: ReadonlySet<string> }> {
+    const files = await this.options.repository.listFiles(revision.commit);
+    const directories = expandSearchDirectories(
+      this.options.searchPaths,
+      { applications: request.applications, profiles: request.profiles, label: revision.label },
+      directoriesOf(files),
+    );
+    return { directories, present: new Set(files) };
+  }
+
+  /** Reads one file of the repository at a commit (the plain-text endpoint). */
+  readFile(commit: string, path: string): Promise<Buffer | undefined> {
+    return this.options.repository.readFile(commit, path);
+  }
+
   private async build(
     request: EnvironmentRequest,
     commit: string,
@@ -192,13 +220,10 @@ export class EnvironmentService {
   ): Promise<ResolvedEnvironment> {
     this.builds++;
     const { repository } = this.options;
-    const files = await repository.listFiles(commit);
-    const present = new Set(files);
-    const directories = expandSearchDirectories(
-      this.options.searchPaths,
-      { applications: request.applications, profiles: request.profiles, label: effectiveLabel },
-      directoriesOf(files),
-    );
+    const { directories, present } = await this.searchDirectories(request, {
+      commit,
+      label: effectiveLabel,
+    });
     const candidates = candidateConfigFiles({
       applications: [...request.applications],
       profiles: [...request.profiles],
@@ -221,7 +246,7 @@ export class EnvironmentService {
       }
     });
     const loaded = candidates.map((candidate, i) => ({ ...candidate, documents: parsed[i]!.documents }));
-    const propertySources = buildPropertySources(loaded, [...request.profiles], this.uri);
+    const propertySources = this.named(buildPropertySources(loaded, [...request.profiles], this.uri));
     if (propertySources.length === 0 && !this.options.acceptEmpty) {
       throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
     }
@@ -238,6 +263,18 @@ export class EnvironmentService {
       sourceBytes,
       environment,
     );
+  }
+
+  /** Renames `<uri>/<path>[ (document #N)]` sources when the repository names its files itself. */
+  private named(sources: Environment['propertySources']): Environment['propertySources'] {
+    const { displayNameOf } = this.options.repository;
+    if (!displayNameOf) return sources;
+    const prefix = `${this.uri}/`;
+    return sources.map((source) => {
+      const match = / \(document #\d+\)$/.exec(source.name);
+      const path = source.name.slice(prefix.length, match ? match.index : undefined);
+      return { ...source, name: `${displayNameOf.call(this.options.repository, path)}${match?.[0] ?? ''}` };
+    });
   }
 
   private async documents(commit: string, path: string, blobId: string | undefined): Promise<ParsedFile> {

@@ -8,7 +8,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { environmentHeaders } from './environment-response.js';
-import type { EnvironmentRequest, EnvironmentService } from './environment-service.js';
+import type { EnvironmentRequest } from './environment-service.js';
+import type { EnvironmentFinder } from './environment-finder.js';
 import { LruCache } from './lru-cache.js';
 
 export interface FastPathObserver {
@@ -22,7 +23,7 @@ export class RepeatRequestFastPath {
   served = 0;
 
   constructor(
-    private readonly service: EnvironmentService,
+    private readonly service: EnvironmentFinder,
     private readonly observer: FastPathObserver,
   ) {}
 

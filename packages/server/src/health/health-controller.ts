@@ -9,6 +9,8 @@ import type { MirrorHealth } from '../git/index.js';
 
 export interface HealthSources {
   git: () => MirrorHealth;
+  /** Every repository served, by name (`default`, `repos.<name>`, `<name>[<expanded uri>]`). */
+  repositories?: () => Record<string, MirrorHealth>;
   /** Whether this request may see component details (false for anonymous callers when auth is on). */
   showDetails?: (request: FastifyRequest) => boolean;
   /** Extra components (the bus adds one). */
@@ -19,14 +21,27 @@ export function registerHealthRoutes(app: FastifyInstance, sources: HealthSource
   app.get('/actuator/health', async (request) => {
     if (sources.showDetails && !sources.showDetails(request)) return { status: 'UP' };
     const git = sources.git();
-    const gitStatus = git.lastSuccessAt === undefined ? 'UNKNOWN' : git.stale ? 'STALE' : 'UP';
+    const gitStatus = statusOf(git);
     const extra = sources.components?.() ?? {};
+    const repositories = sources.repositories?.() ?? {};
     return {
       status: 'UP',
       components: {
-        git: { status: gitStatus, details: git },
+        git: { status: gitStatus, details: { ...git, repositories: statusOfEach(repositories) } },
         ...extra,
       },
     };
   });
+}
+
+function statusOf(health: MirrorHealth): string {
+  return health.lastSuccessAt === undefined ? 'UNKNOWN' : health.stale ? 'STALE' : 'UP';
+}
+
+function statusOfEach(
+  repositories: Record<string, MirrorHealth>,
+): Record<string, MirrorHealth & { status: string }> {
+  return Object.fromEntries(
+    Object.entries(repositories).map(([name, health]) => [name, { status: statusOf(health), ...health }]),
+  );
 }

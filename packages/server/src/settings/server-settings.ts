@@ -67,6 +67,59 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     description: 'Password or token for an HTTPS remote',
   },
   {
+    key: `${git}.repos`,
+    type: 'string',
+    isPrefix: true,
+    description:
+      'More repositories, repos.<name>.uri|pattern|search-paths|username|password|default-label|clone-on-start|timeout|refresh-rate (see docs/repositories.md)',
+  },
+  {
+    key: `${git}.continue-on-multiple-label-failure`,
+    type: 'boolean',
+    default: false,
+    description:
+      'In a multi-label request (/{name}/{profile}/{label1},{label2}), skip labels that cannot be served instead of failing',
+  },
+  {
+    key: 'spring.profiles.active',
+    type: 'list',
+    default: [],
+    description: "The server's profiles: `native` serves folders (native.search-locations) instead of Git",
+  },
+  {
+    key: 'spring.cloud.config.server.native.search-locations',
+    type: 'list',
+    default: ['file:./', 'file:./config/'],
+    description:
+      'With the native profile: folders to serve, in precedence order (later wins); file: paths, {application}/{profile}/{label} allowed',
+  },
+  {
+    key: 'spring.cloud.config.server.native.default-label',
+    type: 'string',
+    default: 'master',
+    description: 'With the native profile: the label (sub-folder) used when a request names none',
+  },
+  {
+    key: 'spring.cloud.config.server.native.add-label-locations',
+    type: 'boolean',
+    default: true,
+    description: 'With the native profile: also search <location>/<label>/ for each plain location',
+  },
+  {
+    key: 'spring.cloud.config.server.overrides',
+    type: 'string',
+    isPrefix: true,
+    description:
+      'overrides.<key>=<value>: served first to every application as the `overrides` property source; ${...} passed through to clients',
+  },
+  {
+    key: 'confbus.server.git.max-placeholder-repositories',
+    type: 'integer',
+    default: 50,
+    description:
+      'Most mirrors made from one uri with {application}/{profile}/{label} kept at once; the least recently used is closed and removed',
+  },
+  {
     key: 'spring.cloud.config.server.accept-empty',
     type: 'boolean',
     default: true,

@@ -112,12 +112,12 @@ describe('server-side decryption of {cipher} values', () => {
     const decryptor = server.server.encryption.decryptor;
     assert.ok(decryptor);
     await get(server, '/app/dev');
-    const afterFirst = { decrypted: decryptor.decrypted, builds: server.server.environments.builds };
+    const afterFirst = { decrypted: decryptor.decrypted, builds: server.server.repositories.builds };
     assert.equal(afterFirst.decrypted, 3); // password, token, and the failing value counted apart
     for (let i = 0; i < 20; i++) assert.equal((await get(server, '/app/dev')).status, 200);
     await get(server, '/other/default'); // application.yml's token again, in a new build
     assert.equal(decryptor.decrypted, afterFirst.decrypted);
-    assert.equal(server.server.environments.builds, afterFirst.builds + 1);
+    assert.equal(server.server.repositories.builds, afterFirst.builds + 1);
   });
 
   it('passes cipher text through with spring.cloud.config.server.encrypt.enabled=false', async () => {

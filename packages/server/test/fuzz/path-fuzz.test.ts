@@ -118,6 +118,20 @@ function generatePath(random: () => number): string {
     const label = hostile(pick(labels));
     const name = hostile(pick(names));
     const profile = hostile(pick(profiles));
+    if (random() < 0.2) {
+      // Plain-text resources: /{name}/{profile}/{label}/{path} and /{name}/{profile}/{path}?useDefaultLabel.
+      const files = [
+        'nginx.conf',
+        'dir/page.txt',
+        '.git/config',
+        '../../etc/passwd',
+        'dir%2F..%2F..%2Fconfig',
+      ];
+      const path = Array.from({ length: 1 + Math.floor(random() * 3) }, () => hostile(pick(files))).join('/');
+      return random() < 0.3
+        ? `/${name}/${profile}/${path.replace(/\//g, '')}?useDefaultLabel`
+        : `/${name}/${profile}/${label || 'master'}/${path}`;
+    }
     if (random() < 0.3) {
       const file = `${name}-${profile}.${pick(['yml', 'yaml', 'properties', 'json'])}`;
       return label === '' ? `/${file}` : `/${label}/${file}`;
@@ -161,6 +175,8 @@ describe('path fuzz', () => {
         'foo-dev.yml': 'foo: dev\n',
         'broken.yml': 'key: [unclosed\n',
         [`-${MARK}.yml`]: 'dash: file\n',
+        'nginx.conf': 'upstream ${foo} ${user.home:none};\n',
+        'dir/page.txt': 'page ${shared}\n',
       },
       { tag: 'v1' },
     );
@@ -243,6 +259,8 @@ describe('path fuzz', () => {
           assert.fail(`request failed (${String(error)}); ${context(path)}`);
         }
         statuses.set(outcome.status, (statuses.get(outcome.status) ?? 0) + 1);
+        // A plain-text resource never reveals anything outside the repository's tree.
+        assert.doesNotMatch(outcome.body, /root:x:0:|\[core\]|repositoryformatversion/, context(path));
         if (outcome.status >= 400) {
           let code: unknown;
           try {

@@ -1,0 +1,101 @@
+/**
+ * The real `confbus server` CLI with a YAML settings file: named repositories with YAML-list patterns, an
+ * `{application}` uri, overrides with mixed-case keys, and the native backend on a real folder.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { type ConfbusProcess, getJson, startConfbusServer } from '@confbus/testkit/confbus-processes';
+import { makeTempDir } from '@confbus/testkit/temp-dir';
+
+type TempDir = Awaited<ReturnType<typeof makeTempDir>>;
+interface Body {
+  propertySources: Array<{ name: string; source: Record<string, unknown> }>;
+}
+
+describe('confbus server CLI: repositories, overrides, native', () => {
+  let work: TempDir;
+  let fallback: GitRemote;
+  let orders: GitRemote;
+  let server: ConfbusProcess | undefined;
+  let native: ConfbusProcess | undefined;
+
+  before(async () => {
+    work = await makeTempDir('confbus-cli-repos-');
+    fallback = await createGitRemote('fallback');
+    orders = await createGitRemote('orders');
+    await fallback.commit({ 'application.yml': 'from: fallback\n' });
+    await orders.commit({ 'application.yml': 'from: orders\n' });
+    await writeFile(
+      join(work.path, 'server.yml'),
+      [
+        'spring:',
+        '  cloud:',
+        '    config:',
+        '      server:',
+        '        overrides:',
+        '          featureFlag: forced',
+        '        git:',
+        '          repos:',
+        '            orders:',
+        `              uri: ${orders.url}`,
+        '              pattern:',
+        '                - orders*',
+        '                - billing/prod',
+        '',
+      ].join('\n'),
+    );
+    server = await startConfbusServer({
+      gitUri: fallback.url,
+      basedir: join(work.path, 'mirror'),
+      cwd: work.path,
+      args: [`--spring.config.location=${join(work.path, 'server.yml')}`],
+    });
+    const folder = join(work.path, 'native');
+    await mkdir(join(folder, 'master'), { recursive: true });
+    await writeFile(join(folder, 'app.yml'), 'from: folder\n');
+    await writeFile(join(folder, 'master', 'app.yml'), 'label: master\n');
+    native = await startConfbusServer({
+      gitUri: 'unused',
+      basedir: join(work.path, 'native-mirror'),
+      cwd: work.path,
+      args: [
+        '--spring.profiles.active=native',
+        `--spring.cloud.config.server.native.search-locations=file:${folder}`,
+      ],
+    });
+  });
+
+  after(async () => {
+    await server?.process.stop();
+    await native?.process.stop();
+    await Promise.all([fallback?.remove(), orders?.remove()]);
+    await work?.remove();
+  });
+
+  const sources = async (base: string, path: string) => {
+    const { status, body } = await getJson(`${base}${path}`);
+    assert.equal(status, 200, JSON.stringify(body));
+    return (body as Body).propertySources;
+  };
+
+  it('routes by the YAML-list patterns and serves the overrides first, key case kept', async () => {
+    const base = (server as ConfbusProcess).url;
+    const ordersSources = await sources(base, '/orders-api/default');
+    assert.deepEqual(ordersSources[0], { name: 'overrides', source: { featureFlag: 'forced' } });
+    assert.equal(ordersSources[1]?.name, `${orders.url}/application.yml`);
+    assert.equal((await sources(base, '/billing/prod'))[1]?.name, `${orders.url}/application.yml`);
+    assert.equal((await sources(base, '/billing/dev'))[1]?.name, `${fallback.url}/application.yml`);
+  });
+
+  it('serves a folder with the native profile, label sub-folder first', async () => {
+    const base = (native as ConfbusProcess).url;
+    const names = (await sources(base, '/app/default')).map((source) => source.name);
+    assert.deepEqual(names, [
+      `file:${join(work.path, 'native', 'master', 'app.yml')}`,
+      `file:${join(work.path, 'native', 'app.yml')}`,
+    ]);
+  });
+});

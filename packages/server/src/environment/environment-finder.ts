@@ -1,0 +1,12 @@
+/** What the HTTP routes need to answer an environment request: the repository router, or one repository. */
+import type { EnvironmentRequest, ResolvedEnvironment } from './environment-service.js';
+import type { ResolvedRevision } from './config-repository.js';
+
+export interface FoundEnvironment {
+  resolved: ResolvedEnvironment;
+  revision: ResolvedRevision;
+}
+
+export interface EnvironmentFinder {
+  find(request: EnvironmentRequest): Promise<FoundEnvironment>;
+}

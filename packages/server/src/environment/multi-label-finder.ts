@@ -1,0 +1,78 @@
+/**
+ * Multi-label requests, `GET /{name}/{profile}/{label1},{label2}` (Spring 4.2+, AbstractScmEnvironmentRepository):
+ * the environment of each label, the last label's property sources first (it wins), `version` the labels'
+ * commits in request order joined with commas. A label that cannot be served fails the request, unless
+ * `spring.cloud.config.server.git.continue-on-multiple-label-failure` is set: then it is skipped. Overrides are
+ * served once, first, as Spring adds them around the whole multi-label lookup. Combined environments are cached
+ * by the labels' commits, so a repeated request costs the per-label lookups and no new serialisation.
+ */
+import type { Environment } from '@confbus/core';
+import type { EnvironmentFinder, FoundEnvironment } from './environment-finder.js';
+import { type EnvironmentRequest, ResolvedEnvironment } from './environment-service.js';
+import { LruCache } from './lru-cache.js';
+
+const OVERRIDES = 'overrides';
+
+export interface MultiLabelOptions {
+  continueOnFailure: boolean;
+  logger: { warn(o: object, m?: string): void };
+}
+
+export class MultiLabelFinder implements EnvironmentFinder {
+  private readonly combined = new LruCache<string, ResolvedEnvironment>(1000);
+
+  constructor(
+    private readonly inner: EnvironmentFinder,
+    private readonly options: MultiLabelOptions,
+  ) {}
+
+  async find(request: EnvironmentRequest): Promise<FoundEnvironment> {
+    if (!request.label?.includes(',')) return this.inner.find(request);
+    const labels = request.label.split(',').filter((label) => label.trim() !== '');
+    if (labels.length < 2) return this.inner.find({ ...request, label: labels[0] ?? null });
+    const found: FoundEnvironment[] = [];
+    for (const label of [...labels].reverse()) {
+      try {
+        found.push(await this.inner.find({ ...request, label }));
+      } catch (error) {
+        if (!this.options.continueOnFailure) throw error;
+        this.options.logger.warn(
+          { err: error, label, application: request.name },
+          'Could not find a label of a multi-label request; continuing with the next one',
+        );
+      }
+    }
+    const version = found
+      .map((each) => each.revision.commit)
+      .reverse()
+      .join(',');
+    const key = [version, request.name, request.profilesText, request.label].join('\u0000');
+    let resolved = this.combined.get(key);
+    if (!resolved) {
+      resolved = new ResolvedEnvironment(combine(request, version, found));
+      this.combined.set(key, resolved);
+    }
+    return {
+      resolved,
+      revision: {
+        label: request.label ?? '',
+        commit: version,
+        stale: found.some((each) => each.revision.stale),
+      },
+    };
+  }
+}
+
+function combine(request: EnvironmentRequest, version: string, found: FoundEnvironment[]): Environment {
+  const sources = found.flatMap((each) => each.resolved.environment.propertySources);
+  const overrides = sources.find((source) => source.name === OVERRIDES);
+  const files = sources.filter((source) => source.name !== OVERRIDES);
+  return {
+    name: request.name,
+    profiles: [request.profilesText],
+    label: request.label,
+    version,
+    state: null,
+    propertySources: overrides ? [overrides, ...files] : files,
+  };
+}

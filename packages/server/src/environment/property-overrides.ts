@@ -1,0 +1,36 @@
+/**
+ * `spring.cloud.config.server.overrides.*`: properties the server adds to every environment it serves, as the
+ * first (winning) property source, named `overrides`, after decryption — where Spring's
+ * EnvironmentEncryptorEnvironmentRepository adds them. Values are served as written, so a `${...}` placeholder
+ * reaches the client and is resolved there; Spring's escapes `\${` and `\{` (needed in Spring, whose own
+ * settings resolve placeholders) are accepted and unescaped the same way.
+ */
+import type { Environment, Settings } from '@confbus/core';
+
+export const OVERRIDES = 'spring.cloud.config.server.overrides';
+
+/** The overrides in the order they were configured, keys as written. Empty when none are set. */
+export function readOverrides(settings: Settings): Record<string, string> {
+  const overrides: Record<string, string> = {};
+  for (const key of settings.keysUnder(`${OVERRIDES}.`)) {
+    const name = settings.spellingOf(key).slice(OVERRIDES.length + 1);
+    const value = settings.get(key);
+    overrides[name] = unescape(Array.isArray(value) ? value.join(',') : String(value ?? ''));
+  }
+  return overrides;
+}
+
+/** Spring's rule: `\${` becomes `${`; otherwise `\{` becomes `{`. */
+function unescape(value: string): string {
+  if (value.includes('\\${')) return value.split('\\${').join('${');
+  if (value.includes('\\{')) return value.split('\\{').join('{');
+  return value;
+}
+
+export function withOverrides(environment: Environment, overrides: Record<string, string>): Environment {
+  if (Object.keys(overrides).length === 0) return environment;
+  return {
+    ...environment,
+    propertySources: [{ name: 'overrides', source: { ...overrides } }, ...environment.propertySources],
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * Chooses the repository a request is served from, as Spring's MultipleJGitEnvironmentRepository does: the
+ * named repositories in configuration order, each whose patterns match `{application}/{profile}` (for a uri
+ * template, one candidate per requested profile, last first), the first that yields an environment wins; a
+ * candidate that fails (unknown label, unreachable, declined) passes the request on; the default repository
+ * answers everything else, and its errors are the answer.
+ */
+import type { EnvironmentRequest } from '../environment/environment-service.js';
+import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
+import { LruCache } from '../environment/lru-cache.js';
+import type { MirrorHealth } from '../git/index.js';
+import { PlaceholderRepositories } from './placeholder-repositories.js';
+import type { RepositoryDefinition } from './repository-definitions.js';
+import { RepositoryPatterns } from './repository-patterns.js';
+import type { OpenRepository, ServedRepository } from './served-repository.js';
+
+export interface RepositoryRouterOptions {
+  defaultRepository: RepositoryDefinition;
+  named: readonly RepositoryDefinition[];
+  open: OpenRepository;
+  /** confbus.server.git.max-placeholder-repositories, per uri template. */
+  maxPlaceholderRepositories: number;
+  logger: { debug(o: object, m?: string): void; info(o: object, m?: string): void };
+}
+
+/** What to do with the environment found, in the repository that served it. */
+export type UseEnvironment<T> = (served: ServedRepository, found: FoundEnvironment) => Promise<T>;
+
+/** A configured repository: one fixed mirror, or a uri template with its pool of mirrors. */
+class RepositoryEntry {
+  readonly fixed: ServedRepository | undefined;
+  readonly pool: PlaceholderRepositories | undefined;
+  readonly patterns: RepositoryPatterns;
+
+  constructor(
+    readonly definition: RepositoryDefinition,
+    options: RepositoryRouterOptions,
+  ) {
+    this.patterns = new RepositoryPatterns(definition.patterns);
+    if (PlaceholderRepositories.isTemplate(definition.uri)) {
+      this.pool = new PlaceholderRepositories(
+        definition,
+        options.open,
+        options.maxPlaceholderRepositories,
+        (name) =>
+          options.logger.info({ repository: name }, 'Closed the least recently used placeholder mirror'),
+      );
+    } else {
+      this.fixed = options.open(definition, definition.uri, definition.name);
+    }
+  }
+
+  /**
+   * The profiles to try one by one, in Spring's order (last first): a template makes one repository per
+   * profile; a fixed repository is tried once, with the whole request.
+   */
+  attempts(request: EnvironmentRequest): string[] {
+    if (this.fixed) return [request.profilesText];
+    return [...(request.profiles.length === 0 ? ['default'] : request.profiles)].reverse();
+  }
+
+  async serve<T>(request: EnvironmentRequest, profile: string, use: UseEnvironment<T>): Promise<T> {
+    if (this.fixed) return use(this.fixed, await this.fixed.environments.find(request));
+    const pool = this.pool as PlaceholderRepositories;
+    return pool.serve({ application: request.name, profile, label: request.label }, request, use);
+  }
+
+  served(): ServedRepository[] {
+    return this.fixed ? [this.fixed] : (this.pool?.all() ?? []);
+  }
+}
+
+export class RepositoryRouter implements EnvironmentFinder {
+  private readonly defaultEntry: RepositoryEntry;
+  private readonly named: RepositoryEntry[];
+  /** Which named repositories match a request: computed once per (application, profiles). */
+  private readonly matching = new LruCache<string, RepositoryEntry[]>(2000);
+
+  constructor(private readonly options: RepositoryRouterOptions) {
+    this.defaultEntry = new RepositoryEntry(options.defaultRepository, options);
+    this.named = options.named.map((definition) => new RepositoryEntry(definition, options));
+  }
+
+  /** The default repository's mirror when its uri is not a template (the console and webhook work on it). */
+  get defaultRepository(): ServedRepository | undefined {
+    return this.defaultEntry.fixed;
+  }
+
+  find(request: EnvironmentRequest): Promise<FoundEnvironment> {
+    return this.serve(request, (_served, found) => Promise.resolve(found));
+  }
+
+  /**
+   * Finds the request's environment in the repository that serves it and hands both to `use` (the
+   * plain-text endpoint reads a file from that same repository and commit). Only failures to find the
+   * environment pass the request on to the next repository; a failure in `use` is the answer.
+   */
+  async serve<T>(request: EnvironmentRequest, use: UseEnvironment<T>): Promise<T> {
+    for (const entry of this.matchingEntries(request)) {
+      if (entry.fixed && !entry.patterns.accepts(request.name, request.profilesText)) continue;
+      for (const profile of entry.attempts(request)) {
+        let used = false;
+        const guarded: UseEnvironment<T> = (served, found) => {
+          used = true;
+          return use(served, found);
+        };
+        try {
+          return await entry.serve(request, profile, guarded);
+        } catch (error) {
+          if (used) throw error;
+          this.options.logger.debug(
+            { repository: entry.definition.name, err: error },
+            'Repository could not serve the request; trying the next one',
+          );
+        }
+      }
+    }
+    const attempts = this.defaultEntry.attempts(request);
+    return this.defaultEntry.serve(request, attempts[0] as string, use);
+  }
+
+  /** Clones the repositories that ask for it (clone-on-start) and the default one; the others on first use. */
+  async start(onBackgroundFailure: (name: string, error: unknown) => void): Promise<void> {
+    const fixed = [this.defaultEntry, ...this.named].filter((entry) => entry.fixed);
+    await Promise.all(
+      fixed.map(async (entry) => {
+        const mirror = (entry.fixed as ServedRepository).mirror;
+        if (entry.definition.cloneOnStart) await mirror.start();
+        else if (entry === this.defaultEntry)
+          void mirror.start().catch((error: unknown) => onBackgroundFailure(entry.definition.name, error));
+      }),
+    );
+  }
+
+  /** Every repository being served, by name, for health. */
+  health(): Record<string, MirrorHealth> {
+    const out: Record<string, MirrorHealth> = {};
+    for (const served of this.allServed()) out[served.name] = served.mirror.health();
+    return out;
+  }
+
+  get builds(): number {
+    return this.stats.builds;
+  }
+
+  get cacheHits(): number {
+    return this.stats.cacheHits;
+  }
+
+  get cacheMisses(): number {
+    return this.stats.cacheMisses;
+  }
+
+  /** Summed over every repository, including placeholder mirrors closed since. */
+  get stats(): { builds: number; parses: number; cacheHits: number; cacheMisses: number } {
+    const totals = { builds: 0, parses: 0, cacheHits: 0, cacheMisses: 0 };
+    for (const entry of [this.defaultEntry, ...this.named]) {
+      for (const key of Object.keys(totals) as Array<keyof typeof totals>) {
+        totals[key] += entry.pool?.retired[key] ?? 0;
+      }
+    }
+    for (const { environments } of this.allServed()) {
+      totals.builds += environments.builds;
+      totals.parses += environments.parses;
+      totals.cacheHits += environments.cacheHits;
+      totals.cacheMisses += environments.cacheMisses;
+    }
+    return totals;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      [this.defaultEntry, ...this.named].map((entry) => entry.pool?.close() ?? entry.fixed?.close()),
+    );
+  }
+
+  private allServed(): ServedRepository[] {
+    return [this.defaultEntry, ...this.named].flatMap((entry) => entry.served());
+  }
+
+  private matchingEntries(request: EnvironmentRequest): RepositoryEntry[] {
+    if (this.named.length === 0) return this.named;
+    const key = `${request.name}\u0000${request.profilesText}`;
+    let entries = this.matching.get(key);
+    if (!entries) {
+      entries = this.named.filter((entry) => entry.patterns.matches(request.name, request.profiles));
+      this.matching.set(key, entries);
+    }
+    return entries;
+  }
+}

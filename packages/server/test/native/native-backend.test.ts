@@ -1,0 +1,87 @@
+/** The native backend (spring.profiles.active=native) on real folders. */
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { type TestServer, startTestServer } from '../server-harness.js';
+
+interface Body {
+  version: string;
+  propertySources: Array<{ name: string; source: Record<string, unknown> }>;
+}
+
+describe('native backend', () => {
+  let folder: Awaited<ReturnType<typeof makeTempDir>>;
+  let server: TestServer;
+  const write = async (path: string, text: string) => {
+    await mkdir(join(folder.path, path, '..'), { recursive: true });
+    await writeFile(join(folder.path, path), text);
+  };
+
+  before(async () => {
+    folder = await makeTempDir('confbus-native-');
+    await write('base/application.yml', 'from: base\nshared: base\n');
+    await write('base/foo.yml', 'foo: base\n');
+    await write('base/foo-dev.properties', 'foo=dev\n');
+    await write('base/release/foo.yml', 'foo: release-folder\n');
+    await write('base/master/foo.yml', 'foo: master-folder\n');
+    await write('extra/foo.yml', 'foo: extra\nextra: yes\n');
+    await write('apps/foo/application.yml', 'per.app: foo\n');
+    await write('base/nginx.conf', 'upstream ${foo};\n');
+    server = await startTestServer({
+      'spring.profiles.active': 'native',
+      'spring.cloud.config.server.native.search-locations': [
+        `file:${join(folder.path, 'base')}`,
+        `file:${join(folder.path, 'extra')}/`,
+        `file:${join(folder.path, 'apps')}/{application}`,
+      ].join(','),
+    });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await folder?.remove();
+  });
+
+  const get = async (path: string): Promise<Body> => {
+    const response = await server.get(path);
+    assert.equal(response.status, 200, `${path}: ${response.body}`);
+    return response.json() as Body;
+  };
+
+  it('serves the folders with Git precedence: profiles, label folder, later locations, placeholders', async () => {
+    const body = await get('/foo/dev');
+    const names = body.propertySources.map((source) => source.name);
+    const file = (path: string) => `file:${join(folder.path, path)}`;
+    assert.ok(names.includes(file('base/foo-dev.properties')), names.join('\n'));
+    assert.ok(names.includes(file('apps/foo/application.yml')), 'placeholder location');
+    assert.ok(names.includes(file('base/master/foo.yml')), 'default label sub-folder');
+    assert.equal(names.indexOf(file('base/foo-dev.properties')) < names.indexOf(file('base/foo.yml')), true);
+    const yml = await server.get('/foo-dev.yml');
+    assert.match(yml.body, /^foo: dev$/m, 'the profile file wins');
+    assert.match(yml.body, /^extra: true$/m);
+  });
+
+  it('takes the label from a sub-folder of each location', async () => {
+    const names = (await get('/foo/default/release')).propertySources.map((source) => source.name);
+    assert.ok(names.includes(`file:${join(folder.path, 'base/release/foo.yml')}`));
+    assert.ok(!names.includes(`file:${join(folder.path, 'base/master/foo.yml')}`));
+  });
+
+  it('serves an edit on the next request, without a restart', async () => {
+    const before = await get('/foo/default');
+    await write('base/application.yml', 'from: edited\nshared: base\n');
+    const after = await get('/foo/default');
+    assert.notEqual(after.version, before.version);
+    const application = after.propertySources.find((source) => source.name.endsWith('base/application.yml'));
+    assert.equal(application?.source.from, 'edited');
+  });
+
+  it('serves plain-text resources from the folders', async () => {
+    const response = await server.get('/foo/default/master/nginx.conf');
+    assert.equal(response.status, 200, response.body);
+    assert.match(response.body, /^upstream /);
+    assert.equal((await server.get('/foo/default/master/..%2F..%2Fetc%2Fpasswd')).status, 400);
+  });
+});

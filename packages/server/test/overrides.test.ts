@@ -1,0 +1,50 @@
+/** spring.cloud.config.server.overrides.*: the first property source of every environment, as in Spring. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { type TestServer, startTestServer } from './server-harness.js';
+
+describe('overrides', () => {
+  let remote: GitRemote;
+  let server: TestServer;
+
+  before(async () => {
+    remote = await createGitRemote();
+    await remote.commit({ 'application.yml': 'foo: from-repo\nother: kept\n', 'app-dev.yml': 'foo: dev\n' });
+    server = await startTestServer({
+      'spring.cloud.config.server.git.uri': remote.url,
+      'spring.cloud.config.server.overrides.foo': 'forced',
+      'spring.cloud.config.server.overrides.myKey': '${user.name}',
+      'spring.cloud.config.server.overrides.escaped': '\\${app.hello:Hello}',
+    });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await remote?.remove();
+  });
+
+  it('serves them first, as the `overrides` source, keys as written and placeholders passed through', async () => {
+    const body = (await server.get('/app/dev')).json() as {
+      propertySources: Array<{ name: string; source: Record<string, unknown> }>;
+    };
+    assert.deepEqual(
+      body.propertySources.map((source) => source.name),
+      ['overrides', `${remote.url}/app-dev.yml`, `${remote.url}/application.yml`],
+    );
+    assert.deepEqual(body.propertySources[0]?.source, {
+      foo: 'forced',
+      myKey: '${user.name}',
+      escaped: '${app.hello:Hello}',
+    });
+  });
+
+  it('win in the rendered files too', async () => {
+    const yml = await server.get('/app-dev.yml');
+    assert.match(yml.body, /^foo: forced$/m);
+    assert.match(yml.body, /^other: kept$/m);
+    assert.match(yml.body, /^escaped: Hello$/m, 'resolved like any value when rendering with placeholders');
+    const raw = await server.get('/app-dev.properties?resolvePlaceholders=false');
+    assert.match(raw.body, /^escaped: \$\{app\.hello:Hello\}$/m);
+  });
+});

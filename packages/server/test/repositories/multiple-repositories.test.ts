@@ -1,0 +1,233 @@
+/**
+ * Several repositories (spring.cloud.config.server.git.repos.*) against real Git remotes: pattern routing,
+ * fallback to the default repository, per-repository search paths, health, and uri templates with
+ * `{application}` bounded against hostile names.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { makeTempDir } from '@confbus/testkit/temp-dir';
+
+type TempDir = Awaited<ReturnType<typeof makeTempDir>>;
+import { type TestServer, startTestServer } from '../server-harness.js';
+
+interface Body {
+  name: string;
+  propertySources: Array<{ name: string; source: Record<string, unknown> }>;
+}
+
+const REPOS = 'spring.cloud.config.server.git.repos';
+
+describe('several repositories', () => {
+  let fallback: GitRemote;
+  let team: GitRemote;
+  let bar: GitRemote;
+  let qa: GitRemote;
+  let server: TestServer;
+
+  before(async () => {
+    [fallback, team, bar, qa] = await Promise.all([
+      createGitRemote('default'),
+      createGitRemote('team'),
+      createGitRemote('bar'),
+      createGitRemote('qa'),
+    ]);
+    await fallback.commit({ 'application.yml': 'from: default\n', 'foo.yml': 'foo.from: default\n' });
+    await fallback.commit({ 'foo.yml': 'foo.from: default-release\n' }, { branch: 'release' });
+    await team.commit({ 'foo.yml': 'foo.from: team\n', 'foo-dev.yml': 'foo.dev: team\n' });
+    await bar.commit({ 'config/bar/bar.yml': 'bar.from: bar-subdir\n', 'bar.yml': 'bar.from: bar-root\n' });
+    await qa.commit({ 'application-qa.yml': 'from: qa\n' });
+    server = await startTestServer({
+      'spring.cloud.config.server.git.uri': fallback.url,
+      [`${REPOS}.team.uri`]: team.url,
+      [`${REPOS}.team.pattern`]: 'foo*,other/prod',
+      [`${REPOS}.bar.uri`]: bar.url,
+      [`${REPOS}.bar.search-paths`]: 'config/{application}',
+      [`${REPOS}.qa.uri`]: qa.url,
+      [`${REPOS}.qa.pattern`]: '*/qa',
+    });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await Promise.all([fallback, team, bar, qa].map((remote) => remote?.remove()));
+  });
+
+  const get = async (path: string): Promise<Body> => {
+    const response = await server.get(path);
+    assert.equal(response.status, 200, `${path}: ${response.body}`);
+    return response.json() as Body;
+  };
+  const sourceNames = (body: Body) => body.propertySources.map((source) => source.name);
+
+  it('routes by pattern, wildcard included, to the first matching repository', async () => {
+    const body = await get('/foo/dev');
+    assert.deepEqual(sourceNames(body), [`${team.url}/foo-dev.yml`, `${team.url}/foo.yml`]);
+    assert.deepEqual(sourceNames(await get('/foobar/default')), []);
+    assert.deepEqual(sourceNames(await get('/other/prod')), [], 'other/prod is the team repository');
+  });
+
+  it('a repository without a pattern serves its own name, with its own search paths', async () => {
+    const body = await get('/bar/default');
+    assert.deepEqual(sourceNames(body), [`${bar.url}/config/bar/bar.yml`, `${bar.url}/bar.yml`]);
+    assert.equal(body.propertySources[0]?.source['bar.from'], 'bar-subdir');
+  });
+
+  it('a profile pattern routes by profile; everything else goes to the default repository', async () => {
+    assert.deepEqual(sourceNames(await get('/anything/qa')), [`${qa.url}/application-qa.yml`]);
+    assert.deepEqual(sourceNames(await get('/anything/dev')), [`${fallback.url}/application.yml`]);
+    assert.deepEqual(sourceNames(await get('/other/dev')), [`${fallback.url}/application.yml`]);
+  });
+
+  it('a label the matched repository lacks is looked up in the default repository, as Spring does', async () => {
+    const body = await get('/foo/dev/release');
+    assert.equal(body.propertySources[0]?.source['foo.from'], 'default-release');
+    const missing = await server.get('/foo/dev/nowhere');
+    assert.equal(missing.status, 404);
+  });
+
+  it('health lists each repository in use with its own state', async () => {
+    const health = (await server.get('/actuator/health')).json() as {
+      components: { git: { details: { repositories: Record<string, { status: string; uri: string }> } } };
+    };
+    const repositories = health.components.git.details.repositories;
+    assert.deepEqual(Object.keys(repositories).sort(), ['bar', 'default', 'qa', 'team']);
+    assert.equal(repositories.team?.status, 'UP');
+    assert.equal(repositories.team?.uri, team.url);
+  });
+
+  it('each repository checks upstream on its own: a push to one is served at once', async () => {
+    await team.commit({ 'foo.yml': 'foo.from: team-2\n' });
+    const body = await get('/foo/default');
+    assert.equal(body.propertySources[0]?.source['foo.from'], 'team-2');
+  });
+});
+
+describe('one repository per application ({application} in the uri)', () => {
+  let parent: TempDir;
+  let basedir: TempDir;
+  const remotes: GitRemote[] = [];
+  let server: TestServer;
+
+  before(async () => {
+    parent = await makeTempDir('confbus-repos-parent-');
+    basedir = await makeTempDir('confbus-repos-basedir-');
+    for (const name of ['alpha', 'beta', 'gamma', 'delta']) {
+      const remote = await createGitRemote(name);
+      await remote.commit({ 'application.yml': `owner: ${name}\n` });
+      await symlink(remote.path, join(parent.path, `${name}.git`));
+      remotes.push(remote);
+    }
+    server = await startTestServer({
+      'spring.cloud.config.server.git.uri': `${pathToFileURL(parent.path).href}/{application}.git`,
+      'spring.cloud.config.server.git.basedir': join(basedir.path, 'mirror'),
+      'confbus.server.git.max-placeholder-repositories': '3',
+    });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await Promise.all(remotes.map((remote) => remote.remove()));
+    await parent?.remove();
+    await basedir?.remove();
+  });
+
+  const owner = async (application: string): Promise<unknown> => {
+    const response = await server.get(`/${application}/default`);
+    assert.equal(response.status, 200, response.body);
+    return (response.json() as Body).propertySources[0]?.source.owner;
+  };
+  const activeMirrors = () => Object.keys(server.server.repositories.health());
+
+  it('serves each application from its own repository', async () => {
+    assert.equal(await owner('alpha'), 'alpha');
+    assert.equal(await owner('beta'), 'beta');
+  });
+
+  it('an application without a repository is 404, and keeps no mirror', async () => {
+    const before = activeMirrors().length;
+    const response = await server.get('/nosuchapp/default');
+    assert.equal(response.status, 404, response.body);
+    assert.equal(activeMirrors().length, before);
+  });
+
+  it('refuses names that are not plain names before any clone', async () => {
+    for (const path of [
+      '/..%2Fetc/default',
+      '/-upload-pack=x/default',
+      '/.hidden/default',
+      '/a(_)b/default',
+    ]) {
+      const response = await server.get(path);
+      assert.ok([400, 404].includes(response.status), `${path}: ${response.status}`);
+    }
+    const comma = await server.get('/alpha,beta/default');
+    assert.equal(comma.status, 400, 'two applications cannot name one repository');
+    assert.match(comma.body, /cannot name a repository/);
+  });
+
+  it('keeps at most max-placeholder-repositories mirrors, whatever the names requested', async () => {
+    assert.equal(await owner('gamma'), 'gamma');
+    assert.equal(await owner('delta'), 'delta');
+    assert.ok(activeMirrors().length <= 3);
+    const hostile = Array.from({ length: 60 }, (_, i) => `/hostile-${i}-${'x'.repeat(i + 1)}/default`);
+    for (let i = 0; i < hostile.length; i += 10) {
+      const statuses = await Promise.all(
+        hostile.slice(i, i + 10).map(async (p) => (await server.get(p)).status),
+      );
+      assert.ok(
+        // 404: no such repository; 503: every slot busy with another clone at that moment.
+        statuses.every((status) => status === 404 || status === 503),
+        statuses.join(),
+      );
+    }
+    assert.ok(activeMirrors().length <= 3, activeMirrors().join(', '));
+    const dirs = await readdir(join(basedir.path, 'mirror.repos')).catch(() => []);
+    assert.ok(dirs.length <= 3, `mirror directories on disk: ${dirs.length}`);
+    assert.equal(await owner('alpha'), 'alpha', 'an evicted repository is cloned again when asked for');
+  });
+});
+
+describe('twenty configured repositories, one in use', () => {
+  let fallback: GitRemote;
+  let server: TestServer;
+  const catFileProcesses = (): number =>
+    execFileSync('ps', ['-eo', 'ppid=,args='])
+      .toString()
+      .split('\n')
+      .filter((line) => line.trim().startsWith(`${process.pid} `) && line.includes('cat-file')).length;
+
+  before(async () => {
+    fallback = await createGitRemote('fallback');
+    await fallback.commit({ 'application.yml': 'from: default\n' });
+    const repos: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) {
+      repos[`${REPOS}.team-${i}.uri`] = `${fallback.url.replace(/fallback\.git$/, `team-${i}.git`)}`;
+      repos[`${REPOS}.team-${i}.pattern`] = `team-${i}-*`;
+    }
+    server = await startTestServer({ 'spring.cloud.config.server.git.uri': fallback.url, ...repos });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await fallback?.remove();
+  });
+
+  it('runs git for the repositories in use only: one cat-file each', async () => {
+    const before = catFileProcesses();
+    for (const app of ['foo', 'bar', 'baz']) assert.equal((await server.get(`/${app}/default`)).status, 200);
+    const used = Object.entries(server.server.repositories.health()).filter(
+      ([, health]) => health.lastCheckAt !== undefined,
+    );
+    assert.deepEqual(
+      used.map(([name]) => name),
+      ['default'],
+      'health lists all 21; only the default one was ever checked',
+    );
+    assert.ok(catFileProcesses() <= Math.max(before, 1), `${catFileProcesses()} cat-file processes`);
+  });
+});
