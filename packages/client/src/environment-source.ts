@@ -93,8 +93,10 @@ export class EnvironmentSource implements EnvironmentFetcher {
     const { url, authorization } = environmentUrl(req);
     const shown = maskUriUserInfo(req.uri);
     const { connectTimeout, readTimeout } = this.settings;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (authorization) headers.authorization = authorization;
     const { status, body } = await httpGet(url, {
-      authorization,
+      headers,
       connectTimeout,
       readTimeout,
       agents: this.#agents,

@@ -10,7 +10,8 @@ import { clientErrors } from './errors.js';
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface GetOptions {
-  readonly authorization: string | undefined;
+  /** Request headers (accept, authorization, …). */
+  readonly headers: Readonly<Record<string, string>>;
   readonly connectTimeout: number;
   readonly readTimeout: number;
   readonly agents: { readonly http: HttpAgent; readonly https: HttpsAgent };
@@ -40,10 +41,8 @@ class ReusedSocketError extends ConfbusError<'CONFBUS_CONFIG_FETCH'> {
 }
 
 function getOnce(url: URL, options: GetOptions): Promise<{ status: number; body: string }> {
-  const { authorization, connectTimeout, readTimeout } = options;
+  const { headers, connectTimeout, readTimeout } = options;
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (authorization) headers.authorization = authorization;
     const https = url.protocol === 'https:';
     const send = https ? httpsRequest : httpRequest;
     const agent = https ? options.agents.https : options.agents.http;
