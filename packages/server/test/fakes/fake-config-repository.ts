@@ -61,6 +61,15 @@ export class FakeConfigRepository implements ConfigRepository, MonitorRepository
     return text === undefined ? undefined : Buffer.from(text);
   }
 
+  /** Content ids, as git's blob ids: a file unchanged between commits keeps its id. */
+  async blobIds(commit: string): Promise<ReadonlyMap<string, string>> {
+    const ids = new Map<string, string>();
+    for (const [path, text] of this.#commit(commit)) {
+      ids.set(path, createHash('sha1').update(text).digest('hex'));
+    }
+    return ids;
+  }
+
   #fetchAll(): void {
     for (const [label, commit] of this.#upstream) this.#fetched.set(label, commit);
   }
