@@ -119,7 +119,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     );
     if (fetched) await backup.save(fetched);
     client.#poll.start();
-    await client.#busMember.start(client.getNumber('server.port'));
+    if (settings.bus.enabled) await client.#busMember.start(client.getNumber('server.port'));
     return client;
   }
 

@@ -19,6 +19,7 @@ export {
   type RefreshableResult,
   type VersionCatchUp,
 } from './config-client.js';
+export type { LocalSettingsSources } from './local-settings.js';
 export type { BoundObject, BoundValue, ConfigSchema, ConfigView, ReadTracker } from './config-view.js';
 export { ConfigClientError, clientErrors, type ConfigClientErrorCode } from './errors.js';
 export {
