@@ -37,8 +37,11 @@ export class BackupStore implements EnvironmentBackup {
     }
   }
 
-  /** The saved environment, or undefined (logged why) when there is none or it cannot be used. */
-  async restore(): Promise<Environment | undefined> {
+  /**
+   * What `use` makes of the saved environment (the client: its snapshot), or undefined, logged why, when there
+   * is no backup or it cannot be used (unreadable, or `use` throws: a `{cipher}` value that does not decrypt).
+   */
+  async restore<T>(use: (env: Environment) => T): Promise<T | undefined> {
     const { file, key } = this.settings;
     if (!file) return undefined;
     try {
@@ -48,7 +51,7 @@ export class BackupStore implements EnvironmentBackup {
         {},
         `Starting from the last-known-good configuration backup ${file} (saved ${backup.savedAt}, version ${backup.environment.version ?? 'none'})`,
       );
-      return backup.environment;
+      return use(backup.environment);
     } catch (error) {
       this.logger.warn({}, `Cannot use the configuration backup ${file}: ${messageOf(error)}`);
       return undefined;

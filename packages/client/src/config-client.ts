@@ -12,7 +12,7 @@ import { BusMember, type BusState } from './bus/bus-member.js';
 import type { BusHealth, ClientBus } from './bus/client-bus.js';
 import { createClientDecryptor } from './cipher-values.js';
 import { readClientSettings, type ClientSettings } from './client-settings.js';
-import { localSettingsLayer, type SnapshotMeta } from './config-snapshot.js';
+import { localSettingsLayer, type ConfigSnapshot, type SnapshotMeta } from './config-snapshot.js';
 import type { BoundObject, ConfigSchema, ConfigView } from './config-view.js';
 import { EnvironmentSource } from './environment-source.js';
 import { ConfigClientError } from './errors.js';
@@ -102,13 +102,11 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
       source.close();
       throw error;
     });
-    const restored = fetched ? undefined : await backup.restore();
-    if (!fetched && !restored) logger.warn({}, 'Starting on local settings only');
+    // The server's configuration, else the last-known-good backup, else the local settings alone.
     const initial = fetched
       ? snapshots.fromEnvironment(fetched, 'server')
-      : restored
-        ? snapshots.fromEnvironment(restored, 'backup')
-        : snapshots.localOnly();
+      : ((await backup.restore((saved) => snapshots.fromEnvironment(saved, 'backup'))) ??
+        startLocally(snapshots, logger));
     const live = new LiveConfig(initial, logger);
     const client = new ConfigClient(
       settings,
@@ -250,6 +248,11 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     await refreshes;
     this.#source.close();
   }
+}
+
+function startLocally(snapshots: SnapshotFactory, logger: Logger): ConfigSnapshot {
+  logger.warn({}, 'Starting on local settings only');
+  return snapshots.localOnly();
 }
 
 /** The first fetch: with fail-fast a failure ends start-up; without, the client starts from a backup or local settings. */
