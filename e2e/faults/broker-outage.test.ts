@@ -26,7 +26,7 @@ import {
 
 const yaml = (comment: string) => `group:\n  profile: dev\n  comment: ${comment}\n`;
 /** BusNode's line (followed by its fields); the client's catch-up line starts with a capital B. */
-const RECONNECTED = 'bus reconnected ';
+const RECONNECTED = 'bus reconnected';
 const CAUGHT_UP = /^Bus reconnected: the config server moved from version [0-9a-f]{40} to [0-9a-f]{40}/;
 
 describe('fault: broker connections lost during a bus refresh', () => {

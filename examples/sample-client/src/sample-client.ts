@@ -66,7 +66,7 @@ export async function startSampleClient(options: SampleClientOptions = {}): Prom
   });
   const port = (server.address() as AddressInfo).port;
   await config.setLocalServerPort(port); // the bus id carries the port, as Spring's local.server.port
-  config.logger.info(`Listening on http://${host}:${port}`);
+  config.logger.info({}, `Listening on http://${host}:${port}`);
 
   return {
     port,

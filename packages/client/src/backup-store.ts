@@ -1,176 +1,64 @@
 /**
- * The last-known-good copy of the fetched environment, so a service can start when the config
- * server is down. Written atomically (temp file, fsync, rename; mode 0600). Secret values (per
- * isSecretKey, and values holding a URI with a password such as `jdbc:postgresql://app:pw@host/db`) are
- * AES-256-GCM encrypted with a key derived from `confbus.client.backup.key`, left out when there is no key,
- * or — only if asked for — stored in plain text. `{cipher}` values the server passed through are stored as
- * they came (still encrypted): the client decrypts them after reading, so their plain text never reaches the
- * file.
+ * The last-known-good backup as the client uses it (file format: backup-file.ts): saved after every fetch
+ * that succeeded, read at start-up when no config server answered. Failures are logged, never thrown: a
+ * backup that cannot be written must not fail a refresh.
  */
-import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { hasUriPassword, isCipherValue, isSecretKey, type FlatProperties } from '@confbus/core';
-import type { RemoteEnvironment } from './remote-environment.js';
-import { parseEnvironment } from './remote-environment.js';
+import type { Environment, Logger } from '@confbus/core';
+import { readBackup, writeBackup } from './backup-file.js';
+import type { ClientSettings } from './client-settings.js';
 
-const FORMAT = 'confbus-client-backup/1';
-
-export interface BackupOptions {
-  readonly key: string | undefined;
-  readonly plaintextSecrets: boolean;
+/** What the refresh logic needs of the backup (tests hand in a fake). */
+export interface EnvironmentBackup {
+  save(env: Environment): Promise<void>;
 }
 
-interface CipherValue {
-  $cipher: string;
-}
+export class BackupStore implements EnvironmentBackup {
+  #warnedOmittedSecrets = false;
 
-interface BackupFile {
-  format: typeof FORMAT;
-  savedAt: string;
-  secrets: { mode: 'aes-256-gcm'; salt: string } | { mode: 'omitted' } | { mode: 'plaintext' };
-  environment: {
-    name: string;
-    profiles: readonly string[];
-    label: string | null;
-    version: string | null;
-    state: string | null;
-    propertySources: Array<{ name: string; source: Record<string, FlatProperties[string] | CipherValue> }>;
-  };
-}
+  constructor(
+    private readonly settings: ClientSettings['backup'],
+    private readonly logger: Logger,
+  ) {}
 
-function deriveKey(material: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(material, salt, 32, (error, key) => (error ? reject(error) : resolve(key)));
-  });
-}
-
-/** Writes the backup; resolves with how many secret values were left out (no key, no plaintext). */
-export async function writeBackup(
-  file: string,
-  env: RemoteEnvironment,
-  options: BackupOptions,
-): Promise<{ omittedSecrets: number }> {
-  const salt = randomBytes(16);
-  const key = options.key ? await deriveKey(options.key, salt) : undefined;
-  const mode: BackupFile['secrets'] = key
-    ? { mode: 'aes-256-gcm', salt: salt.toString('base64') }
-    : options.plaintextSecrets
-      ? { mode: 'plaintext' }
-      : { mode: 'omitted' };
-  let omittedSecrets = 0;
-  const propertySources = env.propertySources.map((ps) => {
-    const source: Record<string, FlatProperties[string] | CipherValue> = {};
-    for (const [name, value] of Object.entries(ps.source)) {
-      // A {cipher} value is already encrypted (with the encrypt.* key): kept as it is, it restores without a backup key.
-      const secret = isSecretKey(name) || hasUriPassword(value);
-      if (!secret || mode.mode === 'plaintext' || isCipherValue(value)) source[name] = value;
-      else if (key) source[name] = { $cipher: encrypt(key, name, JSON.stringify(value)) };
-      else omittedSecrets++;
-    }
-    return { name: ps.name, source };
-  });
-  const body: BackupFile = {
-    format: FORMAT,
-    savedAt: new Date().toISOString(),
-    secrets: mode,
-    environment: {
-      name: env.name,
-      profiles: env.profiles,
-      label: env.label,
-      version: env.version,
-      state: env.state,
-      propertySources,
-    },
-  };
-  await writeAtomically(file, `${JSON.stringify(body, null, 2)}\n`);
-  return { omittedSecrets };
-}
-
-export interface LoadedBackup {
-  readonly environment: RemoteEnvironment;
-  readonly savedAt: string;
-  /** Why some values could not be restored (wrong or missing key); never contains a value. */
-  readonly warnings: readonly string[];
-}
-
-export async function readBackup(file: string, keyMaterial: string | undefined): Promise<LoadedBackup> {
-  const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<BackupFile>;
-  if (parsed.format !== FORMAT || !parsed.environment || !parsed.secrets) {
-    throw new Error(`${file} is not a confbus client backup (${FORMAT})`);
-  }
-  const warnings: string[] = [];
-  const secrets = parsed.secrets;
-  const key =
-    secrets.mode === 'aes-256-gcm' && keyMaterial
-      ? await deriveKey(keyMaterial, Buffer.from(secrets.salt, 'base64'))
-      : undefined;
-  if (secrets.mode === 'aes-256-gcm' && !key) {
-    warnings.push('secret values are encrypted but confbus.client.backup.key is not set: they are left out');
-  }
-  if (secrets.mode === 'omitted')
-    warnings.push('secret values were not saved in the backup (no key was set)');
-  const propertySources = parsed.environment.propertySources.map((ps) => {
-    const source: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(ps.source)) {
-      if (typeof value !== 'object' || value === null) {
-        source[name] = value;
-        continue;
+  async save(env: Environment): Promise<void> {
+    const { file, key, plaintextSecrets } = this.settings;
+    if (!file) return;
+    try {
+      const { omittedSecrets } = await writeBackup(file, env, { key, plaintextSecrets });
+      if (omittedSecrets > 0 && !this.#warnedOmittedSecrets) {
+        this.#warnedOmittedSecrets = true;
+        this.logger.warn(
+          {},
+          `Backup ${file}: ${omittedSecrets} secret value(s) left out; set confbus.client.backup.key to encrypt them`,
+        );
       }
-      if (!key) continue;
-      try {
-        source[name] = JSON.parse(decrypt(key, name, value.$cipher));
-      } catch {
-        warnings.push(`cannot decrypt '${name}' (wrong confbus.client.backup.key?): left out`);
-      }
+    } catch (error) {
+      this.logger.warn({}, `Could not write the configuration backup ${file}: ${messageOf(error)}`);
     }
-    return { name: ps.name, source };
-  });
-  return {
-    environment: parseEnvironment({ ...parsed.environment, propertySources }, `backup ${file}`),
-    savedAt: parsed.savedAt ?? '',
-    warnings,
-  };
+  }
+
+  /**
+   * What `use` makes of the saved environment (the client: its snapshot), or undefined, logged why, when there
+   * is no backup or it cannot be used (unreadable, or `use` throws: a `{cipher}` value that does not decrypt).
+   */
+  async restore<T>(use: (env: Environment) => T): Promise<T | undefined> {
+    const { file, key } = this.settings;
+    if (!file) return undefined;
+    try {
+      const backup = await readBackup(file, key);
+      for (const warning of backup.warnings) this.logger.warn({}, `Backup ${file}: ${warning}`);
+      this.logger.warn(
+        {},
+        `Starting from the last-known-good configuration backup ${file} (saved ${backup.savedAt}, version ${backup.environment.version ?? 'none'})`,
+      );
+      return use(backup.environment);
+    } catch (error) {
+      this.logger.warn({}, `Cannot use the configuration backup ${file}: ${messageOf(error)}`);
+      return undefined;
+    }
+  }
 }
 
-/** iv (12) | tag (16) | ciphertext, base64; the property name is authenticated so values cannot be swapped. */
-function encrypt(key: Buffer, name: string, plain: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(name, 'utf8'));
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
-}
-
-function decrypt(key: Buffer, name: string, text: string): string {
-  const raw = Buffer.from(text, 'base64');
-  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-  decipher.setAAD(Buffer.from(name, 'utf8'));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
-}
-
-/** A crash mid-write must never leave a torn backup: the rename is the commit point. */
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  // Make the rename itself durable; some platforms cannot open a directory, which is fine.
-  const dir = await open(dirname(file), 'r').catch(() => undefined);
-  if (dir) {
-    await dir.sync().catch(() => undefined);
-    await dir.close();
-  }
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -6,12 +6,10 @@
 import {
   canonicalKey,
   environmentNamesFor,
-  PlaceholderBudgetExceeded,
-  PlaceholderLimitError,
+  resolveValuePlaceholders,
   type PropertyValue,
   type Settings,
 } from '@confbus/core';
-import { hasPlaceholder, resolvePlaceholders } from './placeholders.js';
 
 export type ConfigSourceKind = 'server' | 'backup' | 'local';
 
@@ -87,23 +85,13 @@ export class ConfigSnapshot {
     onRead?.(key);
     const entry = this.rawEntry(key);
     const value = entry?.value;
-    if (typeof value !== 'string' || !hasPlaceholder(value)) return value;
-    try {
-      return resolvePlaceholders(
-        value,
-        (ref) => {
-          onRead?.(ref);
-          return this.rawEntry(ref)?.value;
-        },
-        new Set([key]),
-      );
-    } catch (error) {
-      // A placeholder bomb in the configuration: a clear error naming the key and its source, fast.
-      if (error instanceof PlaceholderBudgetExceeded) {
-        throw new PlaceholderLimitError(key, entry?.layer, error.message);
-      }
-      throw error;
-    }
+    if (typeof value !== 'string') return value;
+    // A placeholder bomb in the configuration fails fast with an error naming the key and its source.
+    const lookup = (ref: string) => {
+      onRead?.(ref);
+      return this.rawEntry(ref)?.value;
+    };
+    return resolveValuePlaceholders(key, value, lookup, { source: entry?.layer, circular: 'keep-innermost' });
   }
 
   /** Every enumerable key with its winning raw value: what a refresh diffs. */

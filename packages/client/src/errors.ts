@@ -9,7 +9,7 @@ export const clientErrors = defineErrors({
   CONFBUS_CONFIG_FETCH: {
     status: 500,
     description:
-      'The configuration could not be fetched from any config server (bad URI, unreachable, a non-200 answer, not JSON) or the settings file could not be read; the message names the URI and the answer',
+      'The configuration could not be fetched from any config server (bad URI, unreachable, a non-200 answer, not JSON); the message names the URI and the answer',
   },
   CONFBUS_FAIL_FAST: {
     status: 500,

@@ -1,10 +1,8 @@
 // The public API of @confbus/client (see README.md). Everything else in src/ is internal: tests import it from src.
 export type { ConfigSourceKind } from './config-snapshot.js';
 export type { Refreshable, RefreshableFactory, RefreshableOptions } from './refreshable.js';
-export type { RemoteEnvironment, RemotePropertySource } from './remote-environment.js';
 export {
   ClientBus,
-  type BusClientLogger,
   type BusHealth,
   type BusRefreshOutcome,
   type BusRefreshTarget,
@@ -14,7 +12,6 @@ export { clientSettingSpecs, type ClientSettings, type RetryPolicy } from './cli
 export {
   ConfigClient,
   type BusState,
-  type ClientLogger,
   type ConfigClientEvents,
   type ConfigClientOptions,
   type ConfigStatus,
@@ -22,6 +19,7 @@ export {
   type RefreshableResult,
   type VersionCatchUp,
 } from './config-client.js';
+export type { LocalSettingsSources } from './local-settings.js';
 export type { BoundObject, BoundValue, ConfigSchema, ConfigView, ReadTracker } from './config-view.js';
 export { ConfigClientError, clientErrors, type ConfigClientErrorCode } from './errors.js';
 export {

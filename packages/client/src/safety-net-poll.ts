@@ -5,14 +5,11 @@
  * keep the same fallback beside their push channels. While the server cannot be reached, it retries sooner
  * (from `retryMin` doubling up to `interval`), so the check happens soon after the connection comes back.
  */
+import type { Logger } from '@confbus/core';
+
 export interface PollTarget {
   /** Fetches and refreshes if the version moved: the changed keys, or null when nothing changed. */
   check(): Promise<{ keys: string[]; from: string | null; to: string | null } | null>;
-}
-
-export interface PollLogger {
-  info(message: string): void;
-  warn(message: string): void;
 }
 
 export interface SafetyNetPollOptions {
@@ -35,7 +32,7 @@ export class SafetyNetPoll {
 
   constructor(
     private readonly target: PollTarget,
-    private readonly logger: PollLogger,
+    private readonly logger: Logger,
     private readonly options: SafetyNetPollOptions,
   ) {
     this.#retry = options.retryMin;
@@ -62,9 +59,10 @@ export class SafetyNetPoll {
   async #run(): Promise<void> {
     try {
       const outcome = await this.target.check();
-      if (this.#failing) this.logger.info('Config server reachable again');
+      if (this.#failing) this.logger.info({}, 'Config server reachable again');
       if (outcome !== null) {
         this.logger.info(
+          {},
           `Config server moved from version ${outcome.from ?? 'none'} to ${outcome.to ?? 'none'} without a refresh event reaching this client; Keys refreshed [${outcome.keys.join(', ')}]`,
         );
       }
@@ -74,6 +72,7 @@ export class SafetyNetPoll {
     } catch (error) {
       if (!this.#failing) {
         this.logger.warn(
+          {},
           `Safety-net check of the config server failed (${error instanceof Error ? error.message : String(error)}); retrying with backoff`,
         );
       }

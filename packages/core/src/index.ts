@@ -25,7 +25,13 @@ export {
   type LoadedConfigFile,
 } from './environment/config-file-order.js';
 export { mergeForRendering, renderJson, renderProperties, renderYaml } from './environment/render-formats.js';
-export { resolvePlaceholders, resolvePlaceholdersInText } from './environment/placeholders.js';
+export {
+  resolvePlaceholders,
+  resolvePlaceholdersInText,
+  resolveValuePlaceholders,
+  type CircularPlaceholders,
+  type PlaceholderLookup,
+} from './environment/placeholders.js';
 export {
   hasUriPassword,
   isSecretKey,
@@ -42,12 +48,15 @@ export {
   SettingsError,
   parseArguments,
   resolveSettings,
+  parseSettingsFileLocation,
   settingsFileLocation,
   splitList,
   type ResolveOptions,
   type SettingSource,
+  type SettingsFileLocation,
   type SettingsInput,
 } from './settings/settings-resolver.js';
+export { readSettingsFile } from './settings/settings-file-reader.js';
 export { effectiveSettings } from './settings/effective-settings.js';
 export {
   BusMessageError,

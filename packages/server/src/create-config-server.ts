@@ -17,6 +17,7 @@ import { registerHealthRoutes } from './health/health-controller.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { RefreshTracker } from './bus/refresh-tracker.js';
 import { registerMonitorRoutes } from './monitor/monitor-controller.js';
+import { MonitorService } from './monitor/monitor-service.js';
 import { WEBHOOK_SECRET_HOSTS, type WebhookSecrets } from './monitor/index.js';
 import { type RequestLimits, requestLimitServerOptions } from './http/request-limits.js';
 import { buildInfo } from './build-info.js';
@@ -185,11 +186,12 @@ export async function createConfigServer({
     const secret = settings.optionalString(`confbus.monitor.${host}.secret`);
     if (secret !== undefined) secrets[host] = secret;
   }
-  if (mirror)
-    registerMonitorRoutes(app, {
-      mirror,
+  // /monitor re-reads the default repository; with only per-application (uri template) repositories it is absent.
+  if (mirror) {
+    const monitor = new MonitorService({
+      repository: mirror,
       parser,
-      bus: {
+      publisher: {
         publishRefresh: async (destination) => {
           const event = await requireBus().publishRefresh(destination);
           operatorConsole?.refreshPublished(event);
@@ -197,14 +199,15 @@ export async function createConfigServer({
         },
       },
       busEnabled: isBusEnabled(settings),
-      tracker,
-      maxAcksPerEvent: trackerLimits.maxAcksPerEvent,
+      published: tracker,
       secrets,
       requireSignature: settings.boolean('confbus.monitor.require-signature'),
       allowUnsigned: settings.boolean('confbus.monitor.allow-unsigned'),
       maxFiles: settings.number('confbus.monitor.max-files'),
       logger: logger.child({ component: 'monitor' }),
     });
+    registerMonitorRoutes(app, { service: monitor, tracker, maxAcksPerEvent: trackerLimits.maxAcksPerEvent });
+  }
   const requireBus = (): BusNode => {
     if (!bus) throw new Error('The bus is not started');
     return bus;

@@ -27,14 +27,6 @@ export interface BusRefreshTarget {
   currentVersion(): string | null;
 }
 
-/** The plain-message logger the client uses (pino fits). */
-export interface BusClientLogger {
-  debug(message: string): void;
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
-
 /** What this node tells the config server's fleet view about itself (confbus presence; Spring has none). */
 export interface BusIdentity {
   /** `spring.cloud.config.name`: the application whose configuration it serves. */
@@ -52,7 +44,7 @@ export interface ClientBusOptions {
   /** `spring.cloud.config.name` entries; a destination naming one of them also addresses this node. */
   readonly configNames: readonly string[];
   readonly target: BusRefreshTarget;
-  readonly logger: BusClientLogger;
+  readonly logger: Logger;
 }
 
 export interface BusHealth {
@@ -78,7 +70,7 @@ export class ClientBus {
   private constructor(options: ClientBusOptions) {
     this.#options = options;
     const { settings } = options;
-    const logger = structuredLogger(options.logger);
+    const { logger } = options;
     const transport = createBusTransport(
       settings.binder === 'kafka' && settings.kafka
         ? { binder: 'kafka', destination: settings.destination, kafka: settings.kafka }
@@ -198,7 +190,7 @@ export class ClientBus {
     try {
       await this.#node.publish(event);
     } catch (error) {
-      logger.debug(`Could not announce this node on the bus: ${messageOf(error)}`);
+      logger.debug({}, `Could not announce this node on the bus: ${messageOf(error)}`);
     }
   }
 
@@ -221,21 +213,24 @@ export class ClientBus {
   /** Spring's RefreshListener for an event addressed to this node. */
   async #refresh(event: RefreshBusEvent): Promise<{ keys: string[] | null; error?: unknown }> {
     const { logger } = this.#options;
-    logger.info('Received remote refresh request.');
+    logger.info({}, 'Received remote refresh request.');
     try {
       const keys = await this.#options.target.refresh();
-      logger.info(`Keys refreshed [${keys.join(', ')}]`);
+      logger.info({}, `Keys refreshed [${keys.join(', ')}]`);
       return { keys };
     } catch (error) {
       // The client already logged the cause; the event counts as handled (and is acked) anyway.
-      logger.warn(`Remote refresh ${event.id} from ${event.originService} failed: ${messageOf(error)}`);
+      logger.warn({}, `Remote refresh ${event.id} from ${event.originService} failed: ${messageOf(error)}`);
       return { keys: null, error };
     }
   }
 
   /** What Spring's RefreshListener says about a local request that does not address this node. */
   async #notAddressed(event: RefreshBusEvent): Promise<{ keys: null; error?: unknown }> {
-    this.#options.logger.info(`Refresh not performed, the event was targeting ${event.destinationService}`);
+    this.#options.logger.info(
+      {},
+      `Refresh not performed, the event was targeting ${event.destinationService}`,
+    );
     return { keys: null };
   }
 
@@ -271,15 +266,18 @@ export class ClientBus {
         const outcome = await target.refreshIfVersionChanged();
         if (outcome === null) {
           logger.info(
+            {},
             `Bus reconnected: config version ${target.currentVersion() ?? 'none'} is current, no refresh event was missed`,
           );
         } else {
           logger.info(
+            {},
             `Bus reconnected: the config server moved from version ${outcome.from ?? 'none'} to ${outcome.to ?? 'none'} while the bus was down; Keys refreshed [${outcome.keys.join(', ')}]`,
           );
         }
       } catch (error) {
         logger.warn(
+          {},
           `Bus reconnected, but checking for a missed configuration version failed: ${messageOf(error)}`,
         );
       }
@@ -289,20 +287,4 @@ export class ClientBus {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** BusNode logs pino-style (fields, message); the client's logger takes one line of text. */
-function structuredLogger(logger: BusClientLogger): Logger {
-  const line = (fields: object, message?: string) => {
-    const shown = Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(fields)}`;
-    return `${message ?? ''}${shown}`;
-  };
-  const structured: Logger = {
-    debug: (fields, message) => logger.debug(line(fields, message)),
-    info: (fields, message) => logger.info(line(fields, message)),
-    warn: (fields, message) => logger.warn(line(fields, message)),
-    error: (fields, message) => logger.error(line(fields, message)),
-    child: () => structured,
-  };
-  return structured;
 }

@@ -15,25 +15,27 @@ const SUFFIX = '}';
 const SEPARATOR = ':';
 const ESCAPE = '\\';
 
+/** Where a placeholder's key is looked up: a value, or undefined when no source has the key. */
+export type PlaceholderLookup = (key: string) => PropertyValue | undefined;
+
+function lookupIn(flat: FlatProperties): PlaceholderLookup {
+  return (key) => (Object.hasOwn(flat, key) ? flat[key] : undefined);
+}
+
+/**
+ * Which placeholder of a cycle stays literal: the server keeps the outermost one (`ping: p-${pong}`, part of
+ * its wire format), the client the innermost (`ping: p-q-${ping}`, what its reads have always returned).
+ */
+export type CircularPlaceholders = 'keep-outermost' | 'keep-innermost';
+
 export function resolvePlaceholders(
   flat: FlatProperties,
   sourceOf: (key: string) => string | undefined = () => undefined,
 ): FlatProperties {
-  const resolver = new PlaceholderResolver(flat, new PlaceholderBudget());
+  const resolver = new PlaceholderResolver(lookupIn(flat), new PlaceholderBudget(), 'keep-outermost');
   const out: FlatProperties = {};
   for (const [key, value] of Object.entries(flat)) {
-    let resolved = value;
-    if (typeof value === 'string') {
-      try {
-        resolver.budget.nextValue();
-        resolved = resolver.resolveTopLevel(key, value);
-      } catch (error) {
-        if (error instanceof PlaceholderBudgetExceeded) {
-          throw new PlaceholderLimitError(key, sourceOf(key), error.message);
-        }
-        throw error;
-      }
-    }
+    const resolved = typeof value === 'string' ? resolveBounded(resolver, key, value, sourceOf) : value;
     setFlatProperty(out, key, resolved);
   }
   return out;
@@ -44,7 +46,7 @@ export function resolvePlaceholders(
  * `name` (the resource's path) is what a limit error names.
  */
 export function resolvePlaceholdersInText(flat: FlatProperties, text: string, name: string): string {
-  const resolver = new PlaceholderResolver(flat, new PlaceholderBudget());
+  const resolver = new PlaceholderResolver(lookupIn(flat), new PlaceholderBudget(), 'keep-outermost');
   try {
     resolver.budget.nextValue();
     // The key a cycle would be detected on: no property can be named like this.
@@ -52,6 +54,37 @@ export function resolvePlaceholdersInText(flat: FlatProperties, text: string, na
   } catch (error) {
     if (error instanceof PlaceholderBudgetExceeded)
       throw new PlaceholderLimitError(name, name, error.message);
+    throw error;
+  }
+}
+
+/**
+ * One value's placeholders, looked up through `lookup` (the client resolves each read across its property
+ * sources this way); `source` names where the value came from in a PlaceholderLimitError.
+ */
+export function resolveValuePlaceholders(
+  key: string,
+  value: string,
+  lookup: PlaceholderLookup,
+  options: { readonly source?: string | undefined; readonly circular: CircularPlaceholders },
+): string {
+  if (!value.includes(PREFIX)) return value;
+  const resolver = new PlaceholderResolver(lookup, new PlaceholderBudget(), options.circular);
+  return resolveBounded(resolver, key, value, () => options.source);
+}
+
+function resolveBounded(
+  resolver: PlaceholderResolver,
+  key: string,
+  value: string,
+  sourceOf: (key: string) => string | undefined,
+): string {
+  try {
+    resolver.budget.nextValue();
+    return resolver.resolveTopLevel(key, value);
+  } catch (error) {
+    if (error instanceof PlaceholderBudgetExceeded)
+      throw new PlaceholderLimitError(key, sourceOf(key), error.message);
     throw error;
   }
 }
@@ -87,8 +120,9 @@ class PlaceholderResolver {
   private readonly touched: Array<Set<string> | null> = [];
 
   constructor(
-    private readonly flat: FlatProperties,
+    private readonly lookup: PlaceholderLookup,
     readonly budget: PlaceholderBudget,
+    private readonly circular: CircularPlaceholders,
   ) {}
 
   resolveTopLevel(key: string, value: string): string {
@@ -141,9 +175,12 @@ class PlaceholderResolver {
     const separator = findTopLevel(content, SEPARATOR);
     const rawKey = separator === -1 ? content : content.slice(0, separator);
     const key = this.resolveText(rawKey, visiting, depth + 1);
-    if (visiting.has(key)) throw new CircularPlaceholder(key);
-    const value: PropertyValue | undefined = Object.hasOwn(this.flat, key) ? this.flat[key] : undefined;
-    this.budget.lookup();
+    const circular = visiting.has(key);
+    if (circular && this.circular === 'keep-outermost') throw new CircularPlaceholder(key);
+    // keep-innermost: the key is not looked up again (its default, if any, still applies); the touch makes
+    // a memo built here unusable while `key` is being resolved.
+    const value = circular ? undefined : this.lookup(key);
+    if (!circular) this.budget.lookup();
     this.touch(key);
     if (value !== undefined) {
       if (typeof value !== 'string') return String(value);

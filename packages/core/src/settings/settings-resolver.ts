@@ -328,11 +328,21 @@ function editDistance(a: string, b: string): number {
 export function settingsFileLocation(
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
-): { path: string; optional: boolean } | undefined {
+): SettingsFileLocation | undefined {
   const fromArgs = parseArguments(args).pairs.find(
     ([key]) => canonicalKey(key) === 'spring.config.location',
   )?.[1];
-  const raw = fromArgs ?? env.SPRING_CONFIG_LOCATION;
+  return parseSettingsFileLocation(fromArgs ?? env.SPRING_CONFIG_LOCATION);
+}
+
+export interface SettingsFileLocation {
+  readonly path: string;
+  /** `optional:FILE`: a missing file is not an error. */
+  readonly optional: boolean;
+}
+
+/** A `spring.config.location` value: Spring's `optional:` and `file:` prefixes removed; blank is "not given". */
+export function parseSettingsFileLocation(raw: string | undefined): SettingsFileLocation | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   let path = raw.trim();
   const optional = path.startsWith('optional:');

@@ -11,6 +11,7 @@ import { ConfigFileParser } from '../../src/environment/config-file-parser.js';
 import { GitMirror } from '../../src/git/index.js';
 import { installErrorHandling } from '../../src/http/error-handler.js';
 import { registerMonitorRoutes } from '../../src/monitor/monitor-controller.js';
+import { MonitorService } from '../../src/monitor/monitor-service.js';
 
 const quiet = silentLogger;
 
@@ -85,19 +86,19 @@ describe('POST /monitor when publishing fails', () => {
     tracker = new RefreshTracker(quiet);
     app = Fastify();
     installErrorHandling(app, 2048);
-    registerMonitorRoutes(app, {
-      mirror,
+    const service = new MonitorService({
+      repository: mirror,
       parser: new ConfigFileParser({ maxFileBytes: 1024 * 1024 }),
-      bus,
+      publisher: bus,
       busEnabled: true,
-      tracker,
-      maxAcksPerEvent: 10_000,
+      published: tracker,
       secrets: {},
       requireSignature: false,
       allowUnsigned: false,
       maxFiles: 100,
       logger: lines,
     });
+    registerMonitorRoutes(app, { service, tracker, maxAcksPerEvent: 10_000 });
     await app.ready();
   });
 

@@ -1,0 +1,171 @@
+/**
+ * The refresh: fetch, build the new snapshot, rebuild the components it concerns, swap, save the backup, tell
+ * the observer. Refreshes never overlap: calls made while one runs share one follow-up, so each caller sees a
+ * fetch that started after its call. A failure keeps the current configuration and says why.
+ */
+import type { Environment, Logger } from '@confbus/core';
+import type { EnvironmentBackup } from './backup-store.js';
+import { changedKeys, type ConfigSnapshot } from './config-snapshot.js';
+import type { EnvironmentFetcher } from './environment-source.js';
+import { ConfigClientError } from './errors.js';
+import type { LiveConfig } from './live-config.js';
+
+export interface RefreshEvent {
+  readonly keys: readonly string[];
+  readonly version: string | null;
+}
+
+/** `refreshIfVersionChanged()`'s answer when the server had a new version. */
+export interface VersionCatchUp {
+  readonly keys: string[];
+  readonly from: string | null;
+  readonly to: string | null;
+}
+
+/** Who hears about refreshes: the client's own listeners and its bus member (presence). */
+export interface RefreshObserver {
+  refreshed(event: RefreshEvent): void;
+  failed(error: ConfigClientError): void;
+}
+
+export interface RefresherParts {
+  readonly source: EnvironmentFetcher;
+  readonly snapshots: { fromEnvironment(env: Environment, source: 'server'): ConfigSnapshot };
+  readonly live: LiveConfig;
+  readonly backup: EnvironmentBackup;
+  readonly logger: Logger;
+  readonly observer: RefreshObserver;
+}
+
+export class Refresher {
+  #running: Promise<string[]> | undefined;
+  #queued: Promise<string[]> | undefined;
+  #lastError: string | undefined;
+  readonly #counts = { success: 0, failure: 0 };
+  #closed = false;
+
+  constructor(private readonly parts: RefresherParts) {}
+
+  /** Why the last refresh failed, until a refresh succeeds. */
+  get lastError(): string | undefined {
+    return this.#lastError;
+  }
+
+  /** Refreshes finished since start, by outcome (read by the client's metrics). */
+  get counts(): Readonly<{ success: number; failure: number }> {
+    return this.#counts;
+  }
+
+  /** The current `config.client.version` (null before any fetch succeeded). */
+  currentVersion(): string | null {
+    return this.parts.live.snapshot.meta.version;
+  }
+
+  /** Re-fetches and applies the configuration; resolves with the changed keys. */
+  refresh(): Promise<string[]> {
+    if (this.#closed) {
+      return Promise.reject(new ConfigClientError('CONFBUS_CLIENT_CLOSED', 'The config client is closed'));
+    }
+    if (this.#queued) return this.#queued;
+    if (!this.#running) return this.#startRefresh();
+    const after = this.#running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#queued = after.then(() => {
+      this.#queued = undefined;
+      return this.#startRefresh();
+    });
+    return this.#queued;
+  }
+
+  /**
+   * Asks the server for the current version and refreshes only if it differs from ours; resolves with `null`
+   * when it is the same. The safety-net poll and the bus's catch-up after an outage use it.
+   */
+  async refreshIfVersionChanged(): Promise<VersionCatchUp | null> {
+    // Let a refresh in progress land first, so "ours" is the newest we have.
+    await Promise.allSettled([this.#running, this.#queued]);
+    const from = this.currentVersion();
+    const env = await this.parts.source.fetch();
+    if (env.version !== null && env.version === from) return null;
+    const keys = await this.refresh();
+    return { keys, from, to: this.currentVersion() };
+  }
+
+  /** Stops accepting refreshes and waits for one in progress. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.allSettled([this.#running, this.#queued]);
+  }
+
+  #startRefresh(): Promise<string[]> {
+    const run = this.#refreshOnce()
+      .then(
+        (keys) => {
+          this.#counts.success++;
+          return keys;
+        },
+        (error: unknown) => {
+          this.#counts.failure++;
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (this.#running === run) this.#running = undefined;
+      });
+    this.#running = run;
+    return run;
+  }
+
+  async #refreshOnce(): Promise<string[]> {
+    const { source, snapshots, live, backup, logger, observer } = this.parts;
+    const previous = live.snapshot;
+    let env: Environment;
+    try {
+      env = await source.fetch();
+    } catch (error) {
+      throw this.#failed(`could not fetch the configuration: ${messageOf(error)}`, error);
+    }
+    let next: ConfigSnapshot;
+    try {
+      next = snapshots.fromEnvironment(env, 'server');
+    } catch (error) {
+      throw this.#failed(messageOf(error), error);
+    }
+    const keys = changedKeys(previous, next);
+    let prepared;
+    try {
+      prepared = await live.prepare(next, keys);
+    } catch (error) {
+      throw this.#failed(`a refreshable component failed to rebuild: ${messageOf(error)}`, error);
+    }
+    if (live.snapshot !== previous) {
+      // Cannot happen while refreshes are serialised; guard against losing a newer state anyway.
+      throw this.#failed('the configuration changed while refreshing', undefined);
+    }
+    live.commit(prepared);
+    this.#lastError = undefined;
+    logger.info({}, `Refresh keys changed: [${keys.join(', ')}]`);
+    await backup.save(env);
+    observer.refreshed({ keys, version: next.meta.version });
+    return keys;
+  }
+
+  #failed(reason: string, cause: unknown): ConfigClientError {
+    const version = this.currentVersion() ?? 'none';
+    const error = new ConfigClientError(
+      'CONFBUS_REFRESH_FAILED',
+      `Refresh failed, keeping the current configuration (version ${version}): ${reason}`,
+      { cause },
+    );
+    this.#lastError = error.message;
+    this.parts.logger.warn({}, error.message);
+    this.parts.observer.failed(error);
+    return error;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,49 @@
+/**
+ * Turns what the server (or the backup) sent into a snapshot: client metadata on top, the remote property
+ * sources in their order, the local settings last, and `{cipher}` values decrypted into a layer above all.
+ */
+import type { Environment, PropertyValue } from '@confbus/core';
+import { decryptedLayer, type ClientDecryptor } from './cipher-values.js';
+import type { ClientSettings } from './client-settings.js';
+import { ConfigSnapshot, mapLayer, type ConfigSourceKind, type PropertyLayer } from './config-snapshot.js';
+
+export class SnapshotFactory {
+  constructor(
+    private readonly settings: ClientSettings,
+    private readonly localLayer: PropertyLayer,
+    private readonly decryptor: ClientDecryptor,
+  ) {}
+
+  /** Throws when a `{cipher}` value cannot be decrypted and encrypt.fail-on-error is set. */
+  fromEnvironment(env: Environment, source: Exclude<ConfigSourceKind, 'local'>): ConfigSnapshot {
+    const clientInfo: Record<string, PropertyValue> = {};
+    if (env.version !== null) clientInfo['config.client.version'] = env.version;
+    if (env.state !== null) clientInfo['config.client.state'] = env.state;
+    const layers = [
+      mapLayer('configClient', clientInfo),
+      ...env.propertySources.map((ps) => mapLayer(`configserver:${ps.name}`, ps.source)),
+      this.localLayer,
+    ];
+    const decrypted = decryptedLayer(layers, this.decryptor);
+    return new ConfigSnapshot(decrypted ? [decrypted, ...layers] : layers, {
+      source,
+      name: env.name || this.settings.name,
+      profiles: env.profiles.length > 0 ? env.profiles : this.settings.profiles,
+      label: env.label,
+      version: env.version,
+      state: env.state,
+    });
+  }
+
+  /** Neither the server nor a backup: the local settings alone. */
+  localOnly(): ConfigSnapshot {
+    return new ConfigSnapshot([this.localLayer], {
+      source: 'local',
+      name: this.settings.name,
+      profiles: this.settings.profiles,
+      label: null,
+      version: null,
+      state: null,
+    });
+  }
+}

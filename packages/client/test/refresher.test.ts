@@ -1,0 +1,128 @@
+// The refresh logic on fakes (no HTTP, no file): what a refresh applies, keeps, rebuilds, saves and reports.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { silentLogger, type Environment } from '@confbus/core';
+import { ConfigSnapshot, mapLayer } from '../src/config-snapshot.js';
+import { LiveConfig } from '../src/live-config.js';
+import type { Refreshable } from '../src/refreshable.js';
+import { Refresher, type RefreshEvent } from '../src/refresher.js';
+import type { ConfigClientError } from '../src/errors.js';
+import { FakeBackup } from './fakes/fake-backup.js';
+import { FakeEnvironmentSource } from './fakes/fake-environment-source.js';
+
+/** The snapshot the client builds, minus decryption and local settings (snapshot-factory.ts has those). */
+const snapshots = {
+  fromEnvironment: (env: Environment, source: 'server') =>
+    new ConfigSnapshot(
+      env.propertySources.map((ps) => mapLayer(`configserver:${ps.name}`, ps.source)),
+      {
+        source,
+        name: env.name,
+        profiles: env.profiles,
+        label: env.label,
+        version: env.version,
+        state: env.state,
+      },
+    ),
+};
+
+async function setUp(properties: Record<string, string>) {
+  const source = new FakeEnvironmentSource(properties, 'v1');
+  const backup = new FakeBackup();
+  const live = new LiveConfig(snapshots.fromEnvironment(await source.fetch(), 'server'), silentLogger);
+  const refreshed: RefreshEvent[] = [];
+  const failed: ConfigClientError[] = [];
+  const refresher = new Refresher({
+    source,
+    snapshots,
+    live,
+    backup,
+    logger: silentLogger,
+    observer: { refreshed: (event) => refreshed.push(event), failed: (error) => failed.push(error) },
+  });
+  source.fetches = 0;
+  return { source, backup, live, refresher, refreshed, failed };
+}
+
+describe('Refresher (on a fake environment source and backup)', () => {
+  it('applies the new configuration, rebuilds only the components that read a changed key, saves and reports', async () => {
+    const { source, backup, live, refresher, refreshed } = await setUp({ 'db.url': 'a', 'ui.color': 'red' });
+    const db = live.refreshable((view) => view.getString('db.url'), {}) as Refreshable<string | undefined>;
+    const ui = live.refreshable((view) => view.getString('ui.color'), {}) as Refreshable<string | undefined>;
+
+    source.serve({ 'db.url': 'b', 'ui.color': 'red', 'new.key': 'x' }, 'v2');
+    assert.deepEqual(await refresher.refresh(), ['db.url', 'new.key']);
+
+    assert.equal(live.view.getString('db.url'), 'b');
+    assert.deepEqual([db.current, db.generation], ['b', 2]);
+    assert.deepEqual([ui.current, ui.generation], ['red', 1]);
+    assert.equal(refresher.currentVersion(), 'v2');
+    assert.deepEqual(
+      backup.saved.map((env) => env.version),
+      ['v2'],
+    );
+    assert.deepEqual(refreshed, [{ keys: ['db.url', 'new.key'], version: 'v2' }]);
+  });
+
+  it('keeps the current configuration when the fetch fails, says why until a refresh succeeds', async () => {
+    const { source, backup, live, refresher, failed } = await setUp({ 'db.url': 'a' });
+    source.failWith('connection refused');
+    await assert.rejects(refresher.refresh(), (error: ConfigClientError) => {
+      assert.equal(error.code, 'CONFBUS_REFRESH_FAILED');
+      assert.match(error.message, /keeping the current configuration \(version v1\).*connection refused/);
+      return true;
+    });
+    assert.equal(live.view.getString('db.url'), 'a');
+    assert.match(refresher.lastError ?? '', /connection refused/);
+    assert.equal(failed.length, 1);
+    assert.equal(backup.saved.length, 0);
+
+    source.serve({ 'db.url': 'b' }, 'v2');
+    await refresher.refresh();
+    assert.equal(refresher.lastError, undefined);
+  });
+
+  it('swaps nothing when a component fails to rebuild: neither the snapshot nor the other components', async () => {
+    const { source, live, refresher } = await setUp({ 'db.url': 'a', 'pool.size': '1' });
+    const db = live.refreshable((view) => view.getString('db.url'), {}) as Refreshable<string | undefined>;
+    live.refreshable((view) => {
+      const size = view.getString('pool.size');
+      if (size === 'broken') throw new Error('pool cannot start');
+      return size;
+    }, {});
+    source.serve({ 'db.url': 'b', 'pool.size': 'broken' }, 'v2');
+    await assert.rejects(refresher.refresh(), /a refreshable component failed to rebuild: pool cannot start/);
+    assert.equal(live.view.getString('db.url'), 'a');
+    assert.deepEqual([db.current, db.generation], ['a', 1]);
+    assert.equal(refresher.currentVersion(), 'v1');
+  });
+
+  it('shares one follow-up refresh among the calls made while one runs', async () => {
+    const { source, refresher } = await setUp({ key: 'a' });
+    const hold = source.holdNextFetch();
+    const first = refresher.refresh();
+    await hold.reached;
+    source.serve({ key: 'b' }, 'v2');
+    const second = refresher.refresh();
+    const third = refresher.refresh();
+    assert.equal(second, third);
+    hold.release();
+    assert.deepEqual(await first, []);
+    assert.deepEqual(await second, ['key']);
+    assert.equal(source.fetches, 2);
+  });
+
+  it('refreshes on a version check only when the server has another version', async () => {
+    const { source, refresher } = await setUp({ key: 'a' });
+    assert.equal(await refresher.refreshIfVersionChanged(), null);
+    assert.equal(source.fetches, 1);
+    source.serve({ key: 'b' }, 'v2');
+    assert.deepEqual(await refresher.refreshIfVersionChanged(), { keys: ['key'], from: 'v1', to: 'v2' });
+  });
+
+  it('refuses refreshes once closed', async () => {
+    const { refresher } = await setUp({ key: 'a' });
+    await refresher.close();
+    await assert.rejects(refresher.refresh(), { code: 'CONFBUS_CLIENT_CLOSED' });
+  });
+});

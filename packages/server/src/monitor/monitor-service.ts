@@ -1,0 +1,208 @@
+/**
+ * What `POST /monitor` does once the request is read (the route, monitor-controller.ts, only speaks HTTP):
+ * checks the webhook's signature against the configured secrets, fetches from Git so clients that re-fetch
+ * get the new commit, leaves out services fed by a changed file that does not parse, and publishes one
+ * refresh event per guessed service — once per commit, however many webhooks a push sends.
+ */
+import {
+  ConfbusError,
+  type Logger,
+  type RefreshBusEvent,
+  guessServiceNames,
+  isConfigFileName,
+} from '@confbus/core';
+import { type Clock, systemClock } from '../clock.js';
+import type { ResolvedRevision } from '../environment/config-repository.js';
+import { serverErrors } from '../errors.js';
+import type { WebhookHost, WebhookPush } from './push-webhook.js';
+import { type WebhookSecrets, verifyWebhookSignature } from './webhook-signature.js';
+import type { WebhookHeaders } from './webhook-headers.js';
+
+/** What the monitor needs of the Git mirror (GitMirror implements it; tests fake it). */
+export interface MonitorRepository {
+  /** Fetches from upstream now; `stale` when upstream could not be reached. */
+  refreshNow(): Promise<{ readonly stale: boolean }>;
+  /** The label's commit as last fetched (null: the default label), without another upstream check. */
+  resolveFetched(label: string | null): Promise<ResolvedRevision>;
+  readFile(commit: string, path: string): Promise<Buffer | undefined>;
+}
+
+/** Publishes refresh events on the bus. */
+export interface RefreshPublisher {
+  publishRefresh(destination?: string): Promise<RefreshBusEvent>;
+}
+
+/** Where published events are recorded for `/actuator/refresh-events` (the RefreshTracker). */
+export interface PublishedRefreshes {
+  published(event: RefreshBusEvent, commit: string): void;
+}
+
+export interface MonitorServiceOptions {
+  readonly repository: MonitorRepository;
+  /** Checks that the changed files parse (the server's ConfigFileParser: large ones off the event loop). */
+  readonly parser: { parse(path: string, bytes: Buffer): Promise<unknown> };
+  readonly publisher: RefreshPublisher;
+  readonly busEnabled: boolean;
+  readonly published: PublishedRefreshes;
+  readonly secrets: WebhookSecrets;
+  /** Reject webhooks that carry no signature we can verify. */
+  readonly requireSignature: boolean;
+  /** With a secret configured for some host, still accept requests that cannot be verified (form, simple...). */
+  readonly allowUnsigned: boolean;
+  /** Most changed files considered one by one; beyond, the push refreshes every service (`*`). */
+  readonly maxFiles: number;
+  readonly logger: Logger;
+  /** For signature timestamps (default: the system clock). */
+  readonly clock?: Clock;
+}
+
+export interface UnparsableFile {
+  readonly file: string;
+  readonly message: string;
+}
+
+/** What a push led to; the route turns it into a status and a body. */
+export type PushOutcome =
+  /** Events published for `services` (none when the push named no file). */
+  | { readonly kind: 'published'; readonly services: string[] }
+  /** Git was re-read, but without a bus nothing could be published. */
+  | { readonly kind: 'bus-disabled'; readonly commit: string; readonly services: string[] }
+  /** Published for the others; the services fed by `rejected` files were left out. */
+  | { readonly kind: 'some-unparsable'; readonly services: string[]; readonly rejected: UnparsableFile[] };
+
+export class MonitorService {
+  /**
+   * Publications per service for the newest commit, so a burst of webhooks for one push publishes once. A
+   * webhook arriving while a publication is in flight awaits it (and shares its failure); a failed one is
+   * forgotten, so the host's redelivery of the webhook publishes it.
+   */
+  readonly #announced = new Map<string, Map<string, Promise<void>>>();
+
+  constructor(private readonly options: MonitorServiceOptions) {}
+
+  /** Throws CONFBUS_BAD_WEBHOOK_SIGNATURE (401) when the request's signature is wrong, or missing where one is required. */
+  verifySignature(host: WebhookHost, headers: WebhookHeaders, rawBody: Buffer): void {
+    const { secrets, logger } = this.options;
+    const now = (this.options.clock ?? systemClock).now();
+    const signature = verifyWebhookSignature({ host, headers, rawBody, secrets, now });
+    if (!signature.ok) {
+      logger.warn({ host }, `Rejected webhook: ${signature.reason}`);
+      throw new ConfbusError(serverErrors.CONFBUS_BAD_WEBHOOK_SIGNATURE, signature.reason);
+    }
+    if (hasSecretFor(host, secrets)) return;
+    if (this.options.requireSignature) {
+      throw new ConfbusError(
+        serverErrors.CONFBUS_BAD_WEBHOOK_SIGNATURE,
+        `Webhooks must be signed (confbus.monitor.require-signature) and no secret is configured for '${host}'`,
+      );
+    }
+    if (Object.values(secrets).some((secret) => secret !== undefined) && !this.options.allowUnsigned) {
+      logger.warn({ host }, 'Rejected unsigned webhook');
+      throw new ConfbusError(
+        serverErrors.CONFBUS_BAD_WEBHOOK_SIGNATURE,
+        `A webhook secret is configured, so unsigned '${host}' requests are refused ` +
+          '(set confbus.monitor.allow-unsigned=true to accept them)',
+      );
+    }
+  }
+
+  /**
+   * Re-reads Git and publishes the refreshes a verified push calls for. Throws a 503 ConfbusError when Git
+   * could not be fetched (publishing would make clients re-read the old state) or an event was not published.
+   */
+  async handlePush(push: WebhookPush): Promise<PushOutcome> {
+    const { repository, maxFiles } = this.options;
+    if (push.paths.length === 0) return { kind: 'published', services: [] };
+    const outcome = await repository.refreshNow();
+    if (outcome.stale) {
+      throw new ConfbusError(
+        serverErrors.CONFBUS_UPSTREAM_UNAVAILABLE,
+        'Could not fetch from the Git repository, so no refresh was published (clients would re-read the old state)',
+      );
+    }
+    const { commit } = await repository.resolveFetched(null);
+    // Beyond maxFiles (or as many guessed services) one broadcast replaces per-file events and checks.
+    const broadcast = push.paths.length > maxFiles;
+    const rejected = broadcast ? [] : await this.#unparsableFiles(commit, push.paths);
+    const accepted = push.paths.filter((path) => !rejected.some((r) => r.file === path));
+    const guessed = guessServiceNames(accepted);
+    const services = broadcast || guessed.length > maxFiles ? ['*'] : guessed;
+
+    if (!this.options.busEnabled) {
+      this.options.logger.warn(
+        { services },
+        'Webhook received but the bus is disabled: no refresh event was published',
+      );
+      return { kind: 'bus-disabled', commit, services };
+    }
+    await this.#publish(commit, services);
+    return rejected.length > 0
+      ? { kind: 'some-unparsable', services, rejected }
+      : { kind: 'published', services };
+  }
+
+  /** One event per service, sent at once; a publication already made or in flight for the commit is shared. */
+  async #publish(commit: string, services: readonly string[]): Promise<void> {
+    const { publisher, published, logger } = this.options;
+    const publications = this.#announced.get(commit) ?? new Map<string, Promise<void>>();
+    this.#announced.clear();
+    this.#announced.set(commit, publications);
+    // All sent at once, in the order the services were named: one channel keeps that order on the wire, and
+    // the last service's event no longer waits for the broker to confirm every earlier one (a round trip
+    // each, which under load was most of the time between the first and the last event).
+    const pending = services.map((service) => {
+      logger.info({ service, commit }, `Refresh for: ${service}`);
+      let publication = publications.get(service);
+      if (publication === undefined) {
+        const started = publisher.publishRefresh(service).then((event) => published.published(event, commit));
+        publication = started;
+        publications.set(service, started);
+        // Registered before anyone awaits it, so the entry is gone before a waiter can answer.
+        started.catch(() => {
+          if (publications.get(service) === started) publications.delete(service);
+        });
+      }
+      return { service, publication };
+    });
+    const failed: Array<{ service: string; error: unknown }> = [];
+    for (const { service, publication } of pending) {
+      try {
+        await publication;
+      } catch (error) {
+        failed.push({ service, error });
+      }
+    }
+    if (failed.length === 0) return;
+    const reason = failed[0]!.error instanceof Error ? failed[0]!.error.message : String(failed[0]!.error);
+    logger.warn(
+      { services: failed.map((f) => f.service), commit, reason },
+      'Could not publish refresh events',
+    );
+    throw new ConfbusError(
+      serverErrors.CONFBUS_BUS_PUBLISH_FAILED,
+      `Git was re-read (commit ${commit}), but the refresh for ${failed.map((f) => f.service).join(', ')} ` +
+        `could not be published (${reason}); redeliver the webhook to retry`,
+    );
+  }
+
+  async #unparsableFiles(commit: string, paths: readonly string[]): Promise<UnparsableFile[]> {
+    const rejected: UnparsableFile[] = [];
+    for (const path of new Set(paths)) {
+      if (!isConfigFileName(path)) continue;
+      const clean = path.replace(/^\/+/, '');
+      const bytes = await this.options.repository.readFile(commit, clean);
+      if (bytes === undefined) continue;
+      try {
+        await this.options.parser.parse(clean, bytes);
+      } catch (error) {
+        rejected.push({ file: path, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return rejected;
+  }
+}
+
+function hasSecretFor(host: WebhookHost, secrets: WebhookSecrets): boolean {
+  const key = host === 'bitbucket-cloud' || host === 'bitbucket-server' ? 'bitbucket' : host;
+  return (secrets as Record<string, string | undefined>)[key] !== undefined;
+}
