@@ -3,6 +3,7 @@
 // whole process group (git spawns helpers such as git-remote-https and ssh), and redacted errors.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { GitCommandError } from './errors.js';
+import { summarizeGitStderr } from './git-stderr.js';
 import { redactText } from './uri.js';
 
 // Variables git legitimately needs from the surrounding environment (paths, proxies, ssh agent).
@@ -124,7 +125,7 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
         : signal
           ? `was killed by ${signal}`
           : `failed with exit code ${code}`;
-      const detail = stderr.trim().split('\n').slice(-3).join(' | ');
+      const detail = summarizeGitStderr(stderr);
       reject(new GitCommandError(`${what} ${reason}${detail ? `: ${detail}` : ''}`, code, timedOut));
     });
   });
