@@ -19,6 +19,7 @@ import { CatFileBatch } from './cat-file-batch.js';
 import { CoalescedTask } from './coalesced-task.js';
 import { LabelNotFoundError, RepositoryUnavailableError } from './errors.js';
 import { basicAuthEnv, killProcessGroup, runGit, type GitResult, type RunGitOptions } from './git-process.js';
+import { ProgressTracker } from './git-progress.js';
 import { requireValidLabel } from './label.js';
 import { FOR_EACH_REF_FORMAT, parseForEachRef, parseLsRemote, sameRefs, type RefSnapshot } from './refs.js';
 import { redactText, redactUri, splitCredentials } from './uri.js';
@@ -37,8 +38,13 @@ export interface GitMirrorOptions {
   defaultLabel: string;
   /** 0 = check upstream for every request (coalesced); N = at most one check per N s; < 0 = never. */
   refreshRateSeconds: number;
-  /** Per git network operation; the process group is killed after it. */
+  /**
+   * Seconds a git network operation may go without any data from the upstream (progress included) before its
+   * process group is killed. A transfer that keeps moving may take as long as it needs.
+   */
   timeoutSeconds: number;
+  /** How often a running fetch logs its progress (ms, default 4000, so at least every 5 s). */
+  progressLogIntervalMs?: number;
   /**
    * Packs in the mirror before a fetch triggers a background `git gc --auto` (git's own default: 50). Each
    * fetch adds a pack; without maintenance a server that runs for months slows down on thousands of them.
@@ -72,6 +78,11 @@ export interface FetchOutcome {
 export interface MirrorHealth {
   /** Credentials stripped. */
   uri: string;
+  /**
+   * A state can be served: the first clone has finished, or a previous run's mirror was reused. Until then
+   * every request waits for (or fails with) the first clone, so readiness is DOWN.
+   */
+  available: boolean;
   lastCheckAt?: Date;
   lastSuccessAt?: Date;
   lastError?: string;
@@ -98,6 +109,8 @@ const ABBREVIATED_COMMIT = /^[0-9a-fA-F]{7,40}$/;
 const FILE_LIST_CACHE_SIZE = 64;
 const COMMIT_CACHE_SIZE = 1024;
 const FALLBACK_LABEL: Record<string, string> = { master: 'main', main: 'master' };
+/** Named in timeout errors, so an operator knows what to raise. */
+const TIMEOUT_SETTING = 'spring.cloud.config.server.git.timeout';
 
 export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly uri: string;
@@ -239,6 +252,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   health(): MirrorHealth {
     return {
       uri: this.safeUri,
+      available: this.hasFetched,
       lastCheckAt: this.lastCheckAt,
       lastSuccessAt: this.lastSuccessAt,
       lastError: this.lastError,
@@ -385,7 +399,11 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     this.lastCheckMonotonic = performance.now();
     this.lastCheckAt = new Date();
     try {
-      const network: RunGitOptions = { timeoutMs: this.options.timeoutSeconds * 1000, env: this.authEnv };
+      const network: RunGitOptions = {
+        idleTimeoutMs: this.options.timeoutSeconds * 1000,
+        idleTimeoutHint: TIMEOUT_SETTING,
+        env: this.authEnv,
+      };
       const listing = await this.git(
         ['ls-remote', '--heads', '--tags', '--refs', '--end-of-options', this.uri],
         { ...network, what: `git ls-remote ${this.safeUri}` },
@@ -402,20 +420,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
             'Cloning the configuration repository',
           );
         }
-        await this.git(
-          [
-            'fetch',
-            '--quiet',
-            '--prune',
-            '--update-head-ok',
-            '--no-write-fetch-head',
-            '--end-of-options',
-            this.uri,
-            '+refs/heads/*:refs/heads/*',
-            '+refs/tags/*:refs/tags/*',
-          ],
-          { ...network, what: `git fetch ${this.safeUri}` },
-        );
+        await this.fetchWithProgress(network);
         this.fetches++;
         this.maintain();
         const after = await this.loadRefs();
@@ -441,6 +446,52 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
       this.markStale(message);
       this.scheduleProbe();
       return { changed: false, refs: this.refs?.raw.size ?? 0, stale: true, error: message };
+    }
+  }
+
+  /**
+   * The fetch itself, with `--progress`: its output keeps the inactivity timeout from firing while data flows,
+   * and a long transfer logs how far it got every few seconds (objects, bytes received, rate).
+   */
+  private async fetchWithProgress(network: RunGitOptions): Promise<void> {
+    const progress = new ProgressTracker();
+    const started = performance.now();
+    const cloning = !this.hasFetched;
+    const ticker = setInterval(() => {
+      const latest = progress.latest();
+      this.logger.info(
+        {
+          uri: this.safeUri,
+          seconds: Math.round((performance.now() - started) / 1000),
+          ...(latest && {
+            phase: latest.phase,
+            percent: latest.percent,
+            objects: latest.done,
+            totalObjects: latest.total,
+            received: latest.received,
+            rate: latest.rate,
+          }),
+        },
+        cloning ? 'Cloning the configuration repository' : 'Fetching from the Git upstream',
+      );
+    }, this.options.progressLogIntervalMs ?? 4000);
+    try {
+      await this.git(
+        [
+          'fetch',
+          '--progress',
+          '--prune',
+          '--update-head-ok',
+          '--no-write-fetch-head',
+          '--end-of-options',
+          this.uri,
+          '+refs/heads/*:refs/heads/*',
+          '+refs/tags/*:refs/tags/*',
+        ],
+        { ...network, what: `git fetch ${this.safeUri}`, onStderr: (chunk) => progress.feed(chunk) },
+      );
+    } finally {
+      clearInterval(ticker);
     }
   }
 

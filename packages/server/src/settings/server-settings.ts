@@ -51,13 +51,15 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     key: `${git}.timeout`,
     type: 'integer',
     default: 5,
-    description: 'Seconds before a git network operation is killed',
+    description:
+      'Seconds a git network operation may go without receiving anything (progress included) before it is cut; a transfer that keeps moving takes as long as it needs',
   },
   {
     key: `${git}.clone-on-start`,
     type: 'boolean',
     default: false,
-    description: 'Clone at startup, so a bad uri fails the start instead of the first request',
+    description:
+      'Clone at startup, so a bad uri fails the start instead of the first request; the HTTP port opens at once and health reports the repository not yet available until the clone has landed',
   },
   { key: `${git}.username`, type: 'string', description: 'User for an HTTPS remote' },
   {
