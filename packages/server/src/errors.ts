@@ -63,6 +63,11 @@ export const serverErrors = defineErrors({
     status: 503,
     description: 'The console could not publish the refresh event to the bus; the broker is unreachable',
   },
+  CONFBUS_GIT_BASEDIR: {
+    status: 500,
+    description:
+      'spring.cloud.config.server.git.basedir holds something other than a mirror of the configured uri; the start stops, naming it',
+  },
   CONFBUS_GIT_HISTORY: {
     status: 500,
     description:

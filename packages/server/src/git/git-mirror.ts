@@ -10,11 +10,11 @@
 // time, and a burst of N requests costs 1-2 checks instead of N serialised fetches.
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { mkdir, readdir, stat } from 'node:fs/promises';
-import { join, resolve as resolvePath } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import type { Logger } from '@confbus/core';
 import type { ResolvedRevision } from '../environment/config-repository.js';
 import { LruCache } from '../environment/lru-cache.js';
+import { prepareBasedir } from './basedir.js';
 import { CatFileBatch } from './cat-file-batch.js';
 import { CoalescedTask } from './coalesced-task.js';
 import { LabelNotFoundError, RepositoryUnavailableError } from './errors.js';
@@ -125,6 +125,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly fileLists = new LruCache<string, Tree>(FILE_LIST_CACHE_SIZE);
   private readonly commits = new LruCache<string, string>(COMMIT_CACHE_SIZE);
   private startPromise: Promise<void> | undefined;
+  private openPromise: Promise<void> | undefined;
   private refs: RefSnapshot | undefined;
   private hasFetched = false;
   private closed = false;
@@ -155,7 +156,31 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     this.probeDelayMs = this.retry().min;
   }
 
-  /** Clones (or reuses an existing mirror in basedir) and checks upstream once. Safe to call twice. */
+  /**
+   * Prepares basedir without touching the network: a new mirror, or an adopted one of the same remote (whose
+   * fetched refs are served at once). Throws CONFBUS_GIT_BASEDIR when basedir holds anything else, so the
+   * server refuses to start instead of failing every request. Safe to call twice.
+   */
+  open(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('GitMirror is closed'));
+    this.openPromise ??= this.doOpen();
+    return this.openPromise;
+  }
+
+  private async doOpen(): Promise<void> {
+    const state = await prepareBasedir(this.basedir, this.safeUri, (args, options) =>
+      this.git(args, options),
+    );
+    if (state.adopted)
+      this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Adopted the Git repository in basedir');
+    if (state.fetched) {
+      await this.loadRefs();
+      this.hasFetched = true;
+      this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Reusing existing Git mirror');
+    }
+  }
+
+  /** Opens basedir (see open()) and checks upstream once: the first clone. Safe to call twice. */
   start(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('GitMirror is closed'));
     this.startPromise ??= this.doStart().catch((error: unknown) => {
@@ -276,7 +301,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   }
 
   private async doStart(): Promise<void> {
-    await this.openOrCreateMirror();
+    await this.open();
     await this.check.requestFresh();
     if (!this.hasFetched) {
       throw new RepositoryUnavailableError(
@@ -341,45 +366,6 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     if (object?.type !== 'commit') return undefined;
     this.commits.set(key, object.oid);
     return object.oid;
-  }
-
-  /** Reuses a mirror in basedir (loading its refs as local state) or initialises an empty one. */
-  private async openOrCreateMirror(): Promise<void> {
-    await mkdir(this.basedir, { recursive: true });
-    const entries = await readdir(this.basedir);
-    if (entries.length === 0) {
-      await this.git(['init', '--bare', '--quiet', '--', this.basedir], { cwd: undefined });
-      // The mirror is ours alone: no reflogs. Fetches do not gc by themselves (gc.auto 0); runCheck asks for
-      // `gc --auto` explicitly, detached, so a repack never counts against a fetch's timeout.
-      await this.git(['config', 'core.logAllRefUpdates', 'false']);
-      await this.git(['config', 'gc.auto', '0']);
-      await this.git(['config', 'confbus.uri', this.safeUri]);
-      return;
-    }
-    const isMirror = await stat(join(this.basedir, 'HEAD')).then(
-      () => true,
-      () => false,
-    );
-    const owner = isMirror ? await this.gitConfig('confbus.uri') : undefined;
-    if (owner === undefined) {
-      throw new Error(`basedir ${this.basedir} is not empty and holds no confbus mirror; refusing to use it`);
-    }
-    if (owner !== this.safeUri) {
-      throw new Error(`basedir ${this.basedir} holds a mirror of ${owner}, not of ${this.safeUri}`);
-    }
-    if ((await this.gitConfig('confbus.fetched')) === 'true') {
-      await this.loadRefs();
-      this.hasFetched = true;
-      this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Reusing existing Git mirror');
-    }
-  }
-
-  private async gitConfig(key: string): Promise<string | undefined> {
-    try {
-      return (await this.git(['config', '--get', key])).stdout.toString('utf8').trim();
-    } catch {
-      return undefined;
-    }
   }
 
   private async loadRefs(): Promise<RefSnapshot> {

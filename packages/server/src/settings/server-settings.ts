@@ -45,7 +45,7 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     key: `${git}.basedir`,
     type: 'string',
     description:
-      'Where the local mirror is kept (default .confbus/mirrors/<hash of uri> in the working directory)',
+      'Where the local mirror is kept (default .confbus/mirrors/<hash of uri> in the working directory). An existing directory must be empty or a clone or mirror of the uri (adopted, e.g. the one Spring Cloud Config used); anything else stops the start',
   },
   {
     key: `${git}.timeout`,

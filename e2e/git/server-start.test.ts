@@ -1,9 +1,11 @@
 /**
- * The real `confbus server` with clone-on-start: the HTTP port opens at once, even while the first clone is
- * still waiting for the upstream, and health says the repository is not available yet; once the clone lands
- * the configuration is served. A clone that fails still fails the start, with git's own reason.
+ * How the real `confbus server` starts with its Git repository. With clone-on-start the HTTP port opens at
+ * once, even while the first clone is still waiting for the upstream, and health says the repository is not
+ * available yet; once the clone lands the configuration is served. A clone that fails still fails the start,
+ * with git's own reason. A basedir that holds something else stops the start, naming the setting.
  */
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startNodeProcess, stopAllNodeProcesses } from '@confbus/testkit/child-process';
@@ -17,7 +19,7 @@ interface Health {
   components: { git: { details: { available: boolean } } };
 }
 
-describe('confbus server: clone-on-start', () => {
+describe('confbus server: start with a Git repository', () => {
   let remote: GitRemote;
   let temp: { path: string; remove: () => Promise<void> };
   let daemon: GitDaemon;
@@ -78,5 +80,25 @@ describe('confbus server: clone-on-start', () => {
       child.lines.some((l) => l.includes(`fatal: '${missing}' does not appear to be a git repository`)),
       child.lines.join('\n'),
     );
+  });
+
+  it('a basedir holding other files stops the start (without clone-on-start too), naming the setting', async () => {
+    const basedir = join(temp.path, 'busy');
+    await mkdir(basedir);
+    await writeFile(join(basedir, 'notes.txt'), 'mine\n');
+    const child = startNodeProcess(CONFBUS_BIN, [
+      'server',
+      '--server.port=0',
+      '--server.address=127.0.0.1',
+      `--spring.cloud.config.server.git.uri=${remote.url}`,
+      `--spring.cloud.config.server.git.basedir=${basedir}`,
+    ]);
+    assert.equal(await child.exited, 1);
+    const output = child.lines.join('\n');
+    assert.match(
+      output,
+      /confbus: spring\.cloud\.config\.server\.git\.basedir \(.*busy\) is not empty and is not a Git repository/,
+    );
+    assert.doesNotMatch(output, /listening on/);
   });
 });
