@@ -18,11 +18,12 @@ import { prepareBasedir } from './basedir.js';
 import { CatFileBatch } from './cat-file-batch.js';
 import { CoalescedTask } from './coalesced-task.js';
 import { LabelNotFoundError, RepositoryUnavailableError } from './errors.js';
-import { basicAuthEnv, killProcessGroup, runGit, type GitResult, type RunGitOptions } from './git-process.js';
-import { ProgressTracker } from './git-progress.js';
+import { killProcessGroup, runGit, type GitResult, type RunGitOptions } from './git-process.js';
 import { requireValidLabel } from './label.js';
-import { FOR_EACH_REF_FORMAT, parseForEachRef, parseLsRemote, sameRefs, type RefSnapshot } from './refs.js';
-import { redactText, redactUri, splitCredentials } from './uri.js';
+import { FOR_EACH_REF_FORMAT, parseForEachRef, sameRefs, type RefSnapshot } from './refs.js';
+import type { SshSettings } from './ssh.js';
+import { Upstream } from './upstream.js';
+import { redactText } from './uri.js';
 
 /** A commit's files, listed once (commits never change). */
 interface Tree {
@@ -58,6 +59,8 @@ export interface GitMirrorOptions {
   /** HTTPS basic auth; never in argv, logs or errors. */
   username?: string;
   password?: string;
+  /** SSH as Spring configures it (see ssh.ts); used for ssh:// and scp-like uris. */
+  ssh?: SshSettings;
   logger: Logger;
 }
 
@@ -109,15 +112,14 @@ const ABBREVIATED_COMMIT = /^[0-9a-fA-F]{7,40}$/;
 const FILE_LIST_CACHE_SIZE = 64;
 const COMMIT_CACHE_SIZE = 1024;
 const FALLBACK_LABEL: Record<string, string> = { master: 'main', main: 'master' };
-/** Named in timeout errors, so an operator knows what to raise. */
-const TIMEOUT_SETTING = 'spring.cloud.config.server.git.timeout';
 
 export class GitMirror extends EventEmitter<GitMirrorEvents> {
-  private readonly uri: string;
+  private readonly upstream: Upstream;
   private readonly safeUri: string;
   private readonly basedir: string;
-  private readonly authEnv: Record<string, string>;
-  private readonly secrets: string[];
+  private readonly secrets: readonly string[];
+  /** this.git for the upstream, which adds its network options. */
+  private readonly runGit = (args: readonly string[], options: RunGitOptions) => this.git(args, options);
   private readonly logger: Logger;
   private readonly check = new CoalescedTask(() => this.runCheck());
   private readonly reader: CatFileBatch;
@@ -144,12 +146,17 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
 
   constructor(private readonly options: GitMirrorOptions) {
     super();
-    const split = splitCredentials(options.uri, options.username, options.password);
-    if (split.uri.startsWith('-')) throw new Error('Git uri must not start with "-"');
-    this.uri = split.uri;
-    this.safeUri = redactUri(options.uri);
-    this.authEnv = basicAuthEnv(split.username, split.password);
-    this.secrets = [split.password ?? ''].filter((s) => s.length > 0);
+    this.upstream = new Upstream({
+      uri: options.uri,
+      username: options.username,
+      password: options.password,
+      ssh: options.ssh,
+      timeoutSeconds: options.timeoutSeconds,
+      progressLogIntervalMs: options.progressLogIntervalMs ?? 4000,
+      logger: options.logger,
+    });
+    this.safeUri = this.upstream.safeUri;
+    this.secrets = this.upstream.secrets;
     this.basedir = resolvePath(options.basedir);
     this.logger = options.logger;
     this.reader = new CatFileBatch(this.basedir);
@@ -385,16 +392,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     this.lastCheckMonotonic = performance.now();
     this.lastCheckAt = new Date();
     try {
-      const network: RunGitOptions = {
-        idleTimeoutMs: this.options.timeoutSeconds * 1000,
-        idleTimeoutHint: TIMEOUT_SETTING,
-        env: this.authEnv,
-      };
-      const listing = await this.git(
-        ['ls-remote', '--heads', '--tags', '--refs', '--end-of-options', this.uri],
-        { ...network, what: `git ls-remote ${this.safeUri}` },
-      );
-      const remote = parseLsRemote(listing.stdout.toString('utf8'));
+      const remote = await this.upstream.listRefs(this.runGit);
       const before = this.refs?.raw ?? new Map<string, string>();
       let changed = false;
       if (!this.hasFetched || !sameRefs(remote, before)) {
@@ -406,7 +404,10 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
             'Cloning the configuration repository',
           );
         }
-        await this.fetchWithProgress(network);
+        await this.upstream.fetchAll(
+          this.runGit,
+          this.hasFetched ? 'Fetching from the Git upstream' : 'Cloning the configuration repository',
+        );
         this.fetches++;
         this.maintain();
         const after = await this.loadRefs();
@@ -432,52 +433,6 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
       this.markStale(message);
       this.scheduleProbe();
       return { changed: false, refs: this.refs?.raw.size ?? 0, stale: true, error: message };
-    }
-  }
-
-  /**
-   * The fetch itself, with `--progress`: its output keeps the inactivity timeout from firing while data flows,
-   * and a long transfer logs how far it got every few seconds (objects, bytes received, rate).
-   */
-  private async fetchWithProgress(network: RunGitOptions): Promise<void> {
-    const progress = new ProgressTracker();
-    const started = performance.now();
-    const cloning = !this.hasFetched;
-    const ticker = setInterval(() => {
-      const latest = progress.latest();
-      this.logger.info(
-        {
-          uri: this.safeUri,
-          seconds: Math.round((performance.now() - started) / 1000),
-          ...(latest && {
-            phase: latest.phase,
-            percent: latest.percent,
-            objects: latest.done,
-            totalObjects: latest.total,
-            received: latest.received,
-            rate: latest.rate,
-          }),
-        },
-        cloning ? 'Cloning the configuration repository' : 'Fetching from the Git upstream',
-      );
-    }, this.options.progressLogIntervalMs ?? 4000);
-    try {
-      await this.git(
-        [
-          'fetch',
-          '--progress',
-          '--prune',
-          '--update-head-ok',
-          '--no-write-fetch-head',
-          '--end-of-options',
-          this.uri,
-          '+refs/heads/*:refs/heads/*',
-          '+refs/tags/*:refs/tags/*',
-        ],
-        { ...network, what: `git fetch ${this.safeUri}`, onStderr: (chunk) => progress.feed(chunk) },
-      );
-    } finally {
-      clearInterval(ticker);
     }
   }
 

@@ -68,6 +68,7 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     secret: true,
     description: 'Password or token for an HTTPS remote',
   },
+  ...gitSshSettingSpecs(),
   {
     key: `${git}.repos`,
     type: 'string',
@@ -288,3 +289,56 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
       'Seconds between presence requests on the bus; an instance not heard from for three intervals leaves the fleet view',
   },
 ];
+
+/** SSH as Spring configures it (packages/server/src/git/ssh.ts; docs/git.md). */
+function gitSshSettingSpecs(): SettingSpec[] {
+  return [
+    {
+      key: `${git}.ignore-local-ssh-settings`,
+      type: 'boolean',
+      default: false,
+      description:
+        "true: ignore the machine's ssh setup (~/.ssh) and use private-key, host-key and known-hosts-file below",
+    },
+    {
+      key: `${git}.private-key`,
+      type: 'string',
+      secret: true,
+      description:
+        'SSH private key (PEM, or OpenSSH format without a passphrase); used with ignore-local-ssh-settings=true',
+    },
+    {
+      key: `${git}.passphrase`,
+      type: 'string',
+      secret: true,
+      description: 'Passphrase of an encrypted PEM private-key (decrypted in memory, never written)',
+    },
+    {
+      key: `${git}.host-key`,
+      type: 'string',
+      description: "The SSH server's public host key (base64, as in known_hosts); needs host-key-algorithm",
+    },
+    {
+      key: `${git}.host-key-algorithm`,
+      type: 'string',
+      description:
+        'Algorithm of host-key: ssh-dss, ssh-rsa, ssh-ed25519, ecdsa-sha2-nistp256, ecdsa-sha2-nistp384 or ecdsa-sha2-nistp521',
+    },
+    {
+      key: `${git}.known-hosts-file`,
+      type: 'string',
+      description: 'A known_hosts file to check the SSH server against (must exist)',
+    },
+    {
+      key: `${git}.strict-host-key-checking`,
+      type: 'boolean',
+      default: true,
+      description: "false: accept any SSH host key (the server's identity is not checked)",
+    },
+    {
+      key: `${git}.preferred-authentications`,
+      type: 'string',
+      description: 'SSH authentication methods in order, e.g. publickey (ssh PreferredAuthentications)',
+    },
+  ];
+}
