@@ -20,9 +20,9 @@ import { CoalescedTask } from './coalesced-task.js';
 import { LabelNotFoundError, RepositoryUnavailableError } from './errors.js';
 import { killProcessGroup, runGit, type GitResult, type RunGitOptions } from './git-process.js';
 import { requireValidLabel } from './label.js';
-import { FOR_EACH_REF_FORMAT, parseForEachRef, sameRefs, type RefSnapshot } from './refs.js';
+import { FOR_EACH_REF_FORMAT, hasAllRefs, parseForEachRef, sameRefs, type RefSnapshot } from './refs.js';
 import type { SshSettings } from './ssh.js';
-import { Upstream } from './upstream.js';
+import { Upstream, type ProxySettings } from './upstream.js';
 import { redactText } from './uri.js';
 
 /** A commit's files, listed once (commits never change). */
@@ -35,8 +35,12 @@ export interface GitMirrorOptions {
   uri: string;
   /** Where the local bare mirror lives (created if missing). */
   basedir: string;
-  /** Label used when a request names none; 'master' falls back to 'main' (and vice versa) when absent. */
+  /** Label used when a request names none. */
   defaultLabel: string;
+  /** 'main' (requested or default) falls back to 'master' when there is no 'main' branch (default true). */
+  tryMasterBranch?: boolean;
+  /** Branches deleted upstream are deleted from the mirror; otherwise they keep being served (default false). */
+  deleteUntrackedBranches?: boolean;
   /** 0 = check upstream for every request (coalesced); N = at most one check per N s; < 0 = never. */
   refreshRateSeconds: number;
   /**
@@ -61,6 +65,10 @@ export interface GitMirrorOptions {
   password?: string;
   /** SSH as Spring configures it (see ssh.ts); used for ssh:// and scp-like uris. */
   ssh?: SshSettings;
+  /** Do not verify an https server's certificate. */
+  skipSslValidation?: boolean;
+  /** HTTP proxies for http:// and https:// uris. */
+  proxy?: { http?: ProxySettings; https?: ProxySettings };
   logger: Logger;
 }
 
@@ -111,7 +119,6 @@ const FULL_COMMIT = /^[0-9a-f]{40}$/;
 const ABBREVIATED_COMMIT = /^[0-9a-fA-F]{7,40}$/;
 const FILE_LIST_CACHE_SIZE = 64;
 const COMMIT_CACHE_SIZE = 1024;
-const FALLBACK_LABEL: Record<string, string> = { master: 'main', main: 'master' };
 
 export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly upstream: Upstream;
@@ -151,6 +158,8 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
       username: options.username,
       password: options.password,
       ssh: options.ssh,
+      skipSslValidation: options.skipSslValidation,
+      proxy: options.proxy,
       timeoutSeconds: options.timeoutSeconds,
       progressLogIntervalMs: options.progressLogIntervalMs ?? 4000,
       logger: options.logger,
@@ -221,10 +230,10 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private async revisionOf(requested: string): Promise<ResolvedRevision> {
     const commit = await this.lookup(requested);
     if (commit !== undefined) return { label: requested, commit, stale: this.isStale() };
-    const fallback = FALLBACK_LABEL[requested];
-    if (requested === this.options.defaultLabel && fallback !== undefined) {
-      const other = this.refs?.branches.get(fallback);
-      if (other !== undefined) return { label: fallback, commit: other, stale: this.isStale() };
+    // try-master-branch (as Spring): a missing 'main' falls back to 'master', requested or by default.
+    if (requested === 'main' && this.options.tryMasterBranch !== false) {
+      const master = this.refs?.branches.get('master');
+      if (master !== undefined) return { label: 'master', commit: master, stale: this.isStale() };
     }
     throw new LabelNotFoundError(requested);
   }
@@ -394,35 +403,10 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     try {
       const remote = await this.upstream.listRefs(this.runGit);
       const before = this.refs?.raw ?? new Map<string, string>();
-      let changed = false;
-      if (!this.hasFetched || !sameRefs(remote, before)) {
-        const fetchStarted = performance.now();
-        if (!this.hasFetched) {
-          // The first fetch of a large repository can take a while: say what is happening.
-          this.logger.info(
-            { uri: this.safeUri, basedir: this.basedir },
-            'Cloning the configuration repository',
-          );
-        }
-        await this.upstream.fetchAll(
-          this.runGit,
-          this.hasFetched ? 'Fetching from the Git upstream' : 'Cloning the configuration repository',
-        );
-        this.fetches++;
-        this.maintain();
-        const after = await this.loadRefs();
-        changed = !sameRefs(before, after.raw);
-        this.logger.info(
-          { uri: this.safeUri, refs: after.raw.size, ms: Math.round(performance.now() - fetchStarted) },
-          this.hasFetched
-            ? 'Fetched new commits from the Git upstream'
-            : 'Cloned the configuration repository',
-        );
-        if (!this.hasFetched) {
-          await this.git(['config', 'confbus.fetched', 'true']);
-          this.hasFetched = true;
-        }
-      }
+      // Refs only we have (deleted upstream) do not call for a fetch: they stay unless deleted below.
+      if (!this.hasFetched || !hasAllRefs(before, remote)) await this.fetchFromUpstream();
+      if (this.options.deleteUntrackedBranches) await this.deleteUntrackedBranches(remote);
+      const changed = !sameRefs(before, this.refs?.raw ?? new Map<string, string>());
       this.markHealthy();
       const outcome: FetchOutcome = { changed, refs: this.refs?.raw.size ?? 0, stale: false };
       this.logger.debug({ uri: this.safeUri, changed, refs: outcome.refs }, 'Checked Git upstream');
@@ -434,6 +418,44 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
       this.scheduleProbe();
       return { changed: false, refs: this.refs?.raw.size ?? 0, stale: true, error: message };
     }
+  }
+
+  private async fetchFromUpstream(): Promise<void> {
+    const fetchStarted = performance.now();
+    const cloning = !this.hasFetched;
+    // The first fetch of a large repository can take a while: say what is happening.
+    if (cloning)
+      this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Cloning the configuration repository');
+    await this.upstream.fetchAll(
+      this.runGit,
+      cloning ? 'Cloning the configuration repository' : 'Fetching from the Git upstream',
+    );
+    this.fetches++;
+    this.maintain();
+    const after = await this.loadRefs();
+    this.logger.info(
+      { uri: this.safeUri, refs: after.raw.size, ms: Math.round(performance.now() - fetchStarted) },
+      cloning ? 'Cloned the configuration repository' : 'Fetched new commits from the Git upstream',
+    );
+    if (cloning) {
+      await this.git(['config', 'confbus.fetched', 'true']);
+      this.hasFetched = true;
+    }
+  }
+
+  /**
+   * delete-untracked-branches: branches deleted upstream leave the mirror too. Without it they keep being
+   * served, as in Spring (whose local branches outlive their remote-tracking ones). Tags are never deleted.
+   */
+  private async deleteUntrackedBranches(remote: ReadonlyMap<string, string>): Promise<void> {
+    const untracked = [...(this.refs?.branches.keys() ?? [])].filter((b) => !remote.has(`refs/heads/${b}`));
+    if (untracked.length === 0) return;
+    for (const branch of untracked) await this.git(['update-ref', '-d', '--', `refs/heads/${branch}`]);
+    await this.loadRefs();
+    this.logger.info(
+      { uri: this.safeUri, branches: untracked },
+      'Deleted branches that were deleted upstream',
+    );
   }
 
   private markHealthy(): void {

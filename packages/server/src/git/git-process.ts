@@ -46,13 +46,28 @@ export function basicAuthEnv(
   username: string | undefined,
   password: string | undefined,
 ): Record<string, string> {
-  if (username === undefined && password === undefined) return {};
-  const token = Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64');
-  return {
-    GIT_CONFIG_COUNT: '1',
-    GIT_CONFIG_KEY_0: 'http.extraHeader',
-    GIT_CONFIG_VALUE_0: `Authorization: Basic ${token}`,
-  };
+  const header = basicAuthHeader(username, password);
+  return header === undefined ? {} : gitConfigEnv([['http.extraHeader', header]]);
+}
+
+/** The `Authorization` header line for HTTP basic auth, or undefined without credentials. */
+export function basicAuthHeader(
+  username: string | undefined,
+  password: string | undefined,
+): string | undefined {
+  if (username === undefined && password === undefined) return undefined;
+  return `Authorization: Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}`;
+}
+
+/** git configuration through the environment (GIT_CONFIG_COUNT/KEY_n/VALUE_n): never in argv. */
+export function gitConfigEnv(entries: ReadonlyArray<readonly [string, string]>): Record<string, string> {
+  if (entries.length === 0) return {};
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(entries.length) };
+  entries.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
 }
 
 export interface RunGitOptions {

@@ -2,7 +2,7 @@
 // timeout, and progress reporting. Every git command that talks to the upstream goes through here, so each
 // gets the same environment and no secret reaches argv, logs or errors.
 import type { Logger } from '@confbus/core';
-import { basicAuthEnv, type GitResult, type RunGitOptions } from './git-process.js';
+import { basicAuthHeader, gitConfigEnv, type GitResult, type RunGitOptions } from './git-process.js';
 import { ProgressTracker } from './git-progress.js';
 import { parseLsRemote } from './refs.js';
 import { isSshUri, SshCommand, type SshSettings } from './ssh.js';
@@ -16,10 +16,23 @@ export interface UpstreamOptions {
   username?: string;
   password?: string;
   ssh?: SshSettings;
+  /** skip-ssl-validation: do not verify the https server's certificate (GIT_SSL_NO_VERIFY). */
+  skipSslValidation?: boolean;
+  /** proxy.http / proxy.https: the HTTP proxy for http:// / https:// uris. */
+  proxy?: { http?: ProxySettings; https?: ProxySettings };
   timeoutSeconds: number;
   /** How often a running fetch logs its progress (ms). */
   progressLogIntervalMs: number;
   logger: Logger;
+}
+
+export interface ProxySettings {
+  host?: string;
+  port?: number;
+  username?: string;
+  password?: string;
+  /** Hosts reached directly, Java style: `*.internal|localhost`. */
+  nonProxyHosts?: string;
 }
 
 /** Runs git in the mirror (the mirror's runner: its cwd and its children registry). */
@@ -40,8 +53,17 @@ export class Upstream {
     if (split.uri.startsWith('-')) throw new Error('Git uri must not start with "-"');
     this.uri = split.uri;
     this.safeUri = redactUri(options.uri);
-    this.env = basicAuthEnv(split.username, split.password);
-    this.secrets = [split.password, options.ssh?.passphrase].filter(
+    const proxy = proxyFor(this.uri, options.proxy);
+    const auth = basicAuthHeader(split.username, split.password);
+    this.env = {
+      ...gitConfigEnv([
+        ...(auth === undefined ? [] : [['http.extraHeader', auth] as const]),
+        ...(proxy === undefined ? [] : [['http.proxy', proxy] as const]),
+      ]),
+      ...(options.skipSslValidation ? { GIT_SSL_NO_VERIFY: 'true' } : {}),
+    };
+    const proxyPassword = options.proxy?.https?.password ?? options.proxy?.http?.password;
+    this.secrets = [split.password, options.ssh?.passphrase, proxyPassword].filter(
       (s): s is string => s !== undefined && s.length > 0,
     );
     this.ssh =
@@ -96,7 +118,6 @@ export class Upstream {
         [
           'fetch',
           '--progress',
-          '--prune',
           '--update-head-ok',
           '--no-write-fetch-head',
           '--end-of-options',
@@ -121,4 +142,31 @@ export class Upstream {
     if (!this.ssh) return git(args, base);
     return this.ssh.run((sshEnv) => git(args, { ...base, env: { ...this.env, ...sshEnv } }));
   }
+}
+
+/**
+ * The proxy URL git should use for `uri`, as Spring picks it: proxy.https for https:// uris, proxy.http for
+ * http:// ones (other transports do not go through an HTTP proxy here), unless the host is a non-proxy host.
+ */
+export function proxyFor(
+  uri: string,
+  proxies: { http?: ProxySettings; https?: ProxySettings } | undefined,
+): string | undefined {
+  const scheme = /^(https?):\/\//i.exec(uri)?.[1]?.toLowerCase();
+  const proxy = scheme === 'https' ? proxies?.https : scheme === 'http' ? proxies?.http : undefined;
+  if (proxy?.host === undefined) return undefined;
+  const host = new URL(uri).hostname;
+  const bypass = (proxy.nonProxyHosts ?? '')
+    .split('|')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .some((pattern) =>
+      new RegExp(`^${pattern.replace(/[.+?^${}()[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(host),
+    );
+  if (bypass) return undefined;
+  const userinfo =
+    proxy.username === undefined
+      ? ''
+      : `${encodeURIComponent(proxy.username)}${proxy.password === undefined ? '' : `:${encodeURIComponent(proxy.password)}`}@`;
+  return `http://${userinfo}${proxy.host}:${proxy.port ?? 80}`;
 }

@@ -24,8 +24,8 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
   {
     key: `${git}.default-label`,
     type: 'string',
-    default: 'master',
-    description: "Label served when a request names none; falls back to 'main' when there is no such branch",
+    default: 'main',
+    description: "Label served when a request names none (Spring's default since 3.1; see try-master-branch)",
   },
   {
     key: `${git}.search-paths`,
@@ -69,6 +69,7 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     description: 'Password or token for an HTTPS remote',
   },
   ...gitSshSettingSpecs(),
+  ...gitTransportSettingSpecs(),
   {
     key: `${git}.repos`,
     type: 'string',
@@ -340,5 +341,60 @@ function gitSshSettingSpecs(): SettingSpec[] {
       type: 'string',
       description: 'SSH authentication methods in order, e.g. publickey (ssh PreferredAuthentications)',
     },
+  ];
+}
+
+/** Branch handling, TLS and proxy of the Git transport, as Spring's JGitEnvironmentProperties (docs/git.md). */
+function gitTransportSettingSpecs(): SettingSpec[] {
+  const proxy = (scheme: 'http' | 'https'): SettingSpec[] => [
+    { key: `${git}.proxy.${scheme}.host`, type: 'string', description: `HTTP proxy for ${scheme}:// uris` },
+    {
+      key: `${git}.proxy.${scheme}.port`,
+      type: 'integer',
+      description: `Port of the ${scheme} proxy (default 80)`,
+    },
+    { key: `${git}.proxy.${scheme}.username`, type: 'string', description: `User for the ${scheme} proxy` },
+    {
+      key: `${git}.proxy.${scheme}.password`,
+      type: 'string',
+      secret: true,
+      description: `Password for the ${scheme} proxy`,
+    },
+    {
+      key: `${git}.proxy.${scheme}.non-proxy-hosts`,
+      type: 'string',
+      description: `Hosts reached without the ${scheme} proxy, e.g. *.internal|localhost`,
+    },
+  ];
+  return [
+    {
+      key: `${git}.try-master-branch`,
+      type: 'boolean',
+      default: true,
+      description: "When there is no 'main' branch, 'main' (asked for or the default label) serves 'master'",
+    },
+    {
+      key: `${git}.delete-untracked-branches`,
+      type: 'boolean',
+      default: false,
+      description:
+        'true: a branch deleted upstream is deleted from the mirror too; false (as Spring): it keeps being served',
+    },
+    {
+      key: `${git}.force-pull`,
+      type: 'boolean',
+      default: false,
+      description:
+        'Accepted for Spring compatibility; the mirror has no working tree to be dirty, so it always follows the remote (as force-pull=true)',
+    },
+    {
+      key: `${git}.skip-ssl-validation`,
+      type: 'boolean',
+      default: false,
+      description:
+        "true: do not verify the https server's certificate (unsafe; prefer GIT_SSL_CAINFO with its CA)",
+    },
+    ...proxy('http'),
+    ...proxy('https'),
   ];
 }
