@@ -39,6 +39,18 @@ export interface SshSettings {
   preferredAuthentications?: string;
 }
 
+/** Whether the settings change anything for ssh: with Spring's defaults the machine's setup is used as is. */
+export function needsSshCommand(s: SshSettings): boolean {
+  return (
+    s.ignoreLocalSshSettings ||
+    !s.strictHostKeyChecking ||
+    s.knownHostsFile !== undefined ||
+    s.preferredAuthentications !== undefined ||
+    s.privateKey !== undefined ||
+    s.hostKey !== undefined
+  );
+}
+
 /** ssh://, git+ssh://, ssh+git:// or scp-like `[user@]host:path` (as Spring's isSshUri, minus other schemes). */
 export function isSshUri(uri: string): boolean {
   if (/^(ssh|git\+ssh|ssh\+git):\/\//i.test(uri)) return true;
@@ -74,7 +86,9 @@ export class SshCommand {
     const dir = await mkdtemp(join(tmpdir(), 'confbus-ssh-')); // mode 0700
     try {
       const options = await this.options(dir);
-      return await task({ GIT_SSH_COMMAND: ['ssh', ...options].join(' ') });
+      // In local mode an operator's own GIT_SSH_COMMAND stays the base (our options are appended to it).
+      const base = this.settings.ignoreLocalSshSettings ? 'ssh' : (process.env.GIT_SSH_COMMAND ?? 'ssh');
+      return await task({ GIT_SSH_COMMAND: [base, ...options].join(' ') });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

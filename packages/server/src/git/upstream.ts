@@ -5,7 +5,7 @@ import type { Logger } from '@confbus/core';
 import { basicAuthHeader, gitConfigEnv, type GitResult, type RunGitOptions } from './git-process.js';
 import { ProgressTracker } from './git-progress.js';
 import { parseLsRemote } from './refs.js';
-import { isSshUri, SshCommand, type SshSettings } from './ssh.js';
+import { isSshUri, needsSshCommand, SshCommand, type SshSettings } from './ssh.js';
 import { redactUri, splitCredentials } from './uri.js';
 
 /** Named in timeout errors, so an operator knows what to raise. */
@@ -67,7 +67,9 @@ export class Upstream {
       (s): s is string => s !== undefined && s.length > 0,
     );
     this.ssh =
-      options.ssh && isSshUri(this.uri) ? new SshCommand(options.ssh, options.timeoutSeconds) : undefined;
+      options.ssh && isSshUri(this.uri) && needsSshCommand(options.ssh)
+        ? new SshCommand(options.ssh, options.timeoutSeconds)
+        : undefined;
     for (const warning of this.ssh?.warnings ?? []) options.logger.warn({ uri: this.safeUri }, warning);
   }
 

@@ -14,7 +14,7 @@ import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
 import { generateSshKeyPair, startSshd, type SshKeyPair, type Sshd } from '@confbus/testkit/sshd';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { GitMirror, RepositoryUnavailableError } from '../../src/git/index.js';
-import type { SshSettings } from '../../src/git/ssh.js';
+import { isSshUri, needsSshCommand, type SshSettings } from '../../src/git/ssh.js';
 import { captureLogger, type CaptureLogger } from './helpers.js';
 
 const PASSPHRASE = 'correct horse battery';
@@ -179,5 +179,20 @@ describe('GitMirror over ssh:// (real sshd)', () => {
       () => mirror({ privateKey: plain.privateKey, knownHostsFile: join(base.path, 'nope') }),
       /known-hosts-file could not be found/,
     );
+  });
+});
+
+describe('ssh settings helpers', () => {
+  it('isSshUri: ssh schemes and scp-like addresses, nothing else', () => {
+    for (const uri of ['ssh://git@h/r.git', 'git+ssh://h/r', 'git@github.com:org/r.git', 'host:r.git'])
+      assert.ok(isSshUri(uri), uri);
+    for (const uri of ['https://h/r.git', 'file:///srv/r.git', '/srv/r.git', 'git://h/r', 'C:\\repos\\r'])
+      assert.ok(!isSshUri(uri), uri);
+  });
+
+  it("with Spring's defaults the machine's ssh setup (and an operator's GIT_SSH_COMMAND) is used as is", () => {
+    assert.equal(needsSshCommand({ strictHostKeyChecking: true, ignoreLocalSshSettings: false }), false);
+    assert.equal(needsSshCommand({ strictHostKeyChecking: false, ignoreLocalSshSettings: false }), true);
+    assert.equal(needsSshCommand({ strictHostKeyChecking: true, ignoreLocalSshSettings: true }), true);
   });
 });
