@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { stopAllNodeProcesses } from '@confbus/testkit/child-process';
-import { getJson, startConfbusServer } from '@confbus/testkit/confbus-processes';
+import { startNodeProcess, stopAllNodeProcesses } from '@confbus/testkit/child-process';
+import { CONFBUS_BIN, getJson, startConfbusServer } from '@confbus/testkit/confbus-processes';
 import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
 import { generateSshKeyPair, startSshd, type SshKeyPair, type Sshd } from '@confbus/testkit/sshd';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
@@ -70,5 +70,25 @@ describe('confbus server over ssh:// (real sshd, Spring-style settings file)', (
     assert.ok(!output.includes(key.privateKey.split('\n')[1] ?? 'x'), 'key material in the output');
     assert.ok(!output.includes('a long passphrase'), 'passphrase in the output');
     await server.process.stop();
+  });
+
+  it('SSH settings Spring rejects stop the start, naming the setting', async () => {
+    const child = startNodeProcess(CONFBUS_BIN, [
+      'server',
+      '--server.port=0',
+      '--server.address=127.0.0.1',
+      `--spring.cloud.config.server.git.uri=${sshd.url(remote.path)}`,
+      `--spring.cloud.config.server.git.basedir=${join(temp.path, 'no-key-mirror')}`,
+      '--spring.cloud.config.server.git.ignore-local-ssh-settings=true',
+    ]);
+    assert.equal(await child.exited, 1);
+    assert.ok(
+      child.lines.some((l) =>
+        l.includes(
+          'confbus: spring.cloud.config.server.git.private-key must be set when spring.cloud.config.server.git.ignore-local-ssh-settings is true',
+        ),
+      ),
+      child.lines.join('\n'),
+    );
   });
 });
