@@ -114,7 +114,13 @@ export async function createConfigServer({
   const metrics = new ServerMetrics({
     git: () =>
       mirror?.health() ??
-      Object.values(repositories.health())[0] ?? { uri, stale: false, checks: 0, fetches: 0 },
+      Object.values(repositories.health())[0] ?? {
+        uri,
+        available: false,
+        stale: false,
+        checks: 0,
+        fetches: 0,
+      },
     environments: repositories,
     bus: () => bus,
   });
@@ -215,7 +221,7 @@ export async function createConfigServer({
 
   registerHealthRoutes(app, {
     showDetails: showHealthDetails,
-    git: () => mirror?.health() ?? { uri: displayUri, stale: false, checks: 0, fetches: 0 },
+    git: () => mirror?.health() ?? { uri: displayUri, available: false, stale: false, checks: 0, fetches: 0 },
     repositories: () => repositories.health(),
     components: (): Record<string, { status: string; details?: Record<string, unknown> }> =>
       bus
@@ -237,7 +243,7 @@ export async function createConfigServer({
   reserveConsolePrefix(app);
   await operatorConsole?.register(app);
 
-  return {
+  const server: ConfigServer = {
     app,
     repositories,
     mirror,
@@ -250,7 +256,14 @@ export async function createConfigServer({
       return bus;
     },
     async listen() {
-      await repositories.start((name, error) =>
+      // basedir is checked before anything else: a wrong one stops the start (naming the setting).
+      await repositories.open().catch(async (error: unknown) => {
+        await server.close();
+        throw error;
+      });
+      // The port opens at once, even while a large first clone runs (health reports the repository as not
+      // yet available meanwhile). With clone-on-start a clone that fails still fails the start, as in Spring.
+      const cloned = repositories.startCloning((name, error) =>
         logger.warn(
           { err: error, repository: name },
           'Initial clone failed; will retry on the first request',
@@ -287,6 +300,11 @@ export async function createConfigServer({
         { version: buildInfo().version, uri: displayUri, basedir, settings: effectiveSettings(settings) },
         `Config server listening on ${address}`,
       );
+      const cloneFailure = await cloned;
+      if (cloneFailure !== undefined) {
+        await server.close();
+        throw cloneFailure;
+      }
       return address;
     },
     async close() {
@@ -298,4 +316,5 @@ export async function createConfigServer({
       await parser.close();
     },
   };
+  return server;
 }

@@ -63,6 +63,16 @@ export const serverErrors = defineErrors({
     status: 503,
     description: 'The console could not publish the refresh event to the bus; the broker is unreachable',
   },
+  CONFBUS_GIT_BASEDIR: {
+    status: 500,
+    description:
+      'spring.cloud.config.server.git.basedir holds something other than a mirror of the configured uri; the start stops, naming it',
+  },
+  CONFBUS_GIT_SSH_SETTINGS: {
+    status: 500,
+    description:
+      'The SSH settings of the Git repository (private-key, host-key, known-hosts-file, …) are incomplete or invalid; the start stops, naming the setting',
+  },
   CONFBUS_GIT_HISTORY: {
     status: 500,
     description:

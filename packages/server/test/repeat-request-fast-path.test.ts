@@ -12,7 +12,11 @@ describe('repeat-request fast path', () => {
     remote = await createGitRemote();
     await remote.commit({ 'foo.yml': 'value: one\n' }, { branch: 'master' });
     await remote.commit({ 'foo.yml': 'value: feature\n' }, { branch: 'feature' });
-    server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
+    server = await startTestServer({
+      'spring.cloud.config.server.git.uri': remote.url,
+      // The failure below is a branch deleted upstream, which only goes with this setting (as in Spring).
+      'spring.cloud.config.server.git.delete-untracked-branches': 'true',
+    });
   });
 
   after(async () => {

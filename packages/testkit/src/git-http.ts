@@ -3,10 +3,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 
 export interface GitHttpServer {
   readonly port: number;
-  /** http:// URL of `<projectRoot>/<repoName>`. */
+  /** http:// (https:// with `tls`) URL of `<projectRoot>/<repoName>`. */
   url(repoName: string): string;
   /** Authorization headers received, in order (to assert what the client sent). */
   readonly authorizations: (string | undefined)[];
@@ -16,6 +17,8 @@ export interface GitHttpServer {
 export interface GitHttpOptions {
   /** Require these credentials (HTTP basic); requests without them get 401. */
   auth?: { username: string; password: string };
+  /** Serve https with this key and certificate (PEM), e.g. from testkit tls-certificate.ts. */
+  tls?: { key: string; cert: string };
 }
 
 export async function startGitHttpServer(
@@ -90,7 +93,7 @@ export async function startGitHttpServer(
     });
   };
 
-  const server = createServer(handle);
+  const server = options.tls ? createHttpsServer(options.tls, handle) : createServer(handle);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
@@ -98,7 +101,7 @@ export async function startGitHttpServer(
   return {
     port,
     authorizations,
-    url: (repoName) => `http://127.0.0.1:${port}/${repoName}`,
+    url: (repoName) => `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/${repoName}`,
     async stop() {
       for (const child of children) child.kill('SIGKILL');
       server.closeAllConnections();

@@ -1,6 +1,7 @@
 // A throw-away upstream repository for tests: a bare repo in a temp dir plus a work clone that
 // commits and pushes on request.
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -88,4 +89,24 @@ export async function createGitRemote(name = 'config-repo'): Promise<GitRemote> 
       await rm(temp.path, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Commits `files` pseudo-random, incompressible files of `bytesPerFile` each (plus `application.yml`) in one
+ * commit and pushes it: a repository whose clone moves about files × bytesPerFile bytes.
+ */
+export async function commitBulkFiles(
+  remote: GitRemote,
+  files: number,
+  bytesPerFile: number,
+): Promise<string> {
+  const work = (await remote.git('rev-parse', '--show-toplevel')).trim();
+  await mkdir(join(work, 'bulk'), { recursive: true });
+  for (let i = 0; i < files; i++)
+    await writeFile(join(work, 'bulk', `blob-${i}.bin`), randomBytes(bytesPerFile));
+  await writeFile(join(work, 'application.yml'), `bulk: ${files}\n`);
+  await remote.git('add', '-A');
+  await remote.git('commit', '--quiet', '-m', `${files} bulk files`);
+  await remote.git('push', '--quiet', 'origin', 'HEAD');
+  return (await remote.git('rev-parse', 'HEAD')).trim();
 }

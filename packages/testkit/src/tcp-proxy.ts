@@ -1,17 +1,51 @@
-// A TCP proxy on 127.0.0.1 in front of a test server (e.g. a git daemon) that can be told to hang: while
-// hanging it accepts connections and never answers, like an upstream whose network went silent.
+// A TCP proxy on 127.0.0.1 in front of a test server (e.g. a git daemon) that can be told to
+// - hang: new connections are accepted and never answered, like an upstream whose network went silent;
+// - hold: the answers of open and new connections are kept back (connections stay open) until released;
+// - throttle: answers flow at most at a given rate, like a slow link (a large clone that takes a while).
 import { once } from 'node:events';
 import { type Socket, connect, createServer } from 'node:net';
+import { Transform, type TransformCallback } from 'node:stream';
+
+export interface TcpProxyOptions {
+  /** Rate of the server's answers in bytes per second (default unlimited). */
+  bytesPerSecond?: number;
+}
 
 export interface TcpProxy {
   readonly port: number;
   /** true: new connections are accepted and left silent; false: forwarded again (held ones are closed). */
   hang(on: boolean): void;
+  /** true: no answer bytes reach any client until hold(false); connections stay open meanwhile. */
+  hold(on: boolean): void;
+  /** Answer bytes forwarded to clients so far. */
+  readonly bytesForwarded: number;
   stop(): Promise<void>;
 }
 
-export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+/** The server-to-client direction: paced to a rate, and stopped while held. */
+class AnswerValve extends Transform {
+  constructor(
+    private readonly state: { held: boolean; waiters: Set<() => void>; forwarded: number; rate?: number },
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    const pass = () => {
+      this.state.forwarded += chunk.length;
+      this.push(chunk);
+      const rate = this.state.rate;
+      if (rate === undefined) done();
+      else setTimeout(done, (chunk.length / rate) * 1000);
+    };
+    if (!this.state.held) pass();
+    else this.state.waiters.add(pass);
+  }
+}
+
+export async function startTcpProxy(targetPort: number, options: TcpProxyOptions = {}): Promise<TcpProxy> {
   let hanging = false;
+  const flow = { held: false, waiters: new Set<() => void>(), forwarded: 0, rate: options.bytesPerSecond };
   const held = new Set<Socket>();
   const open = new Set<Socket>();
   const server = createServer((client) => {
@@ -26,7 +60,8 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
-    client.pipe(upstream).pipe(client);
+    client.pipe(upstream);
+    upstream.pipe(new AnswerValve(flow)).pipe(client);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -34,10 +69,20 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     port,
+    get bytesForwarded() {
+      return flow.forwarded;
+    },
     hang(on) {
       hanging = on;
       if (!on) for (const socket of held) socket.destroy();
       if (!on) held.clear();
+    },
+    hold(on) {
+      flow.held = on;
+      if (on) return;
+      const waiting = [...flow.waiters];
+      flow.waiters.clear();
+      for (const pass of waiting) pass();
     },
     async stop() {
       for (const socket of open) socket.destroy();

@@ -10,18 +10,20 @@
 // time, and a burst of N requests costs 1-2 checks instead of N serialised fetches.
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { mkdir, readdir, stat } from 'node:fs/promises';
-import { join, resolve as resolvePath } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import type { Logger } from '@confbus/core';
 import type { ResolvedRevision } from '../environment/config-repository.js';
 import { LruCache } from '../environment/lru-cache.js';
+import { prepareBasedir } from './basedir.js';
 import { CatFileBatch } from './cat-file-batch.js';
 import { CoalescedTask } from './coalesced-task.js';
 import { LabelNotFoundError, RepositoryUnavailableError } from './errors.js';
-import { basicAuthEnv, killProcessGroup, runGit, type GitResult, type RunGitOptions } from './git-process.js';
+import { killProcessGroup, runGit, type GitResult, type RunGitOptions } from './git-process.js';
 import { requireValidLabel } from './label.js';
-import { FOR_EACH_REF_FORMAT, parseForEachRef, parseLsRemote, sameRefs, type RefSnapshot } from './refs.js';
-import { redactText, redactUri, splitCredentials } from './uri.js';
+import { FOR_EACH_REF_FORMAT, hasAllRefs, parseForEachRef, sameRefs, type RefSnapshot } from './refs.js';
+import type { SshSettings } from './ssh.js';
+import { Upstream, type ProxySettings } from './upstream.js';
+import { redactText } from './uri.js';
 
 /** A commit's files, listed once (commits never change). */
 interface Tree {
@@ -33,12 +35,21 @@ export interface GitMirrorOptions {
   uri: string;
   /** Where the local bare mirror lives (created if missing). */
   basedir: string;
-  /** Label used when a request names none; 'master' falls back to 'main' (and vice versa) when absent. */
+  /** Label used when a request names none. */
   defaultLabel: string;
+  /** 'main' (requested or default) falls back to 'master' when there is no 'main' branch (default true). */
+  tryMasterBranch?: boolean;
+  /** Branches deleted upstream are deleted from the mirror; otherwise they keep being served (default false). */
+  deleteUntrackedBranches?: boolean;
   /** 0 = check upstream for every request (coalesced); N = at most one check per N s; < 0 = never. */
   refreshRateSeconds: number;
-  /** Per git network operation; the process group is killed after it. */
+  /**
+   * Seconds a git network operation may go without any data from the upstream (progress included) before its
+   * process group is killed. A transfer that keeps moving may take as long as it needs.
+   */
   timeoutSeconds: number;
+  /** How often a running fetch logs its progress (ms, default 4000, so at least every 5 s). */
+  progressLogIntervalMs?: number;
   /**
    * Packs in the mirror before a fetch triggers a background `git gc --auto` (git's own default: 50). Each
    * fetch adds a pack; without maintenance a server that runs for months slows down on thousands of them.
@@ -52,6 +63,12 @@ export interface GitMirrorOptions {
   /** HTTPS basic auth; never in argv, logs or errors. */
   username?: string;
   password?: string;
+  /** SSH as Spring configures it (see ssh.ts); used for ssh:// and scp-like uris. */
+  ssh?: SshSettings;
+  /** Do not verify an https server's certificate. */
+  skipSslValidation?: boolean;
+  /** HTTP proxies for http:// and https:// uris. */
+  proxy?: { http?: ProxySettings; https?: ProxySettings };
   logger: Logger;
 }
 
@@ -72,6 +89,11 @@ export interface FetchOutcome {
 export interface MirrorHealth {
   /** Credentials stripped. */
   uri: string;
+  /**
+   * A state can be served: the first clone has finished, or a previous run's mirror was reused. Until then
+   * every request waits for (or fails with) the first clone, so readiness is DOWN.
+   */
+  available: boolean;
   lastCheckAt?: Date;
   lastSuccessAt?: Date;
   lastError?: string;
@@ -97,14 +119,14 @@ const FULL_COMMIT = /^[0-9a-f]{40}$/;
 const ABBREVIATED_COMMIT = /^[0-9a-fA-F]{7,40}$/;
 const FILE_LIST_CACHE_SIZE = 64;
 const COMMIT_CACHE_SIZE = 1024;
-const FALLBACK_LABEL: Record<string, string> = { master: 'main', main: 'master' };
 
 export class GitMirror extends EventEmitter<GitMirrorEvents> {
-  private readonly uri: string;
+  private readonly upstream: Upstream;
   private readonly safeUri: string;
   private readonly basedir: string;
-  private readonly authEnv: Record<string, string>;
-  private readonly secrets: string[];
+  private readonly secrets: readonly string[];
+  /** this.git for the upstream, which adds its network options. */
+  private readonly runGit = (args: readonly string[], options: RunGitOptions) => this.git(args, options);
   private readonly logger: Logger;
   private readonly check = new CoalescedTask(() => this.runCheck());
   private readonly reader: CatFileBatch;
@@ -112,6 +134,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly fileLists = new LruCache<string, Tree>(FILE_LIST_CACHE_SIZE);
   private readonly commits = new LruCache<string, string>(COMMIT_CACHE_SIZE);
   private startPromise: Promise<void> | undefined;
+  private openPromise: Promise<void> | undefined;
   private refs: RefSnapshot | undefined;
   private hasFetched = false;
   private closed = false;
@@ -130,19 +153,50 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
 
   constructor(private readonly options: GitMirrorOptions) {
     super();
-    const split = splitCredentials(options.uri, options.username, options.password);
-    if (split.uri.startsWith('-')) throw new Error('Git uri must not start with "-"');
-    this.uri = split.uri;
-    this.safeUri = redactUri(options.uri);
-    this.authEnv = basicAuthEnv(split.username, split.password);
-    this.secrets = [split.password ?? ''].filter((s) => s.length > 0);
+    this.upstream = new Upstream({
+      uri: options.uri,
+      username: options.username,
+      password: options.password,
+      ssh: options.ssh,
+      skipSslValidation: options.skipSslValidation,
+      proxy: options.proxy,
+      timeoutSeconds: options.timeoutSeconds,
+      progressLogIntervalMs: options.progressLogIntervalMs ?? 4000,
+      logger: options.logger,
+    });
+    this.safeUri = this.upstream.safeUri;
+    this.secrets = this.upstream.secrets;
     this.basedir = resolvePath(options.basedir);
     this.logger = options.logger;
     this.reader = new CatFileBatch(this.basedir);
     this.probeDelayMs = this.retry().min;
   }
 
-  /** Clones (or reuses an existing mirror in basedir) and checks upstream once. Safe to call twice. */
+  /**
+   * Prepares basedir without touching the network: a new mirror, or an adopted one of the same remote (whose
+   * fetched refs are served at once). Throws CONFBUS_GIT_BASEDIR when basedir holds anything else, so the
+   * server refuses to start instead of failing every request. Safe to call twice.
+   */
+  open(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('GitMirror is closed'));
+    this.openPromise ??= this.doOpen();
+    return this.openPromise;
+  }
+
+  private async doOpen(): Promise<void> {
+    const state = await prepareBasedir(this.basedir, this.safeUri, (args, options) =>
+      this.git(args, options),
+    );
+    if (state.adopted)
+      this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Adopted the Git repository in basedir');
+    if (state.fetched) {
+      await this.loadRefs();
+      this.hasFetched = true;
+      this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Reusing existing Git mirror');
+    }
+  }
+
+  /** Opens basedir (see open()) and checks upstream once: the first clone. Safe to call twice. */
   start(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('GitMirror is closed'));
     this.startPromise ??= this.doStart().catch((error: unknown) => {
@@ -176,10 +230,10 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private async revisionOf(requested: string): Promise<ResolvedRevision> {
     const commit = await this.lookup(requested);
     if (commit !== undefined) return { label: requested, commit, stale: this.isStale() };
-    const fallback = FALLBACK_LABEL[requested];
-    if (requested === this.options.defaultLabel && fallback !== undefined) {
-      const other = this.refs?.branches.get(fallback);
-      if (other !== undefined) return { label: fallback, commit: other, stale: this.isStale() };
+    // try-master-branch (as Spring): a missing 'main' falls back to 'master', requested or by default.
+    if (requested === 'main' && this.options.tryMasterBranch !== false) {
+      const master = this.refs?.branches.get('master');
+      if (master !== undefined) return { label: 'master', commit: master, stale: this.isStale() };
     }
     throw new LabelNotFoundError(requested);
   }
@@ -239,6 +293,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   health(): MirrorHealth {
     return {
       uri: this.safeUri,
+      available: this.hasFetched,
       lastCheckAt: this.lastCheckAt,
       lastSuccessAt: this.lastSuccessAt,
       lastError: this.lastError,
@@ -262,7 +317,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   }
 
   private async doStart(): Promise<void> {
-    await this.openOrCreateMirror();
+    await this.open();
     await this.check.requestFresh();
     if (!this.hasFetched) {
       throw new RepositoryUnavailableError(
@@ -329,45 +384,6 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     return object.oid;
   }
 
-  /** Reuses a mirror in basedir (loading its refs as local state) or initialises an empty one. */
-  private async openOrCreateMirror(): Promise<void> {
-    await mkdir(this.basedir, { recursive: true });
-    const entries = await readdir(this.basedir);
-    if (entries.length === 0) {
-      await this.git(['init', '--bare', '--quiet', '--', this.basedir], { cwd: undefined });
-      // The mirror is ours alone: no reflogs. Fetches do not gc by themselves (gc.auto 0); runCheck asks for
-      // `gc --auto` explicitly, detached, so a repack never counts against a fetch's timeout.
-      await this.git(['config', 'core.logAllRefUpdates', 'false']);
-      await this.git(['config', 'gc.auto', '0']);
-      await this.git(['config', 'confbus.uri', this.safeUri]);
-      return;
-    }
-    const isMirror = await stat(join(this.basedir, 'HEAD')).then(
-      () => true,
-      () => false,
-    );
-    const owner = isMirror ? await this.gitConfig('confbus.uri') : undefined;
-    if (owner === undefined) {
-      throw new Error(`basedir ${this.basedir} is not empty and holds no confbus mirror; refusing to use it`);
-    }
-    if (owner !== this.safeUri) {
-      throw new Error(`basedir ${this.basedir} holds a mirror of ${owner}, not of ${this.safeUri}`);
-    }
-    if ((await this.gitConfig('confbus.fetched')) === 'true') {
-      await this.loadRefs();
-      this.hasFetched = true;
-      this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Reusing existing Git mirror');
-    }
-  }
-
-  private async gitConfig(key: string): Promise<string | undefined> {
-    try {
-      return (await this.git(['config', '--get', key])).stdout.toString('utf8').trim();
-    } catch {
-      return undefined;
-    }
-  }
-
   private async loadRefs(): Promise<RefSnapshot> {
     const { stdout } = await this.git([
       'for-each-ref',
@@ -385,52 +401,12 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     this.lastCheckMonotonic = performance.now();
     this.lastCheckAt = new Date();
     try {
-      const network: RunGitOptions = { timeoutMs: this.options.timeoutSeconds * 1000, env: this.authEnv };
-      const listing = await this.git(
-        ['ls-remote', '--heads', '--tags', '--refs', '--end-of-options', this.uri],
-        { ...network, what: `git ls-remote ${this.safeUri}` },
-      );
-      const remote = parseLsRemote(listing.stdout.toString('utf8'));
+      const remote = await this.upstream.listRefs(this.runGit);
       const before = this.refs?.raw ?? new Map<string, string>();
-      let changed = false;
-      if (!this.hasFetched || !sameRefs(remote, before)) {
-        const fetchStarted = performance.now();
-        if (!this.hasFetched) {
-          // The first fetch of a large repository can take a while: say what is happening.
-          this.logger.info(
-            { uri: this.safeUri, basedir: this.basedir },
-            'Cloning the configuration repository',
-          );
-        }
-        await this.git(
-          [
-            'fetch',
-            '--quiet',
-            '--prune',
-            '--update-head-ok',
-            '--no-write-fetch-head',
-            '--end-of-options',
-            this.uri,
-            '+refs/heads/*:refs/heads/*',
-            '+refs/tags/*:refs/tags/*',
-          ],
-          { ...network, what: `git fetch ${this.safeUri}` },
-        );
-        this.fetches++;
-        this.maintain();
-        const after = await this.loadRefs();
-        changed = !sameRefs(before, after.raw);
-        this.logger.info(
-          { uri: this.safeUri, refs: after.raw.size, ms: Math.round(performance.now() - fetchStarted) },
-          this.hasFetched
-            ? 'Fetched new commits from the Git upstream'
-            : 'Cloned the configuration repository',
-        );
-        if (!this.hasFetched) {
-          await this.git(['config', 'confbus.fetched', 'true']);
-          this.hasFetched = true;
-        }
-      }
+      // Refs only we have (deleted upstream) do not call for a fetch: they stay unless deleted below.
+      if (!this.hasFetched || !hasAllRefs(before, remote)) await this.fetchFromUpstream();
+      if (this.options.deleteUntrackedBranches) await this.deleteUntrackedBranches(remote);
+      const changed = !sameRefs(before, this.refs?.raw ?? new Map<string, string>());
       this.markHealthy();
       const outcome: FetchOutcome = { changed, refs: this.refs?.raw.size ?? 0, stale: false };
       this.logger.debug({ uri: this.safeUri, changed, refs: outcome.refs }, 'Checked Git upstream');
@@ -442,6 +418,44 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
       this.scheduleProbe();
       return { changed: false, refs: this.refs?.raw.size ?? 0, stale: true, error: message };
     }
+  }
+
+  private async fetchFromUpstream(): Promise<void> {
+    const fetchStarted = performance.now();
+    const cloning = !this.hasFetched;
+    // The first fetch of a large repository can take a while: say what is happening.
+    if (cloning)
+      this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Cloning the configuration repository');
+    await this.upstream.fetchAll(
+      this.runGit,
+      cloning ? 'Cloning the configuration repository' : 'Fetching from the Git upstream',
+    );
+    this.fetches++;
+    this.maintain();
+    const after = await this.loadRefs();
+    this.logger.info(
+      { uri: this.safeUri, refs: after.raw.size, ms: Math.round(performance.now() - fetchStarted) },
+      cloning ? 'Cloned the configuration repository' : 'Fetched new commits from the Git upstream',
+    );
+    if (cloning) {
+      await this.git(['config', 'confbus.fetched', 'true']);
+      this.hasFetched = true;
+    }
+  }
+
+  /**
+   * delete-untracked-branches: branches deleted upstream leave the mirror too. Without it they keep being
+   * served, as in Spring (whose local branches outlive their remote-tracking ones). Tags are never deleted.
+   */
+  private async deleteUntrackedBranches(remote: ReadonlyMap<string, string>): Promise<void> {
+    const untracked = [...(this.refs?.branches.keys() ?? [])].filter((b) => !remote.has(`refs/heads/${b}`));
+    if (untracked.length === 0) return;
+    for (const branch of untracked) await this.git(['update-ref', '-d', '--', `refs/heads/${branch}`]);
+    await this.loadRefs();
+    this.logger.info(
+      { uri: this.safeUri, branches: untracked },
+      'Deleted branches that were deleted upstream',
+    );
   }
 
   private markHealthy(): void {

@@ -3,6 +3,7 @@
 // whole process group (git spawns helpers such as git-remote-https and ssh), and redacted errors.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { GitCommandError } from './errors.js';
+import { summarizeGitStderr } from './git-stderr.js';
 import { redactText } from './uri.js';
 
 // Variables git legitimately needs from the surrounding environment (paths, proxies, ssh agent).
@@ -45,19 +46,43 @@ export function basicAuthEnv(
   username: string | undefined,
   password: string | undefined,
 ): Record<string, string> {
-  if (username === undefined && password === undefined) return {};
-  const token = Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64');
-  return {
-    GIT_CONFIG_COUNT: '1',
-    GIT_CONFIG_KEY_0: 'http.extraHeader',
-    GIT_CONFIG_VALUE_0: `Authorization: Basic ${token}`,
-  };
+  const header = basicAuthHeader(username, password);
+  return header === undefined ? {} : gitConfigEnv([['http.extraHeader', header]]);
+}
+
+/** The `Authorization` header line for HTTP basic auth, or undefined without credentials. */
+export function basicAuthHeader(
+  username: string | undefined,
+  password: string | undefined,
+): string | undefined {
+  if (username === undefined && password === undefined) return undefined;
+  return `Authorization: Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}`;
+}
+
+/** git configuration through the environment (GIT_CONFIG_COUNT/KEY_n/VALUE_n): never in argv. */
+export function gitConfigEnv(entries: ReadonlyArray<readonly [string, string]>): Record<string, string> {
+  if (entries.length === 0) return {};
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(entries.length) };
+  entries.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
 }
 
 export interface RunGitOptions {
   cwd?: string;
-  /** Kill the process group after this many ms; 0 or undefined = no limit (local commands). */
+  /** Kill the process group after this many ms in all; 0 or undefined = no limit (local commands). */
   timeoutMs?: number;
+  /**
+   * Kill the process group after this many ms without any output (network commands: a transfer that keeps
+   * making progress may take as long as it needs, a silent one is cut). 0 or undefined = no limit.
+   */
+  idleTimeoutMs?: number;
+  /** Appended to the message of an idle timeout, e.g. the setting that controls it. */
+  idleTimeoutHint?: string;
+  /** Called with each chunk of stderr as it arrives (e.g. to follow `--progress`). */
+  onStderr?: (chunk: string) => void;
   env?: Record<string, string>;
   /** Strings to mask in error messages (passwords). */
   secrets?: readonly string[];
@@ -82,6 +107,9 @@ export function killProcessGroup(child: ChildProcess): void {
   }
 }
 
+// stderr kept for the error message: its end holds git's reason; a long clone's progress must not fill memory.
+const MAX_STDERR_BYTES = 64 * 1024;
+
 export function runGit(args: readonly string[], options: RunGitOptions = {}): Promise<GitResult> {
   const what = options.what ?? `git ${args[0] ?? ''}`;
   return new Promise((resolve, reject) => {
@@ -95,37 +123,76 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
     });
     options.children?.add(child);
     const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    let timedOut = false;
-    const timer =
-      options.timeoutMs && options.timeoutMs > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            killProcessGroup(child);
-          }, options.timeoutMs)
-        : undefined;
+    let err = '';
+    const watchdog = new Watchdog(options, () => killProcessGroup(child));
+    child.stdout.on('data', (c: Buffer) => {
+      watchdog.activity();
+      out.push(c);
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (c: string) => {
+      watchdog.activity();
+      options.onStderr?.(c);
+      err = (err + c).slice(-MAX_STDERR_BYTES);
+    });
     child.on('error', (e) => {
-      clearTimeout(timer);
+      watchdog.stop();
       options.children?.delete(child);
       reject(new GitCommandError(`${what} could not be started: ${e.message}`, null, false));
     });
     child.on('close', (code, signal) => {
-      clearTimeout(timer);
+      watchdog.stop();
       options.children?.delete(child);
-      const stderr = redactText(Buffer.concat(err).toString('utf8'), options.secrets);
+      const stderr = redactText(err, options.secrets);
       if (code === 0) {
         resolve({ stdout: Buffer.concat(out), stderr });
         return;
       }
-      const reason = timedOut
-        ? `timed out after ${(options.timeoutMs ?? 0) / 1000} s`
-        : signal
-          ? `was killed by ${signal}`
-          : `failed with exit code ${code}`;
-      const detail = stderr.trim().split('\n').slice(-3).join(' | ');
-      reject(new GitCommandError(`${what} ${reason}${detail ? `: ${detail}` : ''}`, code, timedOut));
+      const reason =
+        watchdog.reason ?? (signal ? `was killed by ${signal}` : `failed with exit code ${code}`);
+      const detail = summarizeGitStderr(stderr);
+      const message = `${what} ${reason}${detail ? `: ${detail}` : ''}`;
+      reject(new GitCommandError(message, code, watchdog.reason !== undefined));
     });
   });
+}
+
+/** The two timeouts of a git process: one for its whole run, one restarted by each sign of life. */
+class Watchdog {
+  /** Why the process was killed, once it was. */
+  reason: string | undefined;
+  private readonly total: NodeJS.Timeout | undefined;
+  private idle: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: RunGitOptions,
+    private readonly kill: () => void,
+  ) {
+    const { timeoutMs } = options;
+    if (timeoutMs && timeoutMs > 0)
+      this.total = setTimeout(() => this.fire(`timed out after ${timeoutMs / 1000} s`), timeoutMs);
+    this.activity();
+  }
+
+  activity(): void {
+    const { idleTimeoutMs, idleTimeoutHint } = this.options;
+    if (!idleTimeoutMs || idleTimeoutMs <= 0 || this.reason !== undefined) return;
+    clearTimeout(this.idle);
+    const hint = idleTimeoutHint ? ` (${idleTimeoutHint})` : '';
+    this.idle = setTimeout(
+      () => this.fire(`timed out: no data from the upstream for ${idleTimeoutMs / 1000} s${hint}`),
+      idleTimeoutMs,
+    );
+  }
+
+  stop(): void {
+    clearTimeout(this.total);
+    clearTimeout(this.idle);
+  }
+
+  private fire(reason: string): void {
+    this.reason = reason;
+    this.stop();
+    this.kill();
+  }
 }

@@ -9,5 +9,7 @@ export {
 } from './errors.js';
 export { requireValidLabel, validateLabel } from './label.js';
 export { redactUri } from './uri.js';
+export type { ProxySettings } from './upstream.js';
+export type { SshSettings } from './ssh.js';
 export { GitHistory, MAX_LOG_PATHS } from './git-history.js';
 export type { CommitPage, CommitSummary, LabelRef, LogQuery } from './git-history.js';

@@ -51,3 +51,9 @@ export function sameRefs(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, 
   for (const [ref, oid] of a) if (b.get(ref) !== oid) return false;
   return true;
 }
+
+/** Every ref of `wanted` is in `have` with the same object id (`have` may hold more). */
+export function hasAllRefs(have: ReadonlyMap<string, string>, wanted: ReadonlyMap<string, string>): boolean {
+  for (const [ref, oid] of wanted) if (have.get(ref) !== oid) return false;
+  return true;
+}

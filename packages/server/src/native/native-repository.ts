@@ -97,6 +97,7 @@ export class NativeRepository implements ConfigRepository {
   health(): MirrorHealth {
     return {
       uri: this.options.searchLocations.join(','),
+      available: this.lastSuccessAt !== undefined,
       lastCheckAt: this.lastSuccessAt,
       lastSuccessAt: this.lastSuccessAt,
       stale: false,

@@ -72,6 +72,11 @@ export function openRepositories(dependencies: RepositoryDependencies): {
       timeoutSeconds: definition.timeoutSeconds,
       username: definition.username,
       password: definition.password,
+      tryMasterBranch: definition.tryMasterBranch,
+      deleteUntrackedBranches: definition.deleteUntrackedBranches,
+      skipSslValidation: definition.skipSslValidation,
+      proxy: definition.proxy,
+      ssh: definition.ssh,
       logger: logger.child({ component: 'git', repository: name }),
     });
     const environments = environmentsOf(

@@ -3,9 +3,12 @@
  * and the named ones (`spring.cloud.config.server.git.repos.<name>.*`), in the order they were configured.
  * Unset values of a named repository are inherited from the default one as Spring's
  * MultipleJGitEnvironmentRepository does (timeout, refresh-rate, username with password); confbus also inherits
- * the default label, since ours falls back from master to main on its own.
+ * the default label. The transport settings (try-master-branch, delete-untracked-branches, skip-ssl-validation,
+ * proxy.*) are inherited too unless a named repository sets its own; SSH settings are per repository, as Spring
+ * keys them by host (a named repository without them uses the machine's ssh setup).
  */
 import { type Settings, splitList } from '@confbus/core';
+import type { ProxySettings, SshSettings } from '../git/index.js';
 
 export const GIT = 'spring.cloud.config.server.git';
 const REPOS = `${GIT}.repos.`;
@@ -24,6 +27,11 @@ export interface RepositoryDefinition {
   cloneOnStart: boolean;
   timeoutSeconds: number;
   refreshRateSeconds: number;
+  tryMasterBranch: boolean;
+  deleteUntrackedBranches: boolean;
+  skipSslValidation: boolean;
+  proxy: { http: ProxySettings; https: ProxySettings };
+  ssh: SshSettings;
 }
 
 /** The properties a named repository accepts, keyed without dashes (relaxed names: searchPaths, search-paths). */
@@ -37,6 +45,18 @@ const PROPERTIES = [
   'cloneonstart',
   'timeout',
   'refreshrate',
+  'trymasterbranch',
+  'deleteuntrackedbranches',
+  'skipsslvalidation',
+  'forcepull',
+  'privatekey',
+  'passphrase',
+  'hostkey',
+  'hostkeyalgorithm',
+  'knownhostsfile',
+  'stricthostkeychecking',
+  'ignorelocalsshsettings',
+  'preferredauthentications',
 ] as const;
 type Property = (typeof PROPERTIES)[number];
 
@@ -52,6 +72,31 @@ export function defaultRepositoryDefinition(settings: Settings, uri: string): Re
     cloneOnStart: settings.boolean(`${GIT}.clone-on-start`),
     timeoutSeconds: settings.number(`${GIT}.timeout`),
     refreshRateSeconds: settings.number(`${GIT}.refresh-rate`),
+    tryMasterBranch: settings.boolean(`${GIT}.try-master-branch`),
+    deleteUntrackedBranches: settings.boolean(`${GIT}.delete-untracked-branches`),
+    skipSslValidation: settings.boolean(`${GIT}.skip-ssl-validation`),
+    proxy: { http: proxySettings(settings, 'http'), https: proxySettings(settings, 'https') },
+    ssh: {
+      privateKey: settings.optionalString(`${GIT}.private-key`),
+      passphrase: settings.optionalString(`${GIT}.passphrase`),
+      hostKey: settings.optionalString(`${GIT}.host-key`),
+      hostKeyAlgorithm: settings.optionalString(`${GIT}.host-key-algorithm`),
+      knownHostsFile: settings.optionalString(`${GIT}.known-hosts-file`),
+      strictHostKeyChecking: settings.boolean(`${GIT}.strict-host-key-checking`),
+      ignoreLocalSshSettings: settings.boolean(`${GIT}.ignore-local-ssh-settings`),
+      preferredAuthentications: settings.optionalString(`${GIT}.preferred-authentications`),
+    },
+  };
+}
+
+function proxySettings(settings: Settings, scheme: 'http' | 'https'): ProxySettings {
+  const key = `${GIT}.proxy.${scheme}`;
+  return {
+    host: settings.optionalString(`${key}.host`),
+    port: settings.get(`${key}.port`) === undefined ? undefined : settings.number(`${key}.port`),
+    username: settings.optionalString(`${key}.username`),
+    password: settings.optionalString(`${key}.password`),
+    nonProxyHosts: settings.optionalString(`${key}.non-proxy-hosts`),
   };
 }
 
@@ -87,6 +132,8 @@ export function namedRepositoryDefinitions(
     const uri = one('uri');
     if (uri === undefined || uri === '') throw new Error(`${REPOS}${name}.uri is required`);
     const username = one('username');
+    const flag = (property: Property, key: string, inherited: boolean): boolean =>
+      parseBoolean(`${REPOS}${name}.${key}`, one(property)) ?? inherited;
     return {
       name,
       uri,
@@ -99,6 +146,24 @@ export function namedRepositoryDefinitions(
       timeoutSeconds: parseInteger(`${REPOS}${name}.timeout`, one('timeout')) ?? defaults.timeoutSeconds,
       refreshRateSeconds:
         parseInteger(`${REPOS}${name}.refresh-rate`, one('refreshrate')) ?? defaults.refreshRateSeconds,
+      tryMasterBranch: flag('trymasterbranch', 'try-master-branch', defaults.tryMasterBranch),
+      deleteUntrackedBranches: flag(
+        'deleteuntrackedbranches',
+        'delete-untracked-branches',
+        defaults.deleteUntrackedBranches,
+      ),
+      skipSslValidation: flag('skipsslvalidation', 'skip-ssl-validation', defaults.skipSslValidation),
+      proxy: defaults.proxy,
+      ssh: {
+        privateKey: one('privatekey'),
+        passphrase: one('passphrase'),
+        hostKey: one('hostkey'),
+        hostKeyAlgorithm: one('hostkeyalgorithm'),
+        knownHostsFile: one('knownhostsfile'),
+        strictHostKeyChecking: flag('stricthostkeychecking', 'strict-host-key-checking', true),
+        ignoreLocalSshSettings: flag('ignorelocalsshsettings', 'ignore-local-ssh-settings', false),
+        preferredAuthentications: one('preferredauthentications'),
+      },
     };
   });
 }

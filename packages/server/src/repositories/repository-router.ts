@@ -119,17 +119,31 @@ export class RepositoryRouter implements EnvironmentFinder {
     return this.defaultEntry.serve(request, attempts[0] as string, use);
   }
 
-  /** Clones the repositories that ask for it (clone-on-start) and the default one; the others on first use. */
-  async start(onBackgroundFailure: (name: string, error: unknown) => void): Promise<void> {
-    const fixed = [this.defaultEntry, ...this.named].filter((entry) => entry.fixed);
-    await Promise.all(
-      fixed.map(async (entry) => {
+  /** Checks every fixed repository's basedir before the port opens: a wrong one throws, naming the setting. */
+  async open(): Promise<void> {
+    await Promise.all(this.fixedEntries().map((entry) => (entry.fixed as ServedRepository).mirror.open?.()));
+  }
+
+  /**
+   * Starts the first clones without waiting for them (the port opens meanwhile): the repositories that ask for
+   * it (clone-on-start) and the default one; the others on first use. Resolves once the clone-on-start ones
+   * have landed, to the first of their failures (which must fail the start, as in Spring), else undefined.
+   */
+  async startCloning(onBackgroundFailure: (name: string, error: unknown) => void): Promise<unknown> {
+    const failures = await Promise.all(
+      this.fixedEntries().map(async (entry): Promise<unknown> => {
         const mirror = (entry.fixed as ServedRepository).mirror;
-        if (entry.definition.cloneOnStart) await mirror.start();
-        else if (entry === this.defaultEntry)
+        if (entry.definition.cloneOnStart)
+          return mirror.start().then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+        if (entry === this.defaultEntry)
           void mirror.start().catch((error: unknown) => onBackgroundFailure(entry.definition.name, error));
+        return undefined;
       }),
     );
+    return failures.find((failure) => failure !== undefined);
   }
 
   /** Every repository being served, by name, for health. */
@@ -172,6 +186,10 @@ export class RepositoryRouter implements EnvironmentFinder {
     await Promise.all(
       [this.defaultEntry, ...this.named].map((entry) => entry.pool?.close() ?? entry.fixed?.close()),
     );
+  }
+
+  private fixedEntries(): RepositoryEntry[] {
+    return [this.defaultEntry, ...this.named].filter((entry) => entry.fixed);
   }
 
   private allServed(): ServedRepository[] {

@@ -7,6 +7,8 @@ import type { RepositoryDefinition } from './repository-definitions.js';
 /** A GitMirror, or the native backend's folders. */
 export interface ServedMirror extends ConfigRepository {
   health(): MirrorHealth;
+  /** Checks what is on disk before anything is served (a Git mirror's basedir); a wrong one throws. */
+  open?(): Promise<void>;
   /** Clones (or first reads); safe to call twice. */
   start(): Promise<void>;
 }

@@ -24,8 +24,8 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
   {
     key: `${git}.default-label`,
     type: 'string',
-    default: 'master',
-    description: "Label served when a request names none; falls back to 'main' when there is no such branch",
+    default: 'main',
+    description: "Label served when a request names none (Spring's default since 3.1; see try-master-branch)",
   },
   {
     key: `${git}.search-paths`,
@@ -45,19 +45,21 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     key: `${git}.basedir`,
     type: 'string',
     description:
-      'Where the local mirror is kept (default .confbus/mirrors/<hash of uri> in the working directory)',
+      'Where the local mirror is kept (default .confbus/mirrors/<hash of uri> in the working directory). An existing directory must be empty or a clone or mirror of the uri (adopted, e.g. the one Spring Cloud Config used); anything else stops the start',
   },
   {
     key: `${git}.timeout`,
     type: 'integer',
     default: 5,
-    description: 'Seconds before a git network operation is killed',
+    description:
+      'Seconds a git network operation may go without receiving anything (progress included) before it is cut; a transfer that keeps moving takes as long as it needs',
   },
   {
     key: `${git}.clone-on-start`,
     type: 'boolean',
     default: false,
-    description: 'Clone at startup, so a bad uri fails the start instead of the first request',
+    description:
+      'Clone at startup, so a bad uri fails the start instead of the first request; the HTTP port opens at once and health reports the repository not yet available until the clone has landed',
   },
   { key: `${git}.username`, type: 'string', description: 'User for an HTTPS remote' },
   {
@@ -66,6 +68,8 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     secret: true,
     description: 'Password or token for an HTTPS remote',
   },
+  ...gitSshSettingSpecs(),
+  ...gitTransportSettingSpecs(),
   {
     key: `${git}.repos`,
     type: 'string',
@@ -286,3 +290,111 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
       'Seconds between presence requests on the bus; an instance not heard from for three intervals leaves the fleet view',
   },
 ];
+
+/** SSH as Spring configures it (packages/server/src/git/ssh.ts; docs/git.md). */
+function gitSshSettingSpecs(): SettingSpec[] {
+  return [
+    {
+      key: `${git}.ignore-local-ssh-settings`,
+      type: 'boolean',
+      default: false,
+      description:
+        "true: ignore the machine's ssh setup (~/.ssh) and use private-key, host-key and known-hosts-file below",
+    },
+    {
+      key: `${git}.private-key`,
+      type: 'string',
+      secret: true,
+      description:
+        'SSH private key (PEM, or OpenSSH format without a passphrase); used with ignore-local-ssh-settings=true',
+    },
+    {
+      key: `${git}.passphrase`,
+      type: 'string',
+      secret: true,
+      description: 'Passphrase of an encrypted PEM private-key (decrypted in memory, never written)',
+    },
+    {
+      key: `${git}.host-key`,
+      type: 'string',
+      description: "The SSH server's public host key (base64, as in known_hosts); needs host-key-algorithm",
+    },
+    {
+      key: `${git}.host-key-algorithm`,
+      type: 'string',
+      description:
+        'Algorithm of host-key: ssh-dss, ssh-rsa, ssh-ed25519, ecdsa-sha2-nistp256, ecdsa-sha2-nistp384 or ecdsa-sha2-nistp521',
+    },
+    {
+      key: `${git}.known-hosts-file`,
+      type: 'string',
+      description: 'A known_hosts file to check the SSH server against (must exist)',
+    },
+    {
+      key: `${git}.strict-host-key-checking`,
+      type: 'boolean',
+      default: true,
+      description: "false: accept any SSH host key (the server's identity is not checked)",
+    },
+    {
+      key: `${git}.preferred-authentications`,
+      type: 'string',
+      description: 'SSH authentication methods in order, e.g. publickey (ssh PreferredAuthentications)',
+    },
+  ];
+}
+
+/** Branch handling, TLS and proxy of the Git transport, as Spring's JGitEnvironmentProperties (docs/git.md). */
+function gitTransportSettingSpecs(): SettingSpec[] {
+  const proxy = (scheme: 'http' | 'https'): SettingSpec[] => [
+    { key: `${git}.proxy.${scheme}.host`, type: 'string', description: `HTTP proxy for ${scheme}:// uris` },
+    {
+      key: `${git}.proxy.${scheme}.port`,
+      type: 'integer',
+      description: `Port of the ${scheme} proxy (default 80)`,
+    },
+    { key: `${git}.proxy.${scheme}.username`, type: 'string', description: `User for the ${scheme} proxy` },
+    {
+      key: `${git}.proxy.${scheme}.password`,
+      type: 'string',
+      secret: true,
+      description: `Password for the ${scheme} proxy`,
+    },
+    {
+      key: `${git}.proxy.${scheme}.non-proxy-hosts`,
+      type: 'string',
+      description: `Hosts reached without the ${scheme} proxy, e.g. *.internal|localhost`,
+    },
+  ];
+  return [
+    {
+      key: `${git}.try-master-branch`,
+      type: 'boolean',
+      default: true,
+      description: "When there is no 'main' branch, 'main' (asked for or the default label) serves 'master'",
+    },
+    {
+      key: `${git}.delete-untracked-branches`,
+      type: 'boolean',
+      default: false,
+      description:
+        'true: a branch deleted upstream is deleted from the mirror too; false (as Spring): it keeps being served',
+    },
+    {
+      key: `${git}.force-pull`,
+      type: 'boolean',
+      default: false,
+      description:
+        'Accepted for Spring compatibility; the mirror has no working tree to be dirty, so it always follows the remote (as force-pull=true)',
+    },
+    {
+      key: `${git}.skip-ssl-validation`,
+      type: 'boolean',
+      default: false,
+      description:
+        "true: do not verify the https server's certificate (unsafe; prefer GIT_SSL_CAINFO with its CA)",
+    },
+    ...proxy('http'),
+    ...proxy('https'),
+  ];
+}

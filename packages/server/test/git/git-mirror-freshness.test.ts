@@ -122,7 +122,7 @@ describe('GitMirror freshness', () => {
     const other = open({ basedir: `${base.path}/m0`, uri: 'file:///elsewhere/repo.git' });
     await assert.rejects(
       other.start(),
-      /holds a mirror of file:\/\/\/.*config-repo\.git, not of file:\/\/\/elsewhere/,
+      /holds a Git repository of file:\/\/\/.*config-repo\.git, not of file:\/\/\/elsewhere/,
     );
   });
 });

@@ -1,10 +1,11 @@
 // Resolving labels (branch, tag, commit, abbreviation, feature/x, default fallback) and reading files,
 // against a real bare repository over file://.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
-import { GitMirror, LabelNotFoundError } from '../../src/git/index.js';
+import { GitMirror, type GitMirrorOptions, LabelNotFoundError } from '../../src/git/index.js';
 import { captureLogger } from './helpers.js';
 
 describe('GitMirror labels and files (file://)', () => {
@@ -107,33 +108,72 @@ describe('GitMirror labels and files (file://)', () => {
   });
 });
 
-describe('GitMirror default label fallback', () => {
+describe('GitMirror default label, try-master-branch and delete-untracked-branches (as Spring)', () => {
   let remote: GitRemote;
   let base: { path: string; remove: () => Promise<void> };
-  let mirror: GitMirror;
+  const mirrors: GitMirror[] = [];
+  let n = 0;
+  const open = (options: Partial<GitMirrorOptions> = {}) => {
+    const mirror = new GitMirror({
+      uri: remote.path, // a plain local path works too
+      basedir: join(base.path, `m${n++}`),
+      defaultLabel: 'main',
+      refreshRateSeconds: 0,
+      timeoutSeconds: 30,
+      logger: captureLogger(),
+      ...options,
+    });
+    mirrors.push(mirror);
+    return mirror;
+  };
 
   before(async () => {
-    remote = await createGitRemote();
+    remote = await createGitRemote(); // its first branch is master; there is no main
     base = await makeTempDir();
   });
   after(async () => {
-    await mirror?.close();
+    await Promise.all(mirrors.map((m) => m.close()));
     await remote?.remove();
     await base?.remove();
   });
 
-  it('falls back from master to main when the repository has no master branch', async () => {
-    const main = await remote.commit({ 'application.yml': 'a: main\n' }, { branch: 'main' });
-    mirror = new GitMirror({
-      uri: remote.path, // a plain local path works too
-      basedir: base.path,
-      defaultLabel: 'master',
-      refreshRateSeconds: 0,
-      timeoutSeconds: 30,
-      logger: captureLogger(),
-    });
-    assert.deepEqual(await mirror.resolve(null), { label: 'main', commit: main, stale: false });
-    assert.equal((await mirror.resolve('master')).label, 'main');
+  it("'main' (by default or asked for) serves 'master' when there is no main; not with try-master-branch=false", async () => {
+    const master = await remote.commit({ 'application.yml': 'a: master\n' });
+    const mirror = open();
+    assert.deepEqual(await mirror.resolve(null), { label: 'master', commit: master, stale: false });
+    assert.equal((await mirror.resolve('main')).label, 'master');
     await assert.rejects(mirror.resolve('develop'), LabelNotFoundError);
+    await assert.rejects(open({ tryMasterBranch: false }).resolve(null), LabelNotFoundError);
+    // No fallback the other way: default-label master on a repository without master is a missing label.
+    const other = await createGitRemote('main-only');
+    try {
+      await other.commit({ 'application.yml': 'a: main\n' }, { branch: 'main' });
+      await assert.rejects(
+        open({ uri: other.path, defaultLabel: 'master' }).resolve(null),
+        LabelNotFoundError,
+      );
+    } finally {
+      await other.remove();
+    }
+  });
+
+  it('a branch deleted upstream keeps being served; with delete-untracked-branches it goes', async () => {
+    const feature = await remote.commit({ 'application.yml': 'a: feature\n' }, { branch: 'feature' });
+    const keeping = open();
+    const deleting = open({ deleteUntrackedBranches: true });
+    assert.equal((await keeping.resolve('feature')).commit, feature);
+    assert.equal((await deleting.resolve('feature')).commit, feature);
+    const checksBefore = keeping.health().fetches;
+
+    await remote.git('push', '--quiet', 'origin', '--delete', 'feature');
+    assert.equal((await keeping.resolve('feature')).commit, feature);
+    await keeping.resolve('feature');
+    assert.equal(
+      keeping.health().fetches,
+      checksBefore,
+      'a branch only we have does not cause a fetch per check',
+    );
+    await assert.rejects(deleting.resolve('feature'), LabelNotFoundError);
+    assert.ok((await deleting.resolve('master')).commit, 'the other branches stay');
   });
 });

@@ -119,7 +119,7 @@ describe('GitMirror when the upstream fails', () => {
     }
   });
 
-  it('kills a git that hangs longer than timeoutSeconds', async () => {
+  it('kills a git that receives nothing for timeoutSeconds, naming the setting', async () => {
     // A git:// "server" that accepts connections and never answers.
     hung = createServer((socket) => {
       sockets.add(socket);
@@ -139,7 +139,10 @@ describe('GitMirror when the upstream fails', () => {
     });
     mirrors.push(mirror);
     await assert.rejects(mirror.start(), RepositoryUnavailableError);
-    assert.match(mirror.health().lastError ?? '', /timed out after 1 s/);
+    assert.match(
+      mirror.health().lastError ?? '',
+      /timed out: no data from the upstream for 1 s \(spring\.cloud\.config\.server\.git\.timeout\)/,
+    );
   });
 
   it(

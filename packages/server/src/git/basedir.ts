@@ -1,0 +1,121 @@
+// What to do with the directory the mirror lives in (spring.cloud.config.server.git.basedir), decided once at
+// start, before the port opens: an empty or missing directory becomes a new bare mirror; a repository of the
+// same remote is adopted (ours from a previous run, `git clone --mirror`, or the working clone Spring Cloud
+// Config left there); anything else is refused with a message naming the setting, so a wrong basedir stops
+// the start instead of failing every request.
+import { mkdir, readdir, realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConfbusError } from '@confbus/core';
+import { serverErrors } from '../errors.js';
+import type { GitResult } from './git-process.js';
+import { redactUri } from './uri.js';
+
+const BASEDIR_SETTING = 'spring.cloud.config.server.git.basedir';
+
+export interface BasedirState {
+  /** The mirror holds a complete fetch from a previous run: its refs can be served before any check. */
+  fetched: boolean;
+  /** It was an existing repository made ours now (not our own mirror from a previous run). */
+  adopted: boolean;
+}
+
+/** Runs git with the basedir as working directory (local commands only). */
+type LocalGit = (args: readonly string[], options?: { cwd?: string }) => Promise<GitResult>;
+
+/** Prepares `basedir` for a mirror of `safeUri` (credentials already stripped); throws CONFBUS_GIT_BASEDIR. */
+export async function prepareBasedir(basedir: string, safeUri: string, git: LocalGit): Promise<BasedirState> {
+  await mkdir(basedir, { recursive: true });
+  if ((await readdir(basedir)).length === 0) {
+    await git(['init', '--bare', '--quiet', '--', basedir], { cwd: undefined });
+    await makeOurs(git, safeUri);
+    return { fetched: false, adopted: false };
+  }
+  if (!(await isRepositoryRoot(basedir, git))) {
+    throw refusal(
+      `${BASEDIR_SETTING} (${basedir}) is not empty and is not a Git repository; confbus keeps its mirror ` +
+        'there and does not mix it with other files.',
+      safeUri,
+    );
+  }
+  const ours = await configValue(git, 'confbus.uri');
+  const origin = await configValue(git, 'remote.origin.url');
+  const owner = ours ?? (origin === undefined ? undefined : redactUri(origin));
+  if (owner === undefined) {
+    throw refusal(
+      `${BASEDIR_SETTING} (${basedir}) holds a Git repository that is neither a confbus mirror nor a clone ` +
+        "(it has no remote 'origin').",
+      safeUri,
+    );
+  }
+  if (sameRemote(owner, safeUri)) {
+    if (ours === undefined) await makeOurs(git, safeUri);
+    return { fetched: (await configValue(git, 'confbus.fetched')) === 'true', adopted: ours === undefined };
+  }
+  throw refusal(
+    `${BASEDIR_SETTING} (${basedir}) holds a Git repository of ${owner}, not of ${safeUri}.`,
+    safeUri,
+  );
+}
+
+/**
+ * Settings of a mirror that is ours alone: no reflogs; fetches do not gc by themselves (gc.auto 0), the
+ * mirror asks for `gc --auto` explicitly, detached, so a repack never counts against a fetch's timeout.
+ */
+async function makeOurs(git: LocalGit, safeUri: string): Promise<void> {
+  await git(['config', 'core.logAllRefUpdates', 'false']);
+  await git(['config', 'gc.auto', '0']);
+  await git(['config', 'confbus.uri', safeUri]);
+}
+
+/**
+ * True when basedir itself is a repository (bare, or a working tree with .git), not merely inside one:
+ * git would otherwise walk up and use an enclosing repository (e.g. the project the server runs in).
+ */
+async function isRepositoryRoot(basedir: string, git: LocalGit): Promise<boolean> {
+  const bare = await exists(join(basedir, 'HEAD'));
+  const work = await exists(join(basedir, '.git'));
+  if (!bare && !work) return false;
+  try {
+    const { stdout } = await git(['rev-parse', '--absolute-git-dir']);
+    const gitDir = stdout.toString('utf8').trim();
+    const [real, expected] = await Promise.all([
+      realpath(gitDir),
+      realpath(bare ? basedir : join(basedir, '.git')),
+    ]);
+    return real === expected;
+  } catch {
+    return false;
+  }
+}
+
+/** Two remotes are the same when they differ only in credentials, a trailing slash or a ".git" suffix. */
+export function sameRemote(a: string, b: string): boolean {
+  const normal = (uri: string) =>
+    redactUri(uri)
+      .replace(/\/+$/, '')
+      .replace(/\.git$/, '');
+  return normal(a) === normal(b);
+}
+
+function refusal(problem: string, safeUri: string): ConfbusError {
+  return new ConfbusError(
+    serverErrors.CONFBUS_GIT_BASEDIR,
+    `${problem} Point ${BASEDIR_SETTING} at an empty or missing directory, or at a clone or mirror of ${safeUri}.`,
+  );
+}
+
+async function configValue(git: LocalGit, key: string): Promise<string | undefined> {
+  try {
+    const value = (await git(['config', '--get', key])).stdout.toString('utf8').trim();
+    return value === '' ? undefined : value;
+  } catch {
+    return undefined;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}

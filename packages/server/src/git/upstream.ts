@@ -1,0 +1,174 @@
+// The network side of the mirror: how git reaches the upstream (credentials, SSH, TLS, proxy), the inactivity
+// timeout, and progress reporting. Every git command that talks to the upstream goes through here, so each
+// gets the same environment and no secret reaches argv, logs or errors.
+import type { Logger } from '@confbus/core';
+import { basicAuthHeader, gitConfigEnv, type GitResult, type RunGitOptions } from './git-process.js';
+import { ProgressTracker } from './git-progress.js';
+import { parseLsRemote } from './refs.js';
+import { isSshUri, needsSshCommand, SshCommand, type SshSettings } from './ssh.js';
+import { redactUri, splitCredentials } from './uri.js';
+
+/** Named in timeout errors, so an operator knows what to raise. */
+const TIMEOUT_SETTING = 'spring.cloud.config.server.git.timeout';
+
+export interface UpstreamOptions {
+  uri: string;
+  username?: string;
+  password?: string;
+  ssh?: SshSettings;
+  /** skip-ssl-validation: do not verify the https server's certificate (GIT_SSL_NO_VERIFY). */
+  skipSslValidation?: boolean;
+  /** proxy.http / proxy.https: the HTTP proxy for http:// / https:// uris. */
+  proxy?: { http?: ProxySettings; https?: ProxySettings };
+  timeoutSeconds: number;
+  /** How often a running fetch logs its progress (ms). */
+  progressLogIntervalMs: number;
+  logger: Logger;
+}
+
+export interface ProxySettings {
+  host?: string;
+  port?: number;
+  username?: string;
+  password?: string;
+  /** Hosts reached directly, Java style: `*.internal|localhost`. */
+  nonProxyHosts?: string;
+}
+
+/** Runs git in the mirror (the mirror's runner: its cwd and its children registry). */
+export type MirrorGit = (args: readonly string[], options: RunGitOptions) => Promise<GitResult>;
+
+export class Upstream {
+  /** The uri given to git: credentials split out. */
+  readonly uri: string;
+  /** For logs, errors and health. */
+  readonly safeUri: string;
+  /** Strings to mask in any message (passwords, passphrases). */
+  readonly secrets: readonly string[];
+  private readonly env: Record<string, string>;
+  private readonly ssh: SshCommand | undefined;
+
+  constructor(private readonly options: UpstreamOptions) {
+    const split = splitCredentials(options.uri, options.username, options.password);
+    if (split.uri.startsWith('-')) throw new Error('Git uri must not start with "-"');
+    this.uri = split.uri;
+    this.safeUri = redactUri(options.uri);
+    const proxy = proxyFor(this.uri, options.proxy);
+    const auth = basicAuthHeader(split.username, split.password);
+    this.env = {
+      ...gitConfigEnv([
+        ...(auth === undefined ? [] : [['http.extraHeader', auth] as const]),
+        ...(proxy === undefined ? [] : [['http.proxy', proxy] as const]),
+      ]),
+      ...(options.skipSslValidation ? { GIT_SSL_NO_VERIFY: 'true' } : {}),
+    };
+    const proxyPassword = options.proxy?.https?.password ?? options.proxy?.http?.password;
+    this.secrets = [split.password, options.ssh?.passphrase, proxyPassword].filter(
+      (s): s is string => s !== undefined && s.length > 0,
+    );
+    this.ssh =
+      options.ssh && isSshUri(this.uri) && needsSshCommand(options.ssh)
+        ? new SshCommand(options.ssh, options.timeoutSeconds)
+        : undefined;
+    for (const warning of this.ssh?.warnings ?? []) options.logger.warn({ uri: this.safeUri }, warning);
+  }
+
+  /** The upstream's branches and tags (full ref name -> object id). */
+  async listRefs(git: MirrorGit): Promise<Map<string, string>> {
+    const listing = await this.network(
+      git,
+      ['ls-remote', '--heads', '--tags', '--refs', '--end-of-options', this.uri],
+      {
+        what: `git ls-remote ${this.safeUri}`,
+      },
+    );
+    return parseLsRemote(listing.stdout.toString('utf8'));
+  }
+
+  /**
+   * Fetches every branch and tag into the mirror, with `--progress`: its output keeps the inactivity timeout
+   * from firing while data flows, and a long transfer logs how far it got (objects, bytes received, rate).
+   */
+  async fetchAll(
+    git: MirrorGit,
+    what: 'Cloning the configuration repository' | 'Fetching from the Git upstream',
+  ): Promise<void> {
+    const progress = new ProgressTracker();
+    const started = performance.now();
+    const ticker = setInterval(() => {
+      const latest = progress.latest();
+      this.options.logger.info(
+        {
+          uri: this.safeUri,
+          seconds: Math.round((performance.now() - started) / 1000),
+          ...(latest && {
+            phase: latest.phase,
+            percent: latest.percent,
+            objects: latest.done,
+            totalObjects: latest.total,
+            received: latest.received,
+            rate: latest.rate,
+          }),
+        },
+        what,
+      );
+    }, this.options.progressLogIntervalMs);
+    try {
+      const refspecs = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'];
+      await this.network(
+        git,
+        [
+          'fetch',
+          '--progress',
+          '--update-head-ok',
+          '--no-write-fetch-head',
+          '--end-of-options',
+          this.uri,
+          ...refspecs,
+        ],
+        { what: `git fetch ${this.safeUri}`, onStderr: (chunk) => progress.feed(chunk) },
+      );
+    } finally {
+      clearInterval(ticker);
+    }
+  }
+
+  private async network(git: MirrorGit, args: readonly string[], options: RunGitOptions): Promise<GitResult> {
+    const base: RunGitOptions = {
+      ...options,
+      idleTimeoutMs: this.options.timeoutSeconds * 1000,
+      idleTimeoutHint: TIMEOUT_SETTING,
+      secrets: this.secrets,
+      env: this.env,
+    };
+    if (!this.ssh) return git(args, base);
+    return this.ssh.run((sshEnv) => git(args, { ...base, env: { ...this.env, ...sshEnv } }));
+  }
+}
+
+/**
+ * The proxy URL git should use for `uri`, as Spring picks it: proxy.https for https:// uris, proxy.http for
+ * http:// ones (other transports do not go through an HTTP proxy here), unless the host is a non-proxy host.
+ */
+export function proxyFor(
+  uri: string,
+  proxies: { http?: ProxySettings; https?: ProxySettings } | undefined,
+): string | undefined {
+  const scheme = /^(https?):\/\//i.exec(uri)?.[1]?.toLowerCase();
+  const proxy = scheme === 'https' ? proxies?.https : scheme === 'http' ? proxies?.http : undefined;
+  if (proxy?.host === undefined) return undefined;
+  const host = new URL(uri).hostname;
+  const bypass = (proxy.nonProxyHosts ?? '')
+    .split('|')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .some((pattern) =>
+      new RegExp(`^${pattern.replace(/[.+?^${}()[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(host),
+    );
+  if (bypass) return undefined;
+  const userinfo =
+    proxy.username === undefined
+      ? ''
+      : `${encodeURIComponent(proxy.username)}${proxy.password === undefined ? '' : `:${encodeURIComponent(proxy.password)}`}@`;
+  return `http://${userinfo}${proxy.host}:${proxy.port ?? 80}`;
+}

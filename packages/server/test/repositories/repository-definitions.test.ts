@@ -1,0 +1,77 @@
+/** The git transport and SSH settings of named repositories: set per repository, or taken from the default one. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { resolveSettings } from '@confbus/core';
+import { serverSettingSpecs } from '../../src/settings/server-settings.js';
+import {
+  defaultRepositoryDefinition,
+  namedRepositoryDefinitions,
+} from '../../src/repositories/repository-definitions.js';
+
+const GIT = 'spring.cloud.config.server.git';
+
+function definitions(args: string[]) {
+  const settings = resolveSettings(serverSettingSpecs, { args, env: {} }, { unknownKeys: 'error' });
+  const defaults = defaultRepositoryDefinition(settings, 'file:///default');
+  const warnings: string[] = [];
+  return {
+    defaults,
+    named: namedRepositoryDefinitions(settings, defaults, (m) => warnings.push(m)),
+    warnings,
+  };
+}
+
+describe('repository definitions: transport and SSH settings', () => {
+  it('named repositories inherit try-master-branch, delete-untracked-branches, skip-ssl-validation and proxy', () => {
+    const { named, warnings } = definitions([
+      `--${GIT}.try-master-branch=false`,
+      `--${GIT}.skip-ssl-validation=true`,
+      `--${GIT}.proxy.https.host=proxy.internal`,
+      `--${GIT}.private-key=DEFAULT-KEY`,
+      `--${GIT}.repos.team.uri=ssh://git@team.example/config.git`,
+      `--${GIT}.repos.team.delete-untracked-branches=true`,
+    ]);
+    const [team] = named;
+    assert.ok(team);
+    assert.equal(team.tryMasterBranch, false);
+    assert.equal(team.skipSslValidation, true);
+    assert.equal(team.deleteUntrackedBranches, true);
+    assert.equal(team.proxy.https.host, 'proxy.internal');
+    // SSH keys belong to one host: not inherited.
+    assert.equal(team.ssh.privateKey, undefined);
+    assert.equal(team.ssh.strictHostKeyChecking, true);
+    assert.deepEqual(warnings, []);
+  });
+
+  it('SSH settings and flags set on a named repository are its own (relaxed names accepted)', () => {
+    const { defaults, named, warnings } = definitions([
+      `--${GIT}.repos.team.uri=ssh://git@team.example/config.git`,
+      `--${GIT}.repos.team.privateKey=TEAM-KEY`,
+      `--${GIT}.repos.team.host-key=AAAA`,
+      `--${GIT}.repos.team.host-key-algorithm=ssh-ed25519`,
+      `--${GIT}.repos.team.ignore-local-ssh-settings=true`,
+      `--${GIT}.repos.team.strict-host-key-checking=false`,
+      `--${GIT}.repos.team.skip-ssl-validation=true`,
+      `--${GIT}.repos.team.force-pull=true`,
+    ]);
+    const [team] = named;
+    assert.ok(team);
+    assert.equal(team.ssh.privateKey, 'TEAM-KEY');
+    assert.equal(team.ssh.hostKey, 'AAAA');
+    assert.equal(team.ssh.hostKeyAlgorithm, 'ssh-ed25519');
+    assert.equal(team.ssh.ignoreLocalSshSettings, true);
+    assert.equal(team.ssh.strictHostKeyChecking, false);
+    assert.equal(team.skipSslValidation, true);
+    assert.equal(defaults.skipSslValidation, false);
+    assert.equal(defaults.ssh.privateKey, undefined);
+    assert.deepEqual(warnings, []);
+  });
+
+  it('a flag that is not true or false names the key', () => {
+    assert.throws(
+      () =>
+        definitions([`--${GIT}.repos.team.uri=file:///team`, `--${GIT}.repos.team.try-master-branch=maybe`]),
+      /repos\.team\.try-master-branch must be true or false, got 'maybe'/,
+    );
+  });
+});
