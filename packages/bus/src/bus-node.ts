@@ -154,9 +154,13 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     });
   }
 
-  /** Sends a refresh from this node to `destination` (normalised; everyone when absent). */
-  async publishRefresh(destination?: string): Promise<RefreshBusEvent> {
-    const e = createRefreshEvent(this.#options.busId, destination);
+  /**
+   * Sends a refresh from this node to `destination` (normalised; everyone when absent), announcing
+   * `configVersion` (the commit confbus clients then ask their server for at least) when given.
+   */
+  async publishRefresh(destination?: string, configVersion?: string): Promise<RefreshBusEvent> {
+    const created = createRefreshEvent(this.#options.busId, destination);
+    const e: RefreshBusEvent = configVersion === undefined ? created : { ...created, configVersion };
     await this.publish(e);
     return e;
   }

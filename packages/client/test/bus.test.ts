@@ -251,4 +251,36 @@ describe('client bus member', () => {
       logger.lines.indexOf(keysLine) < logger.lines.findIndex((l) => l.startsWith('debug: Sent bus ack')),
     );
   });
+  it("passes an event's version hint to its server, and skips the fetch when it already serves that commit", async () => {
+    const { client } = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:8080:hinted']));
+    const sender = await startNode('sender:0:hint');
+    const acks: AckBusEvent[] = [];
+    sender.on('ack', (ack) => acks.push(ack));
+    publish('four');
+    const announced = String(version).padStart(40, '0');
+    const requestsBefore = stub.requests.length;
+    const hinted = {
+      ...createRefreshEvent('sender:0:hint', 'app:dev:8080:hinted'),
+      configVersion: announced,
+    };
+    await sender.publish(hinted);
+    await waitFor('the ack', () => acks.find((a) => a.ackId === hinted.id));
+    assert.equal(client.getString('group.comment'), 'four');
+    const sent = stub.requests.slice(requestsBefore);
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]!.headers['x-config-min-version'], announced, 'the fetch carried the hint');
+
+    // The same commit announced again (one event per guessed service): nothing to fetch.
+    const again = { ...createRefreshEvent('sender:0:hint', 'app:dev:8080:hinted'), configVersion: announced };
+    await sender.publish(again);
+    const ack = await waitFor('the second ack', () => acks.find((a) => a.ackId === again.id));
+    assert.equal(stub.requests.length, requestsBefore + 1, 'no second fetch');
+    assert.equal(ack.configVersion, announced);
+
+    // A Spring-shaped event (no hint) fetches as before, without the header.
+    const plain = createRefreshEvent('sender:0:hint', 'app:dev:8080:hinted');
+    await sender.publish(plain);
+    await waitFor('the third ack', () => acks.find((a) => a.ackId === plain.id));
+    assert.equal(stub.requests.at(-1)!.headers['x-config-min-version'], undefined);
+  });
 });

@@ -198,8 +198,8 @@ export async function createConfigServer({
       repository: mirror,
       parser,
       publisher: {
-        publishRefresh: async (destination) => {
-          const event = await requireBus().publishRefresh(destination);
+        publishRefresh: async (destination, configVersion) => {
+          const event = await requireBus().publishRefresh(destination, configVersion);
           operatorConsole?.refreshPublished(event);
           return event;
         },

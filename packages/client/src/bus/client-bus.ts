@@ -20,7 +20,8 @@ import type { BusSettings } from './bus-settings.js';
 
 /** What the bus needs from the config client (kept narrow so the two stay decoupled). */
 export interface BusRefreshTarget {
-  refresh(): Promise<string[]>;
+  /** `atLeast`: the event's version hint, the commit the server should answer with at least. */
+  refresh(options: { atLeast?: string | undefined }): Promise<string[]>;
   /** Fetches; refreshes only when the server's version differs. `null` = same version. */
   refreshIfVersionChanged(): Promise<{ keys: string[]; from: string | null; to: string | null } | null>;
   /** The current `config.client.version` (null before any fetch succeeded). */
@@ -215,7 +216,7 @@ export class ClientBus {
     const { logger } = this.#options;
     logger.info({}, 'Received remote refresh request.');
     try {
-      const keys = await this.#options.target.refresh();
+      const keys = await this.#options.target.refresh({ atLeast: event.configVersion });
       logger.info({}, `Keys refreshed [${keys.join(', ')}]`);
       return { keys };
     } catch (error) {

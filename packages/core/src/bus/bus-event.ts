@@ -26,6 +26,12 @@ interface BusEventBase {
 
 export interface RefreshBusEvent extends BusEventBase {
   readonly type: typeof REFRESH_EVENT_TYPE;
+  /**
+   * Not in Spring: the commit this refresh announces (the version hint). A confbus client re-fetching because of
+   * the event asks its server for at least this commit. Spring's bus mapper ignores unknown properties, so Spring
+   * nodes refresh as before; written only when set, so Spring-shaped events stay byte-identical.
+   */
+  readonly configVersion?: string;
 }
 
 export interface AckBusEvent extends BusEventBase {
@@ -131,7 +137,9 @@ export function encodeBusEvent(e: BusEvent): string {
     destinationService: e.destinationService,
     id: e.id,
   };
-  if (isAckEvent(e)) {
+  if (isRefreshEvent(e)) {
+    if (e.configVersion !== undefined) out.configVersion = e.configVersion;
+  } else if (isAckEvent(e)) {
     out.ackId = e.ackId;
     out.ackDestinationService = e.ackDestinationService;
     out.event = e.event;
@@ -200,19 +208,19 @@ export function busEventFromJson(parsed: unknown): BusEvent {
     id: requireString(fields, 'id'),
   };
   switch (type) {
-    case REFRESH_EVENT_TYPE:
-      return { type, ...base };
+    case REFRESH_EVENT_TYPE: {
+      const configVersion = optionalVersion(fields.configVersion);
+      return { type, ...base, ...(configVersion === undefined ? {} : { configVersion }) };
+    }
     case ACK_EVENT_TYPE: {
-      // Ours, not Spring's: a value of the wrong shape is ignored (as Spring ignores it), not a reason to drop the ack.
-      const configVersion = fields.configVersion;
-      if (typeof configVersion === 'string') checkLength('configVersion', configVersion);
+      const configVersion = optionalVersion(fields.configVersion);
       return {
         type,
         ...base,
         ackId: requireString(fields, 'ackId'),
         ackDestinationService: requireString(fields, 'ackDestinationService'),
         event: requireString(fields, 'event'),
-        ...(typeof configVersion === 'string' && configVersion !== '' ? { configVersion } : {}),
+        ...(configVersion === undefined ? {} : { configVersion }),
       };
     }
     case ENVIRONMENT_CHANGE_EVENT_TYPE:
@@ -225,6 +233,12 @@ export function busEventFromJson(parsed: unknown): BusEvent {
       return { type, ...base, extra };
     }
   }
+}
+
+/** Ours, not Spring's: a value of the wrong shape is ignored (as Spring ignores it), not a reason to drop the event. */
+function optionalVersion(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v === '') return undefined;
+  return checkLength('configVersion', v);
 }
 
 function describe(v: unknown): string {
