@@ -82,6 +82,7 @@ export {
 } from './bus/service-matcher.js';
 export { guessServiceNames } from './bus/service-names.js';
 export {
+  PRESENCE_EVENT_TYPE,
   PRESENCE_REQUEST_EVENT_TYPE,
   createPresenceAnnouncement,
   createPresenceRequest,

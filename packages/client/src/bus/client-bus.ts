@@ -67,6 +67,8 @@ export class ClientBus {
   #catchUp: Promise<void> | undefined;
   #catchUpAgain = false;
   #closed = false;
+  /** Bus events being handled: their acks will carry the version this node serves. */
+  #remoteRefreshes = 0;
 
   private constructor(options: ClientBusOptions) {
     this.#options = options;
@@ -195,6 +197,15 @@ export class ClientBus {
     }
   }
 
+  /**
+   * After any refresh of this node: tell the fleet view the version it now serves, unless the refresh answers
+   * a bus event whose ack will say it (one message per node per refresh, not two).
+   */
+  refreshed(): void {
+    if (this.#remoteRefreshes > 0 && this.#options.settings.ackEnabled) return;
+    void this.announcePresence();
+  }
+
   async close(): Promise<void> {
     if (!this.#closed) await this.announcePresence(true);
     this.#closed = true;
@@ -204,7 +215,12 @@ export class ClientBus {
 
   /** A refresh the BusNode found addressed to this node; what it returns goes into the ack. */
   async #onRemoteRefresh(event: RefreshBusEvent): Promise<AckDetails> {
-    if (!this.#closed) await this.#refresh(event);
+    this.#remoteRefreshes++;
+    try {
+      if (!this.#closed) await this.#refresh(event);
+    } finally {
+      this.#remoteRefreshes--;
+    }
     // configVersion is confbus's addition (Spring ignores unknown fields): the server's ack tracking
     // sees which version each node serves after the refresh.
     const version = this.#options.target.currentVersion();
