@@ -76,6 +76,8 @@ type MutableStats = { -readonly [K in keyof BusNodeStats]: BusNodeStats[K] };
 
 export interface BusNodeEvents {
   refresh: [e: RefreshBusEvent];
+  /** Every refresh event from another node, addressed to this one or not (config servers track them all). */
+  observed: [e: RefreshBusEvent];
   ack: [e: AckBusEvent];
   /** Events of any other type (environment changes, confbus presence), whatever their destination. */
   other: [e: BusEvent];
@@ -255,7 +257,9 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
         );
       return;
     }
-    if (isFromSelf(e, this.#options.busId) || !this.isAddressed(e)) return;
+    if (isFromSelf(e, this.#options.busId)) return;
+    this.emit('observed', e);
+    if (!this.isAddressed(e)) return;
     this.#log.info(
       { eventId: e.id, origin: e.originService, destination: e.destinationService },
       'bus refresh',

@@ -283,6 +283,11 @@ export async function createConfigServer({
           ...busNodeOptionsFromSettings(settings, { busId, logger: logger.child({ component: 'bus' }) }),
           ackEnabled: false,
         });
+        // Refreshes other config servers announced (they carry the commit): with several servers behind one
+        // bus, each lists every refresh and, bound with `#`, every ack, so their refresh-events agree.
+        bus.on('observed', (event) => {
+          if (event.configVersion !== undefined) tracker.published(event, event.configVersion);
+        });
         bus.on('ack', (ack) => {
           tracker.acked(ack);
           operatorConsole?.acked(ack);
