@@ -283,4 +283,64 @@ describe('client bus member', () => {
     await waitFor('the third ack', () => acks.find((a) => a.ackId === plain.id));
     assert.equal(stub.requests.at(-1)!.headers['x-config-min-version'], undefined);
   });
+  it('busenv sets a property on every targeted node (which refreshes), busshutdown shuts targeted nodes down', async () => {
+    const exposed = '--management.endpoints.web.exposure.include=busenv,bus-env,busshutdown';
+    const a = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:1:env-a', exposed]));
+    const b = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:2:env-b', exposed]));
+    const sender = await startNode('sender:0:env');
+    const acks: AckBusEvent[] = [];
+    sender.on('ack', (ack) => acks.push(ack));
+    const postJson = async (url: string, body: unknown) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? (JSON.parse(text) as { message?: string }) : undefined };
+    };
+
+    // Everyone matching app:dev:** (only these two carry the env- ids in this file's fleet of clients).
+    const all = await postJson(`${a.url}/actuator/busenv/app:dev:*:env-*`, {
+      name: 'group.comment',
+      value: 'from-bus',
+    });
+    assert.equal(all.status, 204);
+    await waitFor('b took the value', () => b.client.getString('group.comment') === 'from-bus');
+    assert.equal(a.client.getString('group.comment'), 'from-bus', 'the node that was asked applies it too');
+    const envAck = await waitFor('b acked', () => acks.find((x) => x.originService === 'app:dev:2:env-b'));
+    assert.equal(envAck.event, 'org.springframework.cloud.bus.event.EnvironmentChangeRemoteApplicationEvent');
+    // It stays on top of what the server sends, across refreshes.
+    publish('five');
+    await b.client.refresh();
+    assert.equal(b.client.getString('group.comment'), 'from-bus');
+
+    // Spring 2.x's name, addressed to b only.
+    assert.equal(
+      (await postJson(`${a.url}/actuator/bus-env/app:dev:2:env-b`, { name: 'x.y', value: 7 })).status,
+      204,
+    );
+    await waitFor('b has x.y', () => b.client.getString('x.y') === '7');
+    assert.equal(a.client.getString('x.y'), undefined);
+
+    const bad = await postJson(`${a.url}/actuator/busenv`, { value: 'v' });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body?.message ?? '', /"name" is missing/);
+
+    let shutdowns = 0;
+    b.client.on('shutdown', () => shutdowns++);
+    a.client.on('shutdown', () => assert.fail('a was not addressed'));
+    assert.equal((await post(`${a.url}/actuator/busshutdown/app:dev:2:env-b`)).status, 204);
+    const shutdownAck = await waitFor('b acked the shutdown', () =>
+      acks.find((x) => x.event.endsWith('.ShutdownRemoteApplicationEvent')),
+    );
+    assert.equal(shutdownAck.originService, 'app:dev:2:env-b');
+    await waitFor('b was asked to shut down', () => shutdowns === 1);
+  });
+
+  it('busenv and busshutdown answer only when exposed', async () => {
+    const { url } = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:3:unexposed']));
+    assert.equal((await post(`${url}/actuator/busenv`)).status, 404);
+    assert.equal((await post(`${url}/actuator/busshutdown`)).status, 404);
+  });
 });

@@ -6,8 +6,10 @@
  * events sent while a node is disconnected; we catch up.
  */
 import {
+  createEnvironmentChangeEvent,
   createPresenceAnnouncement,
   createRefreshEvent,
+  createShutdownEvent,
   isFromSelf,
   isPresenceRequest,
   type BusEvent,
@@ -26,6 +28,10 @@ export interface BusRefreshTarget {
   refreshIfVersionChanged(): Promise<{ keys: string[]; from: string | null; to: string | null } | null>;
   /** The current `config.client.version` (null before any fetch succeeded). */
   currentVersion(): string | null;
+  /** `busenv`: set these properties, then refresh. */
+  applyEnvironment(values: Readonly<Record<string, string>>): Promise<string[]>;
+  /** `busshutdown`: shut the application down gracefully. */
+  shutdown(): Promise<void>;
 }
 
 /** What this node tells the config server's fleet view about itself (confbus presence; Spring has none). */
@@ -101,6 +107,12 @@ export class ClientBus {
       ...(settings.ackDestination === undefined ? {} : { ackDestination: settings.ackDestination }),
       configNames: options.configNames,
       refreshHandler: { refresh: (event) => this.#onRemoteRefresh(event) },
+      commandHandler: {
+        environmentChange: async (values) => {
+          await options.target.applyEnvironment(values);
+        },
+        shutdown: () => options.target.shutdown(),
+      },
       logger,
     });
     this.#node.on('reconnected', () => this.#onReconnected());
@@ -175,6 +187,49 @@ export class ClientBus {
       );
     }
     return { event, localKeys: outcome.keys };
+  }
+
+  /**
+   * `POST /actuator/busenv`: set the property here when the destination addresses this node (then refresh),
+   * and publish Spring's EnvironmentChangeRemoteApplicationEvent so every other matching node does the same.
+   */
+  async changeEnvironmentAndPublish(
+    values: Readonly<Record<string, string>>,
+    destination?: string,
+  ): Promise<void> {
+    const event = createEnvironmentChangeEvent(this.busId, values, destination);
+    if (this.#node.isAddressed(event)) await this.#options.target.applyEnvironment(values);
+    await this.#publishCommand(event);
+  }
+
+  /**
+   * `POST /actuator/busshutdown`: publish Spring's ShutdownRemoteApplicationEvent; resolves with whether the
+   * destination addresses this node too (the caller shuts it down once it has answered).
+   */
+  async shutdownAndPublish(destination?: string): Promise<{ self: boolean }> {
+    const event = createShutdownEvent(this.busId, destination);
+    await this.#publishCommand(event);
+    return { self: this.#node.isAddressed(event) };
+  }
+
+  async #publishCommand(event: BusEvent): Promise<void> {
+    if (!this.#node.connected) {
+      throw new ConfigClientError(
+        'CONFBUS_BUS_UNAVAILABLE',
+        `Nothing was sent to the other nodes: the bus is not connected to the broker (${this.#brokers()}); the connection is retried in the background`,
+      );
+    }
+    try {
+      await this.#node.publish(event);
+    } catch (error) {
+      throw new ConfigClientError(
+        'CONFBUS_BUS_UNAVAILABLE',
+        `Nothing was sent to the other nodes: ${messageOf(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
   }
 
   /**

@@ -11,6 +11,8 @@ import { ALL_SERVICES, normalizeDestination } from './service-matcher.js';
 export const REFRESH_EVENT_TYPE = 'RefreshRemoteApplicationEvent';
 export const ACK_EVENT_TYPE = 'AckRemoteApplicationEvent';
 export const ENVIRONMENT_CHANGE_EVENT_TYPE = 'EnvironmentChangeRemoteApplicationEvent';
+/** Spring's ShutdownRemoteApplicationEvent: no fields beyond the base ones; targeted nodes shut down. */
+export const SHUTDOWN_EVENT_TYPE = 'ShutdownRemoteApplicationEvent';
 /** Java package of Spring's bus events; an ack names the acked event's class in it. */
 export const SPRING_BUS_EVENT_PACKAGE = 'org.springframework.cloud.bus.event';
 
@@ -89,6 +91,38 @@ export function isEnvironmentChangeEvent(e: BusEvent): e is EnvironmentChangeBus
   return e.type === ENVIRONMENT_CHANGE_EVENT_TYPE;
 }
 
+export function isShutdownEvent(e: BusEvent): boolean {
+  return e.type === SHUTDOWN_EVENT_TYPE;
+}
+
+/** Spring's `busenv`: each targeted node sets these properties. */
+export function createEnvironmentChangeEvent(
+  origin: string,
+  values: Readonly<Record<string, string>>,
+  destination?: string,
+): EnvironmentChangeBusEvent {
+  return {
+    type: ENVIRONMENT_CHANGE_EVENT_TYPE,
+    timestamp: Date.now(),
+    originService: origin,
+    destinationService: normalizeDestination(destination),
+    id: randomUUID(),
+    values: { ...values },
+  };
+}
+
+/** Spring's `busshutdown`: each targeted node shuts down gracefully. */
+export function createShutdownEvent(origin: string, destination?: string): UnknownBusEvent {
+  return {
+    type: SHUTDOWN_EVENT_TYPE,
+    timestamp: Date.now(),
+    originService: origin,
+    destinationService: normalizeDestination(destination),
+    id: randomUUID(),
+    extra: {},
+  };
+}
+
 export function createRefreshEvent(
   origin: string,
   destination?: string,
@@ -121,7 +155,12 @@ export function createAckEvent(origin: string, acked: BusEvent, ackDestination?:
   };
 }
 
-const KNOWN_TYPES = new Set([REFRESH_EVENT_TYPE, ACK_EVENT_TYPE, ENVIRONMENT_CHANGE_EVENT_TYPE]);
+const KNOWN_TYPES = new Set([
+  REFRESH_EVENT_TYPE,
+  ACK_EVENT_TYPE,
+  ENVIRONMENT_CHANGE_EVENT_TYPE,
+  SHUTDOWN_EVENT_TYPE,
+]);
 
 function eventClassName(e: BusEvent): string {
   const simpleName = KNOWN_TYPES.has(e.type) ? e.type : 'UnknownRemoteApplicationEvent';
