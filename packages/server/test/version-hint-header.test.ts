@@ -28,7 +28,7 @@ describe('X-Config-Min-Version (version hint)', () => {
     await remote?.remove();
   });
 
-  const checks = () => server.server.mirror.health().checks;
+  const checks = () => server.server.mirror!.health().checks;
 
   it('without the header a cached server answers from its mirror; with it, from the announced commit', async () => {
     const first = await server.get('/sample/dev');
