@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConfigClient } from '@confbus/client';
+import { silentLogger } from '@confbus/core';
 import { brokerDeliveries } from '@confbus/testkit/broker-deliveries';
 import { waitFor } from '@confbus/testkit/confbus-processes';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
@@ -18,7 +19,6 @@ import { type TestServer, startTestServer } from '../../packages/server/test/ser
 import { postPushWebhook } from '../support/bus-fleet.js';
 
 const N = 12;
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 describe('broker deliveries per refresh', () => {
   let remote: GitRemote;
@@ -69,7 +69,7 @@ describe('broker deliveries per refresh', () => {
           ],
           env: {},
           cwd: temp.path,
-          logger: quiet,
+          logger: silentLogger,
         }),
       ),
     );

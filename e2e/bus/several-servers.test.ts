@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConfigClient } from '@confbus/client';
+import { silentLogger } from '@confbus/core';
 import { stopAllNodeProcesses } from '@confbus/testkit/child-process';
 import { waitFor } from '@confbus/testkit/confbus-processes';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
@@ -18,7 +19,6 @@ import { busSettings, postPushWebhook } from '../support/bus-fleet.js';
 import { type RunningServer, startServer, stopFleet } from '../support/fleet.js';
 
 const CLIENTS = 12;
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 interface RefreshEventJson {
   id: string;
@@ -66,7 +66,7 @@ describe('several config servers', () => {
         ],
         env: {},
         cwd: temp.path,
-        logger: quiet,
+        logger: silentLogger,
       });
       client.on('error', (error) => failures.push(error.message));
       clients.push(client);

@@ -72,7 +72,11 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
       // The sender's headers decide which secret checks the request, whatever shape its body has.
       const host: WebhookHost = webhookHostFromHeaders(request.headers) ?? push.host;
       options.service.verifySignature(host, request.headers, rawBody);
-      return answer(await options.service.handlePush({ ...push, commit: pushedCommit(request.body) }), request, reply);
+      return answer(
+        await options.service.handlePush({ ...push, commit: pushedCommit(request.body) }),
+        request,
+        reply,
+      );
     });
   });
 

@@ -155,7 +155,9 @@ export class MonitorService {
       logger.info({ service, commit }, `Refresh for: ${service}`);
       let publication = publications.get(service);
       if (publication === undefined) {
-        const started = publisher.publishRefresh(service, commit).then((event) => published.published(event, commit));
+        const started = publisher
+          .publishRefresh(service, commit)
+          .then((event) => published.published(event, commit));
         publication = started;
         publications.set(service, started);
         // Registered before anyone awaits it, so the entry is gone before a waiter can answer.
