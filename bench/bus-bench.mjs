@@ -80,7 +80,9 @@ async function startBusServer({ uri, basedir, vhost }) {
       return;
     }
     const m = typeof entry.msg === 'string' && /^Refresh for: (\S+)$/.exec(entry.msg);
-    if (m) refreshLogged.set(m[1], [...(refreshLogged.get(m[1]) ?? []), entry.time]);
+    // pino's time: epoch ms, or an ISO string since the server logs ISO-8601 times.
+    const time = typeof entry.time === 'string' ? Date.parse(entry.time) : entry.time;
+    if (m) refreshLogged.set(m[1], [...(refreshLogged.get(m[1]) ?? []), time]);
   });
   return { url: proc.url, stop: proc.stop, output: proc.output, refreshLogged };
 }
@@ -121,6 +123,8 @@ export async function run({ log }) {
   });
 
   const { createTestVhost } = await tsImport('@confbus/testkit/rabbit-vhost', import.meta.url);
+  // Counted by the broker itself (each queue numbers the messages routed to it).
+  const { brokerDeliveries } = await tsImport('@confbus/testkit/broker-deliveries', import.meta.url);
   const root = await makeTempDir('confbus-bus-bench-');
   const repo = await createConfigRepo(root.path, 'config', {
     'application.yml': 'group:\n  owner: platform\n',
@@ -203,6 +207,7 @@ export async function run({ log }) {
   const busRound = async () => {
     const value = `bus-${++counter}`;
     const git0 = await gitHealth();
+    const deliveries0 = await brokerDeliveries(vhost.name);
     const commit = await repo.push({ 'sample-dev.yml': sampleDevYml(value) }, `bench: ${value}`);
     const before = server.refreshLogged.get('sample')?.length ?? 0;
     const t0 = wallNow();
@@ -220,7 +225,8 @@ export async function run({ log }) {
     const git1 = await gitHealth();
     const ackMs = ACKS ? await settle(commit) : undefined;
     const gitChecks = git1.checks - git0.checks;
-    return { ...g, answerMs, publishLogMs, ackMs, gitChecks, worst: Math.max(...g.latencies) };
+    const deliveries = (await brokerDeliveries(vhost.name)) - deliveries0;
+    return { ...g, answerMs, publishLogMs, ackMs, gitChecks, deliveries, worst: Math.max(...g.latencies) };
   };
 
   const summaries = [];
@@ -254,6 +260,7 @@ export async function run({ log }) {
         ),
         refreshWorst: median(rounds.map((r) => Math.max(...r.refreshMs))),
         gitChecks: median(rounds.map((r) => r.gitChecks)),
+        deliveries: median(rounds.map((r) => r.deliveries)),
         ackWorst: ACKS ? median(rounds.map((r) => r.ackMs)) : undefined,
         worsts,
       };
@@ -277,6 +284,22 @@ export async function run({ log }) {
           pass: atGoalSize ? s.maxWorst <= GOAL_WORST_MS : null,
         },
         {
+          measure: `broker deliveries per webhook (2 refresh events: sample-dev, sample), ${size} instances`,
+          confbus: String(s.deliveries),
+          baseline: '',
+          ratio: `${fmt(s.deliveries / (2 * size))} per 2N`,
+          goal: `<= 2N + c per event`,
+          pass: null,
+        },
+        {
+          measure: `upstream git checks per webhook, ${size} instances`,
+          confbus: String(s.gitChecks),
+          baseline: '',
+          ratio: '',
+          goal: '1',
+          pass: s.gitChecks <= 1,
+        },
+        {
           measure: `webhook to one of ${size} instances serving, p50 of all, ms`,
           confbus: fmt(s.p50),
           baseline: '',
@@ -297,7 +320,7 @@ export async function run({ log }) {
           `bus event reached the client: p50 ${fmt(s.received50)}, last ${fmt(s.receivedWorst)}; ` +
           `client re-fetch + rebuild after receipt: p50 ${fmt(s.refresh50)}, slowest ${fmt(s.refreshWorst)}; ` +
           (ACKS
-            ? `all ${size} acks at the server ${fmt(s.ackWorst)} after publication (they fan out to all ${size + 1} queues: ${size * (size + 1)} deliveries a round)`
+            ? `all ${size} acks at the server ${fmt(s.ackWorst)} after publication; ${s.deliveries} broker deliveries a round (counted by RabbitMQ)`
             : 'acks off (spring.cloud.bus.ack.enabled=false)'),
       );
     } catch (err) {

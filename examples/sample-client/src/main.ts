@@ -2,13 +2,18 @@
 import { startSampleClient } from './sample-client.js';
 
 try {
-  const app = await startSampleClient({ args: process.argv.slice(2), env: process.env });
-  const stop = () => {
+  // A busshutdown stops the process as SIGTERM does: close gracefully, then exit.
+  const app = await startSampleClient({
+    args: process.argv.slice(2),
+    env: process.env,
+    onShutdownRequest: () => stop(),
+  });
+  function stop(): void {
     app.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
-  };
+  }
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 } catch (error) {

@@ -11,6 +11,8 @@ import { ConfigClient, createManagementHandler, type ConfigView } from '@confbus
 export interface SampleClientOptions {
   readonly args?: readonly string[];
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Called when a `busshutdown` addresses this instance: the host should stop it (close, then exit). */
+  readonly onShutdownRequest?: () => void;
 }
 
 export interface SampleClient {
@@ -40,6 +42,7 @@ export async function startSampleClient(options: SampleClientOptions = {}): Prom
       'management.endpoints.web.exposure.include': ['health', 'refresh', 'busrefresh', 'bus-refresh'],
     },
   });
+  if (options.onShutdownRequest) config.on('shutdown', options.onShutdownRequest);
   const startupGroup = readGroup(config); // read once: keeps its start-up values, like a plain @Value
   const liveGroup = config.refreshable(readGroup); // rebuilt when a group.* key changes (@RefreshScope)
   const management = createManagementHandler(config);

@@ -18,9 +18,11 @@ import {
   decodeBusEvent,
   encodeBusEvent,
   isAckEvent,
+  isEnvironmentChangeEvent,
   isForSelf,
   isFromSelf,
   isRefreshEvent,
+  isShutdownEvent,
 } from '@confbus/core';
 import { busErrors } from './errors.js';
 import type { BusTransport, InboundBody, InboundMessage } from './transport.js';
@@ -39,6 +41,14 @@ export interface BusRefreshHandler {
   refresh(event: RefreshBusEvent): Promise<AckDetails>;
 }
 
+/** Spring's other bus commands, run for events addressed to this node and acked as Spring does. */
+export interface BusCommandHandler {
+  /** `busenv`: set these properties on this node (which then refreshes). */
+  environmentChange(values: Readonly<Record<string, string>>): Promise<void>;
+  /** `busshutdown`: shut this node down gracefully; called after the ack has been sent. */
+  shutdown(): Promise<void>;
+}
+
 export interface BusNodeOptions {
   readonly transport: BusTransport;
   /** This node's service id (`spring.cloud.bus.id`), e.g. from `defaultBusId()`. */
@@ -51,6 +61,8 @@ export interface BusNodeOptions {
   readonly ackDestination?: string;
   /** Runs for each refresh addressed to this node; without one the node only acks (a bare bus member). */
   readonly refreshHandler?: BusRefreshHandler;
+  /** Runs `busenv` and `busshutdown` events addressed to this node; without one they are only passed on. */
+  readonly commandHandler?: BusCommandHandler;
   readonly logger: Logger;
 }
 
@@ -76,6 +88,8 @@ type MutableStats = { -readonly [K in keyof BusNodeStats]: BusNodeStats[K] };
 
 export interface BusNodeEvents {
   refresh: [e: RefreshBusEvent];
+  /** Every refresh event from another node, addressed to this one or not (config servers track them all). */
+  observed: [e: RefreshBusEvent];
   ack: [e: AckBusEvent];
   /** Events of any other type (environment changes, confbus presence), whatever their destination. */
   other: [e: BusEvent];
@@ -154,9 +168,13 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     });
   }
 
-  /** Sends a refresh from this node to `destination` (normalised; everyone when absent). */
-  async publishRefresh(destination?: string): Promise<RefreshBusEvent> {
-    const e = createRefreshEvent(this.#options.busId, destination);
+  /**
+   * Sends a refresh from this node to `destination` (normalised; everyone when absent), announcing
+   * `configVersion` (the commit confbus clients then ask their server for at least) when given.
+   */
+  async publishRefresh(destination?: string, configVersion?: string): Promise<RefreshBusEvent> {
+    const created = createRefreshEvent(this.#options.busId, destination);
+    const e: RefreshBusEvent = configVersion === undefined ? created : { ...created, configVersion };
     await this.publish(e);
     return e;
   }
@@ -243,6 +261,10 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
       this.emit('ack', e);
       return;
     }
+    if (this.#isCommand(e)) {
+      void this.#runCommand(e);
+      return;
+    }
     if (!isRefreshEvent(e)) {
       if (!this.emit('other', e))
         this.#log.debug(
@@ -251,7 +273,9 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
         );
       return;
     }
-    if (isFromSelf(e, this.#options.busId) || !this.isAddressed(e)) return;
+    if (isFromSelf(e, this.#options.busId)) return;
+    this.emit('observed', e);
+    if (!this.isAddressed(e)) return;
     this.#log.info(
       { eventId: e.id, origin: e.originService, destination: e.destinationService },
       'bus refresh',
@@ -259,6 +283,38 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     this.#stats.refreshesHandled++;
     this.emit('refresh', e);
     void this.#refreshThenAck(e);
+  }
+
+  #isCommand(e: BusEvent): boolean {
+    if (this.#options.commandHandler === undefined) return false;
+    if (!isEnvironmentChangeEvent(e) && !isShutdownEvent(e)) return false;
+    return !isFromSelf(e, this.#options.busId) && this.isAddressed(e);
+  }
+
+  /** An environment change is acked once applied; a shutdown is acked first, while the node can still send. */
+  async #runCommand(e: BusEvent): Promise<void> {
+    const handler = this.#options.commandHandler!;
+    this.#log.info({ eventId: e.id, type: e.type, origin: e.originService }, 'bus command');
+    try {
+      if (isEnvironmentChangeEvent(e)) {
+        await handler.environmentChange(e.values);
+        await this.#ack(e);
+      } else {
+        await this.#ack(e);
+        await handler.shutdown();
+      }
+    } catch (err) {
+      this.#log.error({ err: this.#transport.describeError(err), eventId: e.id }, 'bus command failed');
+    }
+  }
+
+  async #ack(e: BusEvent): Promise<void> {
+    if (!this.#options.ackEnabled || this.#closed) return;
+    try {
+      await this.publish(createAckEvent(this.#options.busId, e, this.#options.ackDestination));
+    } catch (err) {
+      this.#log.warn({ err: this.#transport.describeError(err), ackId: e.id }, 'could not send bus ack');
+    }
   }
 
   /** Spring acks on receipt; confbus acks once the refresh is done, so an ack means "serving the new config". */

@@ -3,6 +3,7 @@ export {
   BusNode,
   DEFAULT_BUS_DESTINATION,
   type AckDetails,
+  type BusCommandHandler,
   type BusNodeEvents,
   type BusNodeOptions,
   type BusNodeStats,

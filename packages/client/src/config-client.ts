@@ -34,6 +34,8 @@ export interface ConfigClientOptions extends LocalSettingsSources {
 export interface ConfigClientEvents {
   refresh: [RefreshEvent];
   error: [ConfigClientError];
+  /** A `busshutdown` addressed to this node: the application should shut down gracefully. */
+  shutdown: [];
 }
 
 export interface ConfigStatus extends SnapshotMeta {
@@ -76,7 +78,21 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
         },
       },
     });
-    this.#busMember = new BusMember(settings, this.#refresher, logger);
+    const refresher = this.#refresher;
+    this.#busMember = new BusMember(
+      settings,
+      {
+        refresh: (options) => refresher.refresh(options),
+        refreshIfVersionChanged: () => refresher.refreshIfVersionChanged(),
+        currentVersion: () => refresher.currentVersion(),
+        applyEnvironment: (values) => {
+          parts.snapshots.setBusValues(values);
+          return refresher.refresh();
+        },
+        shutdown: async () => this.requestShutdown(),
+      },
+      logger,
+    );
     this.#poll = new SafetyNetPoll({ check: () => this.#refresher.refreshIfVersionChanged() }, logger, {
       interval: settings.poll.interval,
       retryMin: settings.poll.retryInterval,
@@ -143,6 +159,16 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
    */
   setLocalServerPort(port: number): Promise<void> {
     return this.#busMember.setLocalServerPort(port);
+  }
+
+  /** A `busshutdown` for this node: the application's 'shutdown' listeners stop it; without one, the client closes. */
+  requestShutdown(): void {
+    if (this.emit('shutdown')) return;
+    this.logger.warn(
+      {},
+      "busshutdown received, but the application listens for no 'shutdown' event: closing the config client only",
+    );
+    void this.close();
   }
 
   // ---- reads (always the current snapshot) ----

@@ -14,9 +14,16 @@ import { httpGet } from './http-get.js';
 
 /** The port the refresh logic fetches through (tests hand in a fake). */
 export interface EnvironmentFetcher {
-  /** One attempt at the current environment; rejects with the reasons of every URI and label tried. */
-  fetch(): Promise<Environment>;
+  /**
+   * One attempt at the current environment; rejects with the reasons of every URI and label tried.
+   * `minVersion`: the version hint, the commit a refresh event announced, sent as `X-Config-Min-Version` so a
+   * confbus server answers with at least that commit (Spring servers ignore the header).
+   */
+  fetch(minVersion?: string): Promise<Environment>;
 }
+
+/** confbus's version-hint request header (see EnvironmentFetcher.fetch). */
+export const VERSION_HINT_HEADER = 'x-config-min-version';
 
 export interface FetchRequest {
   readonly uri: string;
@@ -25,6 +32,7 @@ export interface FetchRequest {
   readonly label: string | undefined;
   readonly username: string | undefined;
   readonly password: string | undefined;
+  readonly minVersion?: string | undefined;
 }
 
 export class EnvironmentSource implements EnvironmentFetcher {
@@ -40,7 +48,7 @@ export class EnvironmentSource implements EnvironmentFetcher {
     private readonly logger: Logger,
   ) {}
 
-  async fetch(): Promise<Environment> {
+  async fetch(minVersion?: string): Promise<Environment> {
     const { settings, logger } = this;
     const reasons: string[] = [];
     const labels = settings.labels.length > 0 ? settings.labels : [undefined];
@@ -48,7 +56,7 @@ export class EnvironmentSource implements EnvironmentFetcher {
       logger.info({}, `Fetching config from server at : ${maskUriUserInfo(uri)}`);
       for (const label of labels) {
         try {
-          const env = await this.#fetchOne({ ...settings, uri, label });
+          const env = await this.#fetchOne({ ...settings, uri, label, minVersion });
           logger.info(
             {},
             `Located environment: name=${env.name}, profiles=[${env.profiles.join(', ')}], label=${env.label}, version=${env.version}, state=${env.state}`,
@@ -95,6 +103,7 @@ export class EnvironmentSource implements EnvironmentFetcher {
     const { connectTimeout, readTimeout } = this.settings;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (authorization) headers.authorization = authorization;
+    if (req.minVersion !== undefined) headers[VERSION_HINT_HEADER] = req.minVersion;
     const { status, body } = await httpGet(url, {
       headers,
       connectTimeout,

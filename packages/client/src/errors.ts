@@ -49,7 +49,8 @@ export const clientErrors = defineErrors({
   },
   CONFBUS_MANAGEMENT_BAD_REQUEST: {
     status: 400,
-    description: 'A management endpoint (/actuator/*) got a body that is not JSON or larger than 64 KiB',
+    description:
+      'A management endpoint (/actuator/*) got a body that is not JSON, larger than 64 KiB, or without what it needs (busenv: name and value)',
   },
   CONFBUS_MANAGEMENT_ENDPOINT: {
     status: 500,

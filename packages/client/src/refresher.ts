@@ -43,6 +43,8 @@ export class Refresher {
   #lastError: string | undefined;
   readonly #counts = { success: 0, failure: 0 };
   #closed = false;
+  /** The newest version hint not yet sent: the next fetch asks the server for at least this commit. */
+  #versionHint: string | undefined;
 
   constructor(private readonly parts: RefresherParts) {}
 
@@ -61,10 +63,19 @@ export class Refresher {
     return this.parts.live.snapshot.meta.version;
   }
 
-  /** Re-fetches and applies the configuration; resolves with the changed keys. */
-  refresh(): Promise<string[]> {
+  /**
+   * Re-fetches and applies the configuration; resolves with the changed keys. `atLeast` (a bus event's version
+   * hint) asks the server for at least that commit; when this client already serves it and nothing is in
+   * flight, there is nothing to fetch.
+   */
+  refresh(options: { atLeast?: string | undefined } = {}): Promise<string[]> {
     if (this.#closed) {
       return Promise.reject(new ConfigClientError('CONFBUS_CLIENT_CLOSED', 'The config client is closed'));
+    }
+    const { atLeast } = options;
+    if (atLeast !== undefined) {
+      if (!this.#running && !this.#queued && this.currentVersion() === atLeast) return Promise.resolve([]);
+      this.#versionHint = atLeast;
     }
     if (this.#queued) return this.#queued;
     if (!this.#running) return this.#startRefresh();
@@ -121,9 +132,11 @@ export class Refresher {
   async #refreshOnce(): Promise<string[]> {
     const { source, snapshots, live, backup, logger, observer } = this.parts;
     const previous = live.snapshot;
+    const atLeast = this.#versionHint;
+    this.#versionHint = undefined;
     let env: Environment;
     try {
-      env = await source.fetch();
+      env = await source.fetch(atLeast);
     } catch (error) {
       throw this.#failed(`could not fetch the configuration: ${messageOf(error)}`, error);
     }

@@ -1,6 +1,7 @@
 /**
  * Turns what the server (or the backup) sent into a snapshot: client metadata on top, the remote property
  * sources in their order, the local settings last, and `{cipher}` values decrypted into a layer above all.
+ * Properties set by `busenv` events (Spring's "manager" source) sit above everything and outlive refreshes.
  */
 import type { Environment, PropertyValue } from '@confbus/core';
 import { decryptedLayer, type ClientDecryptor } from './cipher-values.js';
@@ -8,11 +9,18 @@ import type { ClientSettings } from './client-settings.js';
 import { ConfigSnapshot, mapLayer, type ConfigSourceKind, type PropertyLayer } from './config-snapshot.js';
 
 export class SnapshotFactory {
+  readonly #busValues = new Map<string, string>();
+
   constructor(
     private readonly settings: ClientSettings,
     private readonly localLayer: PropertyLayer,
     private readonly decryptor: ClientDecryptor,
   ) {}
+
+  /** A `busenv` event's properties: every snapshot built from now on carries them on top. */
+  setBusValues(values: Readonly<Record<string, string>>): void {
+    for (const [name, value] of Object.entries(values)) this.#busValues.set(name, value);
+  }
 
   /** Throws when a `{cipher}` value cannot be decrypted and encrypt.fail-on-error is set. */
   fromEnvironment(env: Environment, source: Exclude<ConfigSourceKind, 'local'>): ConfigSnapshot {
@@ -20,6 +28,7 @@ export class SnapshotFactory {
     if (env.version !== null) clientInfo['config.client.version'] = env.version;
     if (env.state !== null) clientInfo['config.client.state'] = env.state;
     const layers = [
+      ...(this.#busValues.size > 0 ? [mapLayer('manager', Object.fromEntries(this.#busValues))] : []),
       mapLayer('configClient', clientInfo),
       ...env.propertySources.map((ps) => mapLayer(`configserver:${ps.name}`, ps.source)),
       this.localLayer,

@@ -1,10 +1,12 @@
 // Fleet presence from the client's side, over a real RabbitMQ (own vhost) seen through a raw tap: the client
-// announces itself when it joins the bus, after a refresh (with its new version), when asked, and when it leaves.
+// announces itself when it joins the bus, after a local refresh (with its new version), when asked, and when it
+// leaves; after a bus refresh its ack says the version instead. Replies go out with the reply routing key.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConfigClient } from '@confbus/client';
 import {
   createPresenceRequest,
+  createRefreshEvent,
   decodeBusEvent,
   encodeBusEvent,
   readPresenceAnnouncement,
@@ -97,6 +99,24 @@ describe('client presence on the bus', () => {
       JSON.parse(encodeBusEvent(createPresenceRequest('configserver:8888:x'))) as Record<string, unknown>,
     );
     await waitFor('an answer to the presence request', () => announcements().length > before);
+
+    // A refresh for a bus event: its ack says the new version, so no announcement follows (one reply, not two).
+    publish('3'.repeat(40));
+    const event = createRefreshEvent('configserver:8888:x', 'app:**');
+    const afterRequest = announcements().length;
+    await tap.publish(JSON.parse(encodeBusEvent(event)) as Record<string, unknown>);
+    const ack = await waitFor('the ack', () =>
+      tap.messages.find((m) => m.body.type === 'AckRemoteApplicationEvent' && m.body.ackId === event.id),
+    );
+    assert.equal(ack.body.configVersion, '3'.repeat(40));
+    await tap.drain();
+    assert.equal(announcements().length, afterRequest, 'no announcement after a bus refresh');
+    // Replies go out with the reply key, which other confbus nodes (bound to `springCloudBus` only) never get.
+    assert.equal(ack.routingKey, 'springCloudBus.acks');
+    const replyKeys = new Set(
+      tap.messages.filter((m) => readPresenceAnnouncement(decodeBusEvent(m.raw))).map((m) => m.routingKey),
+    );
+    assert.deepEqual([...replyKeys], ['springCloudBus.acks']);
 
     await client.close();
     client = undefined;

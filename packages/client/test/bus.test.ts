@@ -251,4 +251,96 @@ describe('client bus member', () => {
       logger.lines.indexOf(keysLine) < logger.lines.findIndex((l) => l.startsWith('debug: Sent bus ack')),
     );
   });
+  it("passes an event's version hint to its server, and skips the fetch when it already serves that commit", async () => {
+    const { client } = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:8080:hinted']));
+    const sender = await startNode('sender:0:hint');
+    const acks: AckBusEvent[] = [];
+    sender.on('ack', (ack) => acks.push(ack));
+    publish('four');
+    const announced = String(version).padStart(40, '0');
+    const requestsBefore = stub.requests.length;
+    const hinted = {
+      ...createRefreshEvent('sender:0:hint', 'app:dev:8080:hinted'),
+      configVersion: announced,
+    };
+    await sender.publish(hinted);
+    await waitFor('the ack', () => acks.find((a) => a.ackId === hinted.id));
+    assert.equal(client.getString('group.comment'), 'four');
+    const sent = stub.requests.slice(requestsBefore);
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]!.headers['x-config-min-version'], announced, 'the fetch carried the hint');
+
+    // The same commit announced again (one event per guessed service): nothing to fetch.
+    const again = { ...createRefreshEvent('sender:0:hint', 'app:dev:8080:hinted'), configVersion: announced };
+    await sender.publish(again);
+    const ack = await waitFor('the second ack', () => acks.find((a) => a.ackId === again.id));
+    assert.equal(stub.requests.length, requestsBefore + 1, 'no second fetch');
+    assert.equal(ack.configVersion, announced);
+
+    // A Spring-shaped event (no hint) fetches as before, without the header.
+    const plain = createRefreshEvent('sender:0:hint', 'app:dev:8080:hinted');
+    await sender.publish(plain);
+    await waitFor('the third ack', () => acks.find((a) => a.ackId === plain.id));
+    assert.equal(stub.requests.at(-1)!.headers['x-config-min-version'], undefined);
+  });
+  it('busenv sets a property on every targeted node (which refreshes), busshutdown shuts targeted nodes down', async () => {
+    const exposed = '--management.endpoints.web.exposure.include=busenv,bus-env,busshutdown';
+    const a = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:1:env-a', exposed]));
+    const b = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:2:env-b', exposed]));
+    const sender = await startNode('sender:0:env');
+    const acks: AckBusEvent[] = [];
+    sender.on('ack', (ack) => acks.push(ack));
+    const postJson = async (url: string, body: unknown) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? (JSON.parse(text) as { message?: string }) : undefined };
+    };
+
+    // Everyone matching app:dev:** (only these two carry the env- ids in this file's fleet of clients).
+    const all = await postJson(`${a.url}/actuator/busenv/app:dev:*:env-*`, {
+      name: 'group.comment',
+      value: 'from-bus',
+    });
+    assert.equal(all.status, 204);
+    await waitFor('b took the value', () => b.client.getString('group.comment') === 'from-bus');
+    assert.equal(a.client.getString('group.comment'), 'from-bus', 'the node that was asked applies it too');
+    const envAck = await waitFor('b acked', () => acks.find((x) => x.originService === 'app:dev:2:env-b'));
+    assert.equal(envAck.event, 'org.springframework.cloud.bus.event.EnvironmentChangeRemoteApplicationEvent');
+    // It stays on top of what the server sends, across refreshes.
+    publish('five');
+    await b.client.refresh();
+    assert.equal(b.client.getString('group.comment'), 'from-bus');
+
+    // Spring 2.x's name, addressed to b only.
+    assert.equal(
+      (await postJson(`${a.url}/actuator/bus-env/app:dev:2:env-b`, { name: 'x.y', value: 7 })).status,
+      204,
+    );
+    await waitFor('b has x.y', () => b.client.getString('x.y') === '7');
+    assert.equal(a.client.getString('x.y'), undefined);
+
+    const bad = await postJson(`${a.url}/actuator/busenv`, { value: 'v' });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body?.message ?? '', /"name" is missing/);
+
+    let shutdowns = 0;
+    b.client.on('shutdown', () => shutdowns++);
+    a.client.on('shutdown', () => assert.fail('a was not addressed'));
+    assert.equal((await post(`${a.url}/actuator/busshutdown/app:dev:2:env-b`)).status, 204);
+    const shutdownAck = await waitFor('b acked the shutdown', () =>
+      acks.find((x) => x.event.endsWith('.ShutdownRemoteApplicationEvent')),
+    );
+    assert.equal(shutdownAck.originService, 'app:dev:2:env-b');
+    await waitFor('b was asked to shut down', () => shutdowns === 1);
+  });
+
+  it('busenv and busshutdown answer only when exposed', async () => {
+    const { url } = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:3:unexposed']));
+    assert.equal((await post(`${url}/actuator/busenv`)).status, 404);
+    assert.equal((await post(`${url}/actuator/busshutdown`)).status, 404);
+  });
 });

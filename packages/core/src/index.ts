@@ -61,12 +61,17 @@ export { effectiveSettings } from './settings/effective-settings.js';
 export {
   BusMessageError,
   busEventFromJson,
+  SHUTDOWN_EVENT_TYPE,
   createAckEvent,
+  createEnvironmentChangeEvent,
   createRefreshEvent,
+  createShutdownEvent,
   decodeBusEvent,
   encodeBusEvent,
   isAckEvent,
+  isEnvironmentChangeEvent,
   isRefreshEvent,
+  isShutdownEvent,
   type AckBusEvent,
   type BusEvent,
   type EnvironmentChangeBusEvent,
@@ -82,6 +87,7 @@ export {
 } from './bus/service-matcher.js';
 export { guessServiceNames } from './bus/service-names.js';
 export {
+  PRESENCE_EVENT_TYPE,
   PRESENCE_REQUEST_EVENT_TYPE,
   createPresenceAnnouncement,
   createPresenceRequest,

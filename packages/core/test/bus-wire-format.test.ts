@@ -135,6 +135,19 @@ describe('bus wire format', () => {
     );
   });
 
+  it("keeps a refresh's version hint (ours, after Spring's fields), writes it only when set", () => {
+    const hinted = REFRESH_JSON.replace(/}$/, ',"configVersion":"' + 'a'.repeat(40) + '"}');
+    const e = decodeBusEvent(hinted);
+    assert.ok(isRefreshEvent(e));
+    assert.equal(e.configVersion, 'a'.repeat(40));
+    assert.equal(encodeBusEvent(e), hinted);
+    const plain = decodeBusEvent(REFRESH_JSON);
+    assert.ok(isRefreshEvent(plain) && !('configVersion' in plain));
+    assert.equal(encodeBusEvent(plain), REFRESH_JSON, 'an event without a hint is byte-identical to Spring');
+    const odd = decodeBusEvent(REFRESH_JSON.replace(/}$/, ',"configVersion":{"x":1}}'));
+    assert.ok(isRefreshEvent(odd) && odd.configVersion === undefined, 'a hint of the wrong shape is ignored');
+  });
+
   it('reads the snake_case keys an app with a snake_case Jackson mapper sends', () => {
     // Shape of the captured ack in ityouknow/blog-comments#91.
     const e = decodeBusEvent(

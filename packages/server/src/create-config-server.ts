@@ -198,8 +198,8 @@ export async function createConfigServer({
       repository: mirror,
       parser,
       publisher: {
-        publishRefresh: async (destination) => {
-          const event = await requireBus().publishRefresh(destination);
+        publishRefresh: async (destination, configVersion) => {
+          const event = await requireBus().publishRefresh(destination, configVersion);
           operatorConsole?.refreshPublished(event);
           return event;
         },
@@ -282,6 +282,11 @@ export async function createConfigServer({
         bus = new BusNode({
           ...busNodeOptionsFromSettings(settings, { busId, logger: logger.child({ component: 'bus' }) }),
           ackEnabled: false,
+        });
+        // Refreshes other config servers announced (they carry the commit): with several servers behind one
+        // bus, each lists every refresh and, bound with `#`, every ack, so their refresh-events agree.
+        bus.on('observed', (event) => {
+          if (event.configVersion !== undefined) tracker.published(event, event.configVersion);
         });
         bus.on('ack', (ack) => {
           tracker.acked(ack);

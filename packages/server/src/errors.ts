@@ -194,4 +194,9 @@ export const serverErrors = defineErrors({
     status: 503,
     description: 'The console page is not built (run `npm run build`); its JSON API still answers',
   },
+  CONFBUS_BAD_VERSION_HINT: {
+    status: 400,
+    description:
+      "The X-Config-Min-Version request header (confbus's version hint) is not a full commit id (40 or 64 hex digits)",
+  },
 });

@@ -4,7 +4,7 @@
  * node sees every event. rabbitmq-client re-declares all of it after a reconnect.
  */
 import { randomUUID } from 'node:crypto';
-import { type BusEvent, type Logger, ConfbusError, isAckEvent } from '@confbus/core';
+import { type BusEvent, type Logger, ConfbusError, PRESENCE_EVENT_TYPE, isAckEvent } from '@confbus/core';
 import { Connection, type AsyncMessage, type Consumer, type Publisher } from 'rabbitmq-client';
 import { busErrors } from '../errors.js';
 import { describeError } from '../redact.js';
@@ -21,9 +21,11 @@ export interface AmqpTransportOptions {
   /** Names the connection in the broker's management UI. */
   readonly connectionName: string;
   /**
-   * Opt-in, beyond Spring: publish acks with this routing key, and bind this node's queue to the destination
-   * name only (the key Spring and confbus publish events with) instead of `#`. Then nodes no longer receive
-   * each other's acks; listeners bound with `#` (Spring nodes, the confbus server) still get everything.
+   * Beyond Spring (confbus clients set it by default): publish replies — acks and presence announcements — with
+   * this routing key, and bind this node's queue to the destination name only (the key Spring and confbus
+   * publish events with) instead of `#`. Then nodes no longer receive each other's replies (N² deliveries per
+   * refresh); listeners bound with `#` (Spring nodes, the confbus servers) still get everything. Absent, or equal
+   * to the destination: Spring's topology.
    */
   readonly ackRoutingKey?: string;
   /** Reconnect backoff: first step and ceiling in ms (default 1000 and 30000). */
@@ -49,7 +51,8 @@ export class AmqpTransport implements BusTransport {
     if (options.destination.trim() === '') {
       throw new ConfbusError(busErrors.CONFBUS_BUS_OPTIONS, 'the AMQP bus needs a non-empty destination');
     }
-    this.#options = options;
+    this.#options =
+      options.ackRoutingKey === options.destination ? { ...options, ackRoutingKey: undefined } : options;
     this.queueName = `${options.destination}.anonymous.${base64UrlUuid()}`;
   }
 
@@ -116,7 +119,7 @@ export class AmqpTransport implements BusTransport {
     await this.#publisher.send(
       {
         exchange: o.destination,
-        routingKey: o.ackRoutingKey !== undefined && isAckEvent(event) ? o.ackRoutingKey : o.destination,
+        routingKey: o.ackRoutingKey !== undefined && isReply(event) ? o.ackRoutingKey : o.destination,
         contentType: 'application/json',
         // Spring Cloud Stream's Rabbit producer default delivery mode is PERSISTENT.
         durable: true,
@@ -157,6 +160,11 @@ function inboundBody(msg: AsyncMessage): InboundBody {
     return { text: body };
   }
   return { json: body };
+}
+
+/** Events only the listeners bound with `#` (config servers, Spring nodes) need: acks and presence announcements. */
+function isReply(event: BusEvent): boolean {
+  return isAckEvent(event) || event.type === PRESENCE_EVENT_TYPE;
 }
 
 /** Spring AMQP's Base64UrlNamingStrategy: a random UUID's 16 bytes, base64url without padding. */

@@ -1,10 +1,14 @@
 /**
- * `POST /actuator/busrefresh[/{destination...}]` and its Spring Cloud Bus 2.x name `bus-refresh`:
- * refresh this node (when addressed) and every other matching node over the bus; 204 as Spring.
- * The path segments after the id are joined by `:` (Spring's ALL_REMAINING selector).
+ * The bus endpoints, each with its Spring Cloud Bus 2.x name too: `busrefresh` (refresh this node when addressed
+ * and every other matching node), `busenv` (set a property on every matching node, which then refreshes) and
+ * `busshutdown` (shut every matching node down gracefully); 204 as Spring. The path segments after the id are
+ * the destination, joined by `:` (Spring's ALL_REMAINING selector).
  */
-import { ConfigClientError } from '../errors.js';
+import { ConfbusError } from '@confbus/core';
+import { ConfigClientError, clientErrors } from '../errors.js';
+import type { ConfigClient } from '../config-client.js';
 import type { ManagementEndpoint } from '../management-endpoints.js';
+import type { ClientBus } from './client-bus.js';
 
 const busRefresh: ManagementEndpoint = {
   methods: ['POST'],
@@ -30,6 +34,77 @@ const busRefresh: ManagementEndpoint = {
   },
 };
 
+/** The running bus, or CONFBUS_BUS_UNAVAILABLE (503) saying why there is none. */
+function runningBus(client: ConfigClient): ClientBus {
+  const state = client.busState;
+  if (state.state === 'disabled') {
+    throw new ConfigClientError(
+      'CONFBUS_BUS_UNAVAILABLE',
+      'The bus is disabled (spring.cloud.bus.enabled=false): nothing was sent.',
+    );
+  }
+  if (state.state === 'waiting-for-port') {
+    throw new ConfigClientError(
+      'CONFBUS_BUS_UNAVAILABLE',
+      'The bus has not started yet (it waits for the application to report its port): nothing was sent.',
+    );
+  }
+  return state.bus;
+}
+
+/** Spring's `busenv` body: `{"name": "...", "value": "..."}` (a number or boolean value is taken as its text). */
+function nameAndValue(body: unknown): Record<string, string> {
+  const { name, value } = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new ConfbusError(
+      clientErrors.CONFBUS_MANAGEMENT_BAD_REQUEST,
+      'busenv needs a JSON body {"name": "<property>", "value": "<value>"}: "name" is missing or empty',
+    );
+  }
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+    throw new ConfbusError(
+      clientErrors.CONFBUS_MANAGEMENT_BAD_REQUEST,
+      `busenv needs a JSON body {"name": "${name}", "value": "<value>"}: "value" must be a string`,
+    );
+  }
+  return { [name]: String(value) };
+}
+
+/** `POST /actuator/busenv[/{destination...}]` (Spring Cloud Bus 2.x: `bus-env`): set a property on every targeted node. */
+const busEnv: ManagementEndpoint = {
+  methods: ['POST'],
+  acceptsSubPath: true,
+  handle: async ({ client, segments, body }) => {
+    const values = nameAndValue(body);
+    const bus = runningBus(client);
+    await bus.changeEnvironmentAndPublish(values, destinationOf(segments));
+    return { status: 204 };
+  },
+};
+
+/** `POST /actuator/busshutdown[/{destination...}]`: shut every targeted node down gracefully (this one after answering). */
+const busShutdown: ManagementEndpoint = {
+  methods: ['POST'],
+  acceptsSubPath: true,
+  handle: async ({ client, segments }) => {
+    const bus = runningBus(client);
+    const { self } = await bus.shutdownAndPublish(destinationOf(segments));
+    if (self) setImmediate(() => void client.requestShutdown());
+    return { status: 204 };
+  },
+};
+
+/** Spring's ALL_REMAINING selector: the path segments after the endpoint id, joined by `:`. */
+function destinationOf(segments: readonly string[]): string | undefined {
+  return segments.length > 0 ? segments.join(':') : undefined;
+}
+
 export function busEndpoints(): Record<string, ManagementEndpoint> {
-  return { busrefresh: busRefresh, 'bus-refresh': busRefresh };
+  return {
+    busrefresh: busRefresh,
+    'bus-refresh': busRefresh,
+    busenv: busEnv,
+    'bus-env': busEnv,
+    busshutdown: busShutdown,
+  };
 }

@@ -66,7 +66,7 @@ export class BusMember {
 
   /** The fleet view shows the version each node serves: told after every refresh, bus-driven or not. */
   refreshed(): void {
-    void this.bus?.announcePresence();
+    this.bus?.refreshed();
   }
 
   async close(): Promise<void> {

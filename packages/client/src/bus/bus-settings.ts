@@ -33,9 +33,10 @@ export const clientBusSettingSpecs: readonly SettingSpec[] = [
     key: 'confbus.bus.ack.routing-key',
     type: 'string',
     description:
-      "Beyond Spring, opt-in: publish acks with this routing key and bind this node's queue to the events' key " +
-      "only, so nodes stop receiving every other node's ack (N² deliveries per refresh); Spring nodes and the " +
-      'confbus server still see every ack',
+      "Beyond Spring (RabbitMQ): the routing key of this node's acks and presence announcements, default " +
+      "`<spring.cloud.bus.destination>.acks`; the node's queue is then bound to the events' key only, so nodes " +
+      "do not receive every other node's ack (N² deliveries per refresh), while Spring nodes and confbus " +
+      "servers (bound with `#`) still see every ack. Set it to the destination itself for Spring's topology",
   },
 ];
 
@@ -45,7 +46,7 @@ export interface BusSettings extends BusMemberSettings {
   readonly binder: BusBinder;
   /** Kafka brokers and topic creation, when the binder is kafka. */
   readonly kafka: KafkaBusSettings | undefined;
-  /** When set, acks go out with this routing key and this node binds only the events' key (see the spec). */
+  /** Acks go out with this routing key and this node binds only the events' key (see the spec); undefined: Spring's topology. */
   readonly ackRoutingKey: string | undefined;
   /** `host:port` entries, tried in turn. */
   readonly addresses: readonly string[];
@@ -69,11 +70,13 @@ export function readBusSettings(settings: Settings): BusSettings {
     throw error;
   }
   const min = Math.max(1, settings.number('confbus.bus.reconnect.initial-interval'));
+  const destination = settings.string('spring.cloud.bus.destination');
+  const ackRoutingKey = settings.optionalString('confbus.bus.ack.routing-key') ?? `${destination}.acks`;
   return {
     ...readBusMemberSettings(settings),
     binder,
     kafka,
-    ackRoutingKey: settings.optionalString('confbus.bus.ack.routing-key'),
+    ackRoutingKey: ackRoutingKey === destination ? undefined : ackRoutingKey,
     addresses: broker.addresses,
     username: broker.username,
     password: broker.password,

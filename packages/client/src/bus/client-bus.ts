@@ -6,8 +6,10 @@
  * events sent while a node is disconnected; we catch up.
  */
 import {
+  createEnvironmentChangeEvent,
   createPresenceAnnouncement,
   createRefreshEvent,
+  createShutdownEvent,
   isFromSelf,
   isPresenceRequest,
   type BusEvent,
@@ -20,11 +22,16 @@ import type { BusSettings } from './bus-settings.js';
 
 /** What the bus needs from the config client (kept narrow so the two stay decoupled). */
 export interface BusRefreshTarget {
-  refresh(): Promise<string[]>;
+  /** `atLeast`: the event's version hint, the commit the server should answer with at least. */
+  refresh(options: { atLeast?: string | undefined }): Promise<string[]>;
   /** Fetches; refreshes only when the server's version differs. `null` = same version. */
   refreshIfVersionChanged(): Promise<{ keys: string[]; from: string | null; to: string | null } | null>;
   /** The current `config.client.version` (null before any fetch succeeded). */
   currentVersion(): string | null;
+  /** `busenv`: set these properties, then refresh. */
+  applyEnvironment(values: Readonly<Record<string, string>>): Promise<string[]>;
+  /** `busshutdown`: shut the application down gracefully. */
+  shutdown(): Promise<void>;
 }
 
 /** What this node tells the config server's fleet view about itself (confbus presence; Spring has none). */
@@ -66,6 +73,8 @@ export class ClientBus {
   #catchUp: Promise<void> | undefined;
   #catchUpAgain = false;
   #closed = false;
+  /** Bus events being handled: their acks will carry the version this node serves. */
+  #remoteRefreshes = 0;
 
   private constructor(options: ClientBusOptions) {
     this.#options = options;
@@ -98,6 +107,12 @@ export class ClientBus {
       ...(settings.ackDestination === undefined ? {} : { ackDestination: settings.ackDestination }),
       configNames: options.configNames,
       refreshHandler: { refresh: (event) => this.#onRemoteRefresh(event) },
+      commandHandler: {
+        environmentChange: async (values) => {
+          await options.target.applyEnvironment(values);
+        },
+        shutdown: () => options.target.shutdown(),
+      },
       logger,
     });
     this.#node.on('reconnected', () => this.#onReconnected());
@@ -175,6 +190,49 @@ export class ClientBus {
   }
 
   /**
+   * `POST /actuator/busenv`: set the property here when the destination addresses this node (then refresh),
+   * and publish Spring's EnvironmentChangeRemoteApplicationEvent so every other matching node does the same.
+   */
+  async changeEnvironmentAndPublish(
+    values: Readonly<Record<string, string>>,
+    destination?: string,
+  ): Promise<void> {
+    const event = createEnvironmentChangeEvent(this.busId, values, destination);
+    if (this.#node.isAddressed(event)) await this.#options.target.applyEnvironment(values);
+    await this.#publishCommand(event);
+  }
+
+  /**
+   * `POST /actuator/busshutdown`: publish Spring's ShutdownRemoteApplicationEvent; resolves with whether the
+   * destination addresses this node too (the caller shuts it down once it has answered).
+   */
+  async shutdownAndPublish(destination?: string): Promise<{ self: boolean }> {
+    const event = createShutdownEvent(this.busId, destination);
+    await this.#publishCommand(event);
+    return { self: this.#node.isAddressed(event) };
+  }
+
+  async #publishCommand(event: BusEvent): Promise<void> {
+    if (!this.#node.connected) {
+      throw new ConfigClientError(
+        'CONFBUS_BUS_UNAVAILABLE',
+        `Nothing was sent to the other nodes: the bus is not connected to the broker (${this.#brokers()}); the connection is retried in the background`,
+      );
+    }
+    try {
+      await this.#node.publish(event);
+    } catch (error) {
+      throw new ConfigClientError(
+        'CONFBUS_BUS_UNAVAILABLE',
+        `Nothing was sent to the other nodes: ${messageOf(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  /**
    * Tells the config server's fleet view who this node is and which config version it serves: on connecting,
    * after each refresh, when asked by a presence request, and (`leaving`) when closing. Best effort: a node
    * whose announcement is lost shows up again at the next presence request.
@@ -194,6 +252,15 @@ export class ClientBus {
     }
   }
 
+  /**
+   * After any refresh of this node: tell the fleet view the version it now serves, unless the refresh answers
+   * a bus event whose ack will say it (one message per node per refresh, not two).
+   */
+  refreshed(): void {
+    if (this.#remoteRefreshes > 0 && this.#options.settings.ackEnabled) return;
+    void this.announcePresence();
+  }
+
   async close(): Promise<void> {
     if (!this.#closed) await this.announcePresence(true);
     this.#closed = true;
@@ -203,7 +270,12 @@ export class ClientBus {
 
   /** A refresh the BusNode found addressed to this node; what it returns goes into the ack. */
   async #onRemoteRefresh(event: RefreshBusEvent): Promise<AckDetails> {
-    if (!this.#closed) await this.#refresh(event);
+    this.#remoteRefreshes++;
+    try {
+      if (!this.#closed) await this.#refresh(event);
+    } finally {
+      this.#remoteRefreshes--;
+    }
     // configVersion is confbus's addition (Spring ignores unknown fields): the server's ack tracking
     // sees which version each node serves after the refresh.
     const version = this.#options.target.currentVersion();
@@ -215,7 +287,7 @@ export class ClientBus {
     const { logger } = this.#options;
     logger.info({}, 'Received remote refresh request.');
     try {
-      const keys = await this.#options.target.refresh();
+      const keys = await this.#options.target.refresh({ atLeast: event.configVersion });
       logger.info({}, `Keys refreshed [${keys.join(', ')}]`);
       return { keys };
     } catch (error) {

@@ -11,6 +11,8 @@ import { ALL_SERVICES, normalizeDestination } from './service-matcher.js';
 export const REFRESH_EVENT_TYPE = 'RefreshRemoteApplicationEvent';
 export const ACK_EVENT_TYPE = 'AckRemoteApplicationEvent';
 export const ENVIRONMENT_CHANGE_EVENT_TYPE = 'EnvironmentChangeRemoteApplicationEvent';
+/** Spring's ShutdownRemoteApplicationEvent: no fields beyond the base ones; targeted nodes shut down. */
+export const SHUTDOWN_EVENT_TYPE = 'ShutdownRemoteApplicationEvent';
 /** Java package of Spring's bus events; an ack names the acked event's class in it. */
 export const SPRING_BUS_EVENT_PACKAGE = 'org.springframework.cloud.bus.event';
 
@@ -26,6 +28,12 @@ interface BusEventBase {
 
 export interface RefreshBusEvent extends BusEventBase {
   readonly type: typeof REFRESH_EVENT_TYPE;
+  /**
+   * Not in Spring: the commit this refresh announces (the version hint). A confbus client re-fetching because of
+   * the event asks its server for at least this commit. Spring's bus mapper ignores unknown properties, so Spring
+   * nodes refresh as before; written only when set, so Spring-shaped events stay byte-identical.
+   */
+  readonly configVersion?: string;
 }
 
 export interface AckBusEvent extends BusEventBase {
@@ -83,6 +91,38 @@ export function isEnvironmentChangeEvent(e: BusEvent): e is EnvironmentChangeBus
   return e.type === ENVIRONMENT_CHANGE_EVENT_TYPE;
 }
 
+export function isShutdownEvent(e: BusEvent): boolean {
+  return e.type === SHUTDOWN_EVENT_TYPE;
+}
+
+/** Spring's `busenv`: each targeted node sets these properties. */
+export function createEnvironmentChangeEvent(
+  origin: string,
+  values: Readonly<Record<string, string>>,
+  destination?: string,
+): EnvironmentChangeBusEvent {
+  return {
+    type: ENVIRONMENT_CHANGE_EVENT_TYPE,
+    timestamp: Date.now(),
+    originService: origin,
+    destinationService: normalizeDestination(destination),
+    id: randomUUID(),
+    values: { ...values },
+  };
+}
+
+/** Spring's `busshutdown`: each targeted node shuts down gracefully. */
+export function createShutdownEvent(origin: string, destination?: string): UnknownBusEvent {
+  return {
+    type: SHUTDOWN_EVENT_TYPE,
+    timestamp: Date.now(),
+    originService: origin,
+    destinationService: normalizeDestination(destination),
+    id: randomUUID(),
+    extra: {},
+  };
+}
+
 export function createRefreshEvent(
   origin: string,
   destination?: string,
@@ -115,7 +155,12 @@ export function createAckEvent(origin: string, acked: BusEvent, ackDestination?:
   };
 }
 
-const KNOWN_TYPES = new Set([REFRESH_EVENT_TYPE, ACK_EVENT_TYPE, ENVIRONMENT_CHANGE_EVENT_TYPE]);
+const KNOWN_TYPES = new Set([
+  REFRESH_EVENT_TYPE,
+  ACK_EVENT_TYPE,
+  ENVIRONMENT_CHANGE_EVENT_TYPE,
+  SHUTDOWN_EVENT_TYPE,
+]);
 
 function eventClassName(e: BusEvent): string {
   const simpleName = KNOWN_TYPES.has(e.type) ? e.type : 'UnknownRemoteApplicationEvent';
@@ -131,7 +176,9 @@ export function encodeBusEvent(e: BusEvent): string {
     destinationService: e.destinationService,
     id: e.id,
   };
-  if (isAckEvent(e)) {
+  if (isRefreshEvent(e)) {
+    if (e.configVersion !== undefined) out.configVersion = e.configVersion;
+  } else if (isAckEvent(e)) {
     out.ackId = e.ackId;
     out.ackDestinationService = e.ackDestinationService;
     out.event = e.event;
@@ -200,19 +247,19 @@ export function busEventFromJson(parsed: unknown): BusEvent {
     id: requireString(fields, 'id'),
   };
   switch (type) {
-    case REFRESH_EVENT_TYPE:
-      return { type, ...base };
+    case REFRESH_EVENT_TYPE: {
+      const configVersion = optionalVersion(fields.configVersion);
+      return { type, ...base, ...(configVersion === undefined ? {} : { configVersion }) };
+    }
     case ACK_EVENT_TYPE: {
-      // Ours, not Spring's: a value of the wrong shape is ignored (as Spring ignores it), not a reason to drop the ack.
-      const configVersion = fields.configVersion;
-      if (typeof configVersion === 'string') checkLength('configVersion', configVersion);
+      const configVersion = optionalVersion(fields.configVersion);
       return {
         type,
         ...base,
         ackId: requireString(fields, 'ackId'),
         ackDestinationService: requireString(fields, 'ackDestinationService'),
         event: requireString(fields, 'event'),
-        ...(typeof configVersion === 'string' && configVersion !== '' ? { configVersion } : {}),
+        ...(configVersion === undefined ? {} : { configVersion }),
       };
     }
     case ENVIRONMENT_CHANGE_EVENT_TYPE:
@@ -225,6 +272,12 @@ export function busEventFromJson(parsed: unknown): BusEvent {
       return { type, ...base, extra };
     }
   }
+}
+
+/** Ours, not Spring's: a value of the wrong shape is ignored (as Spring ignores it), not a reason to drop the event. */
+function optionalVersion(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v === '') return undefined;
+  return checkLength('configVersion', v);
 }
 
 function describe(v: unknown): string {

@@ -1,11 +1,12 @@
 /**
- * Remembers the refresh events this server published and the acks that came back, so an operator can see
+ * Remembers the refresh events this server published (and those other config servers announced on the same
+ * bus) and the acks that came back, so an operator can see
  * which services picked up which config version and how long it took. Spring records nothing (its trace
  * store is commented out, spring-cloud-bus#278).
  *
  * Acks come from the network and anyone on the broker can forge them, so everything here is bounded: events
- * kept, acks per event (one per service), and the estimated bytes of all acks together. Acks for events this
- * server did not publish and acks with oversized fields are ignored; acks beyond a bound are counted, not kept.
+ * kept, acks per event (one per service), and the estimated bytes of all acks together. Acks for events not
+ * tracked and acks with oversized fields are ignored; acks beyond a bound are counted, not kept.
  */
 import type { AckBusEvent, Logger, RefreshBusEvent } from '@confbus/core';
 
@@ -81,7 +82,9 @@ export class RefreshTracker {
     private readonly summaryQuietMs = 2000,
   ) {}
 
+  /** An event this server published, or (with several servers) one another server announced on the bus. */
   published(event: RefreshBusEvent, commit: string): void {
+    if (this.events.has(event.id)) return; // a redelivery keeps the acks already recorded
     this.events.set(event.id, {
       id: event.id,
       destination: event.destinationService,
@@ -99,7 +102,7 @@ export class RefreshTracker {
 
   acked(ack: AckBusEvent): void {
     const tracked = this.events.get(ack.ackId);
-    if (!tracked) return; // not an event this server published (or long forgotten)
+    if (!tracked) return; // not an event tracked here (or long forgotten)
     const service = ack.originService;
     const configVersion = ack.configVersion;
     if (service.length > MAX_ACK_SERVICE_LENGTH) return;

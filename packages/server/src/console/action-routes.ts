@@ -47,7 +47,7 @@ export function registerActionRoutes(app: FastifyInstance, context: ConsoleConte
     const { commit } = await context.mirror.resolve(null);
     let event;
     try {
-      event = await bus.publishRefresh(destination);
+      event = await bus.publishRefresh(destination, commit);
     } catch (error) {
       throw new ConfbusError(
         serverErrors.CONFBUS_CONSOLE_PUBLISH_FAILED,

@@ -9,7 +9,11 @@ export interface ResolvedRevision {
 }
 
 export interface ConfigRepository {
-  resolve(label: string | null): Promise<ResolvedRevision>;
+  /**
+   * A label's commit. `atLeast` is a version hint (a commit a refresh event announced, from the client's
+   * `X-Config-Min-Version` header): a repository that cannot take hints ignores it.
+   */
+  resolve(label: string | null, atLeast?: string): Promise<ResolvedRevision>;
   listFiles(commit: string): Promise<readonly string[]>;
   readFile(commit: string, path: string): Promise<Buffer | undefined>;
   /** Optional: path → content id, so a file unchanged since an earlier commit is not parsed again. */

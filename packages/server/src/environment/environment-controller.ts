@@ -18,12 +18,13 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireValidLabel } from '../git/index.js';
 import { serverErrors } from '../errors.js';
-import type { EnvironmentRequest, RenderFormat } from './environment-service.js';
+import { type EnvironmentRequest, type RenderFormat, withVersionHint } from './environment-service.js';
 import type { EnvironmentFinder } from './environment-finder.js';
 import { LruCache } from './lru-cache.js';
 import { environmentHeaders, revisionHeaders } from './environment-response.js';
 import type { RepeatRequestFastPath } from './repeat-request-fast-path.js';
 import { type ResourceSource, decodeSegment, rawSegmentsAfter, sendResource } from './resource-responses.js';
+import { VERSION_HINT_HEADER, readVersionHint } from './version-hint.js';
 
 const FILE_SUFFIX = /\.(yml|yaml|properties|json)$/;
 
@@ -56,7 +57,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
     parts: RawParts,
   ): Promise<Buffer> => {
     const parsed = parseRequest(parts);
-    const { resolved, revision } = await service.find(parsed);
+    const { resolved, revision } = await service.find(withVersionHint(parsed, versionHint(request)));
     reply.headers(environmentHeaders(request.headers.accept, revision));
     options.fastPath?.remember(request.url, parsed, request.routeOptions.url ?? 'unmatched');
     return resolved.json;
@@ -77,7 +78,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
     }
     const [, name = '', profiles = '', extension = ''] = match;
     const parsed = parseRequest({ name, profiles, label });
-    const { resolved, revision } = await service.find(parsed);
+    const { resolved, revision } = await service.find(withVersionHint(parsed, versionHint(request)));
     reply.headers(revisionHeaders(revision));
     const format: RenderFormat = extension === 'yaml' ? 'yml' : (extension as RenderFormat);
     const query = request.query as Record<string, string | undefined>;
@@ -149,4 +150,15 @@ export function validateRequest(parts: RawParts, maxProfiles: number): Environme
     requireValidLabel(label);
   }
   return { name, applications, profilesText, profiles, label };
+}
+
+function versionHint(request: FastifyRequest): string | undefined {
+  const hint = readVersionHint(request.headers);
+  if (hint === null) {
+    throw new ConfbusError(
+      serverErrors.CONFBUS_BAD_VERSION_HINT,
+      `Header ${VERSION_HINT_HEADER} must be a full commit id (40 or 64 hex digits)`,
+    );
+  }
+  return hint;
 }

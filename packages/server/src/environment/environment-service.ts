@@ -33,6 +33,19 @@ export interface EnvironmentRequest {
   profilesText: string;
   profiles: readonly string[];
   label: string | null;
+  /**
+   * The client's version hint (`X-Config-Min-Version`): at least this commit (see ConfigRepository.resolve).
+   * Carried on the request so every router and finder in between passes it on unchanged.
+   */
+  atLeast?: string;
+}
+
+/** The request with the client's version hint, when it sent one. */
+export function withVersionHint(
+  request: EnvironmentRequest,
+  atLeast: string | undefined,
+): EnvironmentRequest {
+  return atLeast === undefined ? request : { ...request, atLeast };
 }
 
 export type RenderFormat = 'properties' | 'yml' | 'json';
@@ -163,7 +176,7 @@ export class EnvironmentService {
   async find(
     request: EnvironmentRequest,
   ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
-    return this.findAt(request, await this.options.repository.resolve(request.label));
+    return this.findAt(request, await this.options.repository.resolve(request.label, request.atLeast));
   }
 
   /**

@@ -8,9 +8,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { environmentHeaders } from './environment-response.js';
-import type { EnvironmentRequest } from './environment-service.js';
+import { type EnvironmentRequest, withVersionHint } from './environment-service.js';
 import type { EnvironmentFinder } from './environment-finder.js';
 import { LruCache } from './lru-cache.js';
+import { readVersionHint } from './version-hint.js';
 
 export interface FastPathObserver {
   /** Called for each request answered here, as fastify's onResponse hook would be. */
@@ -45,8 +46,11 @@ export class RepeatRequestFastPath {
     if (req.method !== 'GET' || req.url === undefined) return false;
     const entry = this.known.get(req.url);
     if (!entry) return false;
+    // A malformed version hint goes through fastify, which answers 400 naming the header.
+    const hint = readVersionHint(req.headers);
+    if (hint === null) return false;
     const started = performance.now();
-    this.service.find(entry.request).then(
+    this.service.find(withVersionHint(entry.request, hint)).then(
       ({ resolved, revision }) => {
         const body = resolved.json;
         res.writeHead(200, {

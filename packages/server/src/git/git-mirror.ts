@@ -119,6 +119,7 @@ const FULL_COMMIT = /^[0-9a-f]{40}$/;
 const ABBREVIATED_COMMIT = /^[0-9a-fA-F]{7,40}$/;
 const FILE_LIST_CACHE_SIZE = 64;
 const COMMIT_CACHE_SIZE = 1024;
+const HINT_CHECK_CACHE_SIZE = 256;
 
 export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly upstream: Upstream;
@@ -133,6 +134,8 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly children = new Set<ChildProcess>();
   private readonly fileLists = new LruCache<string, Tree>(FILE_LIST_CACHE_SIZE);
   private readonly commits = new LruCache<string, string>(COMMIT_CACHE_SIZE);
+  /** The upstream check made for each recent version hint (see freshenFor). */
+  private readonly hintChecks = new LruCache<string, Promise<void>>(HINT_CHECK_CACHE_SIZE);
   private startPromise: Promise<void> | undefined;
   private openPromise: Promise<void> | undefined;
   private refs: RefSnapshot | undefined;
@@ -207,13 +210,39 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     return this.startPromise;
   }
 
-  /** Resolves a label (null = default) to a commit, checking upstream as refresh-rate demands. */
-  async resolve(label: string | null): Promise<ResolvedRevision> {
+  /**
+   * Resolves a label (null = default) to a commit, checking upstream as refresh-rate demands, or, with a
+   * version hint (`atLeast`: a commit a refresh event announced), as the hint demands: see freshenFor.
+   */
+  async resolve(label: string | null, atLeast?: string): Promise<ResolvedRevision> {
     const requested = label === null || label === '' ? this.options.defaultLabel : label;
     requireValidLabel(requested);
     if (!this.hasFetched) await this.start();
-    else await this.freshen();
+    else if (atLeast === undefined) await this.freshen();
+    else await this.freshenFor(requested, atLeast.toLowerCase());
     return this.revisionOf(requested);
+  }
+
+  /**
+   * The version hint: when the label's head already is the announced commit, the mirror is as fresh as the
+   * push that announced it, so no upstream check is needed (whatever refresh-rate says). Otherwise one check,
+   * shared by every request with the same hint (a fleet re-fetching after one event costs one check, not one
+   * per request or per burst). Only the label's own head counts: a commit present elsewhere in the mirror
+   * (say, a feature branch later pushed to main) says nothing about the label.
+   */
+  private async freshenFor(label: string, atLeast: string): Promise<void> {
+    if (
+      this.isStale() ||
+      this.refs?.branches.get(label) === atLeast ||
+      this.refs?.tags.get(label) === atLeast
+    )
+      return;
+    let check = this.hintChecks.get(atLeast);
+    if (check === undefined) {
+      check = this.check.requestFresh().then(() => undefined);
+      this.hintChecks.set(atLeast, check);
+    }
+    await Promise.race([check, this.outageStarted()]);
   }
 
   /**

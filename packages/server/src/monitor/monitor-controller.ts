@@ -12,7 +12,7 @@ import { serverErrors } from '../errors.js';
 import { integerParameter } from '../http/query-parameters.js';
 import { WebhookError, parsePushWebhook } from './index.js';
 import type { MonitorService, PushOutcome } from './monitor-service.js';
-import { type WebhookHost, webhookHostFromHeaders } from './push-webhook.js';
+import { type WebhookHost, pushedCommit, webhookHostFromHeaders } from './push-webhook.js';
 
 export interface MonitorRoutesOptions {
   service: MonitorService;
@@ -72,7 +72,11 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
       // The sender's headers decide which secret checks the request, whatever shape its body has.
       const host: WebhookHost = webhookHostFromHeaders(request.headers) ?? push.host;
       options.service.verifySignature(host, request.headers, rawBody);
-      return answer(await options.service.handlePush(push), request, reply);
+      return answer(
+        await options.service.handlePush({ ...push, commit: pushedCommit(request.body) }),
+        request,
+        reply,
+      );
     });
   });
 

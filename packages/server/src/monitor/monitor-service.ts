@@ -29,7 +29,8 @@ export interface MonitorRepository {
 
 /** Publishes refresh events on the bus. */
 export interface RefreshPublisher {
-  publishRefresh(destination?: string): Promise<RefreshBusEvent>;
+  /** `configVersion`: the commit announced (the version hint confbus clients pass on to their server). */
+  publishRefresh(destination: string | undefined, configVersion: string): Promise<RefreshBusEvent>;
 }
 
 /** Where published events are recorded for `/actuator/refresh-events` (the RefreshTracker). */
@@ -120,7 +121,7 @@ export class MonitorService {
         'Could not fetch from the Git repository, so no refresh was published (clients would re-read the old state)',
       );
     }
-    const { commit } = await repository.resolveFetched(null);
+    const commit = await this.#announcedCommit(push.commit);
     // Beyond maxFiles (or as many guessed services) one broadcast replaces per-file events and checks.
     const broadcast = push.paths.length > maxFiles;
     const rejected = broadcast ? [] : await this.#unparsableFiles(commit, push.paths);
@@ -154,7 +155,9 @@ export class MonitorService {
       logger.info({ service, commit }, `Refresh for: ${service}`);
       let publication = publications.get(service);
       if (publication === undefined) {
-        const started = publisher.publishRefresh(service).then((event) => published.published(event, commit));
+        const started = publisher
+          .publishRefresh(service, commit)
+          .then((event) => published.published(event, commit));
         publication = started;
         publications.set(service, started);
         // Registered before anyone awaits it, so the entry is gone before a waiter can answer.
@@ -183,6 +186,20 @@ export class MonitorService {
       `Git was re-read (commit ${commit}), but the refresh for ${failed.map((f) => f.service).join(', ')} ` +
         `could not be published (${reason}); redeliver the webhook to retry`,
     );
+  }
+
+  /**
+   * The commit the refresh events announce: the one the webhook says was pushed, once the fetch has brought it
+   * into the mirror; otherwise (no commit in the payload, or not fetched: a forged or reordered webhook) the
+   * default label's head as just fetched.
+   */
+  async #announcedCommit(pushed: string | undefined): Promise<string> {
+    const { repository } = this.options;
+    if (pushed !== undefined) {
+      const known = await repository.resolveFetched(pushed).catch(() => undefined);
+      if (known?.commit === pushed) return pushed;
+    }
+    return (await repository.resolveFetched(null)).commit;
   }
 
   async #unparsableFiles(commit: string, paths: readonly string[]): Promise<UnparsableFile[]> {

@@ -21,6 +21,8 @@ export type WebhookHost =
 export interface WebhookPush {
   readonly host: WebhookHost;
   readonly paths: string[];
+  /** The commit the host says was pushed (see pushedCommit), when it sent one. */
+  readonly commit?: string | undefined;
 }
 
 export interface PushWebhookInput {
@@ -98,6 +100,36 @@ export function webhookHostFromHeaders(headers: WebhookHeaders): WebhookHost | u
   )
     return 'bitbucket-server';
   return undefined;
+}
+
+const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
+const NO_COMMIT = /^0+$/;
+
+/**
+ * The commit a push webhook says the branch now points at, where the host sends one: `after` (GitHub, GitLab,
+ * Gitee, Gogs, Gitea), the last change's `new.target.hash` (Bitbucket Cloud) or `toHash` (Bitbucket Server).
+ * Undefined for a deletion (all zeros), a shape that does not match, or a host that sends none.
+ */
+export function pushedCommit(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const b = body as Body;
+  const push = b.push as Body | undefined;
+  const cloudChanges = typeof push === 'object' && push !== null ? push.changes : undefined;
+  const candidates = [
+    b.after,
+    lastOf(cloudChanges, (c) => ((c.new as Body | undefined)?.target as Body | undefined)?.hash),
+    lastOf(b.changes, (c) => c.toHash),
+  ];
+  const found = candidates.find(
+    (c): c is string => typeof c === 'string' && COMMIT_ID.test(c) && !NO_COMMIT.test(c),
+  );
+  return found?.toLowerCase();
+}
+
+function lastOf(list: unknown, pick: (item: Body) => unknown): unknown {
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const last: unknown = list[list.length - 1];
+  return typeof last === 'object' && last !== null ? pick(last as Body) : undefined;
 }
 
 function isFormContentType(contentType: string): boolean {

@@ -105,4 +105,15 @@ describe('RefreshTracker bounds', () => {
     );
     tracker.close();
   });
+
+  it('an event seen twice (published here, or redelivered from another server) keeps its acks', () => {
+    const tracker = new RefreshTracker({ info() {} });
+    const event = createRefreshEvent('configserver:8888:other', 'foo');
+    tracker.published(event, COMMIT);
+    tracker.acked(ackFor(event.id, 'foo:8080:a', COMMIT));
+    tracker.published(event, COMMIT);
+    assert.equal(tracker.list().events[0]?.ackCount, 1);
+    assert.equal(tracker.list().total, 1);
+    tracker.close();
+  });
 });

@@ -89,7 +89,7 @@ describe('POST /monitor over a real bus', () => {
     body: string | undefined,
     headers: Record<string, string> = {},
     contentType?: string | null,
-  ): Promise<PostResult & { destinations: string[] }> {
+  ): Promise<PostResult & { destinations: string[]; versions: unknown[] }> {
     const mark = tap.messages.length;
     const result = await post(body, headers, contentType);
     const events = (await tap.drain(mark)).filter((m) => m.body.type === 'RefreshRemoteApplicationEvent');
@@ -98,7 +98,11 @@ describe('POST /monitor over a real bus', () => {
       assert.equal(e.routingKey, 'springCloudBus');
       assert.equal(e.contentType, 'application/json');
     }
-    return { ...result, destinations: events.map((e) => String(e.body.destinationService)) };
+    return {
+      ...result,
+      destinations: events.map((e) => String(e.body.destinationService)),
+      versions: events.map((e) => e.body.configVersion),
+    };
   }
 
   function github(
@@ -136,6 +140,22 @@ describe('POST /monitor over a real bus', () => {
     assert.deepEqual(result.destinations, ['*:**', 'foo-dev:**', 'foo:**']);
     // refresh-rate is an hour: only the webhook can have made the server see the new commit.
     assert.equal(await servedVersion('foo'), commit);
+  });
+
+  it("announces the pushed commit (the host's `after`), else the default label's head", async () => {
+    const onBranch = await remote.commit({ 'bar.yml': 'value: branch\n' }, { branch: 'release' });
+    const head = await push('bar.yml');
+    const withAfter = JSON.stringify({ ref: 'refs/heads/release', after: onBranch, path: ['bar.yml'] });
+    assert.deepEqual((await webhook(withAfter)).versions, [onBranch], 'the commit the host says was pushed');
+    const without = await webhook(JSON.stringify({ path: ['bar.yml'] }));
+    assert.deepEqual(without.versions, [head], "no commit in the payload: the default label's head");
+    const next = await push('bar.yml');
+    const unknown = JSON.stringify({ after: 'f'.repeat(40), path: ['bar.yml'] });
+    assert.deepEqual(
+      (await webhook(unknown)).versions,
+      [next],
+      'a commit the fetch did not bring is not announced',
+    );
   });
 
   it('GitLab with the configured token', async () => {

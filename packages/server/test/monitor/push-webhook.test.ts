@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { parsePushWebhook, verifyWebhookSignature, WebhookError } from '../../src/monitor/index.js';
+import { pushedCommit } from '../../src/monitor/push-webhook.js';
 
 const JSON_TYPE = 'application/json';
 const commits = [
@@ -239,5 +240,32 @@ describe('verifyWebhookSignature', () => {
     for (const host of ['form', 'simple', 'none'] as const) {
       assert.deepEqual(verifyWebhookSignature({ host, headers: {}, rawBody, secrets }), { ok: true });
     }
+  });
+});
+
+describe('pushedCommit', () => {
+  const a = 'a'.repeat(40);
+  const b = 'B'.repeat(64);
+  it("reads `after` (GitHub, GitLab, Gitea, Gogs, Gitee) and Bitbucket's last change", () => {
+    assert.equal(pushedCommit({ after: a }), a);
+    assert.equal(pushedCommit({ after: b }), b.toLowerCase());
+    const cloud = {
+      push: { changes: [{ new: { target: { hash: 'c'.repeat(40) } } }, { new: { target: { hash: a } } }] },
+    };
+    assert.equal(pushedCommit(cloud), a);
+    assert.equal(pushedCommit({ changes: [{ toHash: a }] }), a);
+  });
+  it('ignores deletions, abbreviations, other shapes and payloads without one', () => {
+    for (const body of [
+      { after: '0'.repeat(40) },
+      { after: 'abc1234' },
+      { after: 42 },
+      { path: 'x' },
+      null,
+      [],
+    ]) {
+      assert.equal(pushedCommit(body), undefined, JSON.stringify(body));
+    }
+    assert.equal(pushedCommit({ push: { changes: [{ new: null }] } }), undefined);
   });
 });
