@@ -2,7 +2,7 @@
  * The `confbus` command: `confbus server [--key=value ...]`, `confbus sample-client [--key=value ...]`,
  * `confbus --help`. Settings use Spring's keys; see docs/settings.md for the full table.
  */
-import { type SettingSpec, SettingsError, isConfbusError, resolveSettings } from '@confbus/core';
+import { type SettingSpec, SettingsError, isConfbusError } from '@confbus/core';
 import type * as SampleClient from '@confbus/sample-client';
 import { cipherSettingSpecs, runCipherCommand } from './cipher-command.js';
 import { readSettingsFile } from './settings-file.js';
@@ -73,14 +73,11 @@ function describeSettings(specs: readonly SettingSpec[]): string {
 }
 
 async function runServer(args: string[]): Promise<number> {
-  const { createConfigServer, loggerFromSettings, serverSettingSpecs } = await import('@confbus/server');
+  const { createConfigServer, loggerFromSettings, resolveServerSettings } = await import('@confbus/server');
   const env = process.env;
-  const settings = resolveSettings(
-    serverSettingSpecs,
-    { args, env, file: readSettingsFile(args, env) },
-    { unknownKeys: 'error' },
-  );
+  const settings = resolveServerSettings({ args, env, file: readSettingsFile(args, env) });
   const logger = loggerFromSettings(settings);
+  for (const warning of settings.warnings) logger.warn(warning);
   const server = await createConfigServer({ settings, logger });
   const address = await server.listen();
   if (settings.optionalString('spring.cloud.config.server.git.uri') === undefined) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startNodeProcess, stopAllNodeProcesses } from '@confbus/testkit/child-process';
+import { createGitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 
 const confbus = fileURLToPath(new URL('../bin/confbus.js', import.meta.url));
@@ -63,6 +64,71 @@ describe('confbus command', () => {
     const run = startNodeProcess(confbus, ['server', `--spring.config.location=${file}`]);
     assert.notEqual(await run.exited, 0);
     assert.match(run.stderr.join('\n'), /server\.port.*from file/);
+  });
+
+  it("binds Spring's relaxed names from a file, and warns about unknown environment variables", async () => {
+    const remote = await createGitRemote();
+    temps.push(remote);
+    await remote.commit({ 'config/app.yml': 'greeting: from a search path\n' });
+    const dir = await tempDir();
+    const file = join(dir, 'application.yml');
+    await writeFile(
+      file,
+      [
+        'server:',
+        '  port: 0',
+        '  address: 127.0.0.1',
+        'spring:',
+        '  cloud:',
+        '    config:',
+        '      server:',
+        '        git:',
+        `          uri: ${remote.url}`,
+        '          searchPaths[0]: config',
+        '          cloneOnStart: true',
+        '          force-pull: true',
+        '',
+      ].join('\n'),
+    );
+    const server = startNodeProcess(
+      confbus,
+      ['server'],
+      { SPRING_CLOUD_CONFIG_SERVER_GIT_URL: 'x' },
+      { cwd: dir },
+    );
+    const line = await server.waitForLine(/Config server listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);
+    const base = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+    const env = (await (await fetch(`${base}/app/default`)).json()) as {
+      propertySources: Array<{ source: Record<string, unknown> }>;
+    };
+    assert.equal(env.propertySources[0]?.source.greeting, 'from a search path');
+    const output = server.stdout.join('\n');
+    assert.match(
+      output,
+      /Environment variable SPRING_CLOUD_CONFIG_SERVER_GIT_URL names no confbus setting \(ignored\)\. Did you mean SPRING_CLOUD_CONFIG_SERVER_GIT_URI/,
+    );
+    assert.match(
+      output,
+      /'spring\.cloud\.config\.server\.git\.force-pull' \(from file\) is a Spring setting/,
+    );
+    assert.equal(await server.stop(), 0);
+  });
+
+  it('refuses a security-relevant Spring setting it does not implement, and names a value out of range', async () => {
+    const ssh = startNodeProcess(confbus, ['server'], {
+      SPRING_CLOUD_CONFIG_SERVER_GIT_STRICTHOSTKEYCHECKING: 'true',
+    });
+    assert.notEqual(await ssh.exited, 0);
+    assert.match(
+      ssh.stderr.join('\n'),
+      /SPRING_CLOUD_CONFIG_SERVER_GIT_STRICTHOSTKEYCHECKING' \(from environment\) is a Spring setting that confbus does not implement \(refusing to start without it\)/,
+    );
+    const range = startNodeProcess(confbus, ['server', '--server.port=99999']);
+    assert.notEqual(await range.exited, 0);
+    assert.match(
+      range.stderr.join('\n'),
+      /Setting 'server\.port' from argument: '99999' must be between 0 and 65535/,
+    );
   });
 
   it('prints help with every server setting', async () => {

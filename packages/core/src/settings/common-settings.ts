@@ -45,7 +45,14 @@ export const busSettingSpecs: readonly SettingSpec[] = [
     description: 'Destination of acks (default ** = everyone)',
   },
   { key: 'spring.rabbitmq.host', type: 'string', default: 'localhost', description: 'RabbitMQ host' },
-  { key: 'spring.rabbitmq.port', type: 'integer', default: 5672, description: 'RabbitMQ port' },
+  {
+    key: 'spring.rabbitmq.port',
+    type: 'integer',
+    default: 5672,
+    min: 1,
+    max: 65535,
+    description: 'RabbitMQ port',
+  },
   { key: 'spring.rabbitmq.username', type: 'string', default: 'guest', description: 'RabbitMQ user' },
   {
     key: 'spring.rabbitmq.password',
