@@ -1,6 +1,6 @@
 /** The `confbus` command as users run it: a real child process. */
 import assert from 'node:assert/strict';
-import { access, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -129,6 +129,52 @@ describe('confbus command', () => {
       range.stderr.join('\n'),
       /Setting 'server\.port' from argument: '99999' must be between 0 and 65535/,
     );
+  });
+
+  it('parses arguments strictly: --key value works, unknown options and stray words are errors', async () => {
+    const cwd = await tempDir();
+    const server = startNodeProcess(
+      confbus,
+      [
+        'server',
+        '--server.port',
+        '0',
+        '--server.address',
+        '127.0.0.1',
+        '--spring.cloud.config.server.git.cloneOnStart',
+      ],
+      {},
+      { cwd },
+    );
+    await server.waitForLine(/Config server listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);
+    assert.equal(await server.stop(), 0);
+    for (const [args, expected] of [
+      [['server', '-p', '9000'], /unknown option '-p': settings are given as --key=value/],
+      [['server', '9000'], /unexpected argument '9000'/],
+      [['server', '--server.port'], /'--server\.port <value>' argument missing/],
+      [['serve'], /unknown command 'serve'/],
+    ] as const) {
+      const run = startNodeProcess(confbus, args);
+      assert.equal(await run.exited, 2, args.join(' '));
+      assert.match(run.stderr.join('\n'), expected);
+      assert.match(run.stderr.join('\n'), /Usage: confbus <command>/);
+    }
+  });
+
+  it('answers --version and -h', async () => {
+    const { version } = JSON.parse(
+      await readFile(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8'),
+    ) as { version: string };
+    for (const args of [['--version'], ['server', '--version']]) {
+      const run = startNodeProcess(confbus, args);
+      assert.equal(await run.exited, 0);
+      assert.equal(run.stdout.join('\n').trim(), `confbus ${version}`);
+    }
+    for (const args of [['-h'], ['--help'], ['server', '-h']]) {
+      const run = startNodeProcess(confbus, args);
+      assert.equal(await run.exited, 0);
+      assert.match(run.stdout.join('\n'), /--server\.port=<integer> \(default: 8888\)/);
+    }
   });
 
   it('prints help with every server setting', async () => {
