@@ -14,6 +14,9 @@ import { RepeatRequestFastPath } from './environment/repeat-request-fast-path.js
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
 import { GitMirror } from './git/index.js';
 import { registerHealthRoutes } from './health/health-controller.js';
+import type { ComponentHealth } from './health/health-status.js';
+import { registerActuatorRoutes } from './actuator/actuator-routes.js';
+import { readBuildInfo } from './actuator/build-info.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { RefreshTracker } from './bus/refresh-tracker.js';
 import { registerMonitorRoutes } from './monitor/monitor-controller.js';
@@ -221,9 +224,10 @@ export async function createConfigServer({
 
   registerHealthRoutes(app, {
     showDetails: showHealthDetails,
-    git: () => mirror?.health() ?? { uri: displayUri, available: false, stale: false, checks: 0, fetches: 0 },
+    // The native backend has no mirror: its files are always there to serve.
+    git: () => mirror?.health() ?? { uri: displayUri, available: true, stale: false, checks: 0, fetches: 0 },
     repositories: () => repositories.health(),
-    components: (): Record<string, { status: string; details?: Record<string, unknown> }> =>
+    components: (): Record<string, ComponentHealth> =>
       bus
         ? {
             bus: {
@@ -233,6 +237,7 @@ export async function createConfigServer({
           }
         : {},
   });
+  registerActuatorRoutes(app, readBuildInfo());
   registerEncryptionRoutes(app, { locator: encryption.locator, logger: encryptionLogger });
   registerEnvironmentRoutes(app, {
     service: finder,
