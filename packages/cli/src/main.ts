@@ -123,6 +123,9 @@ async function runServer(args: string[]): Promise<number> {
   }
   await untilSignal((signal) => logger.info(`Received ${signal}, shutting down`));
   await server.close();
+  // close() is bounded, but a library may still hold a socket open (a broker that never answers the close):
+  // exit shortly after instead of lingering. Unref'd: a clean shutdown exits before it fires.
+  setTimeout(() => process.exit(0), 1000).unref();
   return 0;
 }
 

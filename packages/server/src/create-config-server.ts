@@ -28,6 +28,7 @@ import { installAccessLog } from './http/access-log.js';
 import { registerMetricsRoutes } from './metrics/metrics-routes.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 import { installSecurity, isAuthEnabled } from './security/install-security.js';
+import { REQUEST_GRACE_MS, SHUTDOWN_BUDGET_MS, settlesBefore } from './shutdown-deadline.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { type ServerEncryption, loadServerEncryption, registerEncryptionRoutes } from './encryption/index.js';
 import { OperatorConsole, reserveConsolePrefix } from './console/index.js';
@@ -313,12 +314,18 @@ export async function createConfigServer({
       return address;
     },
     async close() {
+      const start = performance.now();
+      const deadline = start + SHUTDOWN_BUDGET_MS;
       operatorConsole?.close();
-      await app.close();
+      // Requests in flight get a grace period; then their connections are dropped.
+      if (!(await settlesBefore(app.close(), start + REQUEST_GRACE_MS))) {
+        logger.warn('Requests still running at shutdown: their connections are closed');
+        app.server.closeAllConnections();
+      }
       tracker.close();
-      await bus?.close();
-      await repositories.close();
-      await parser.close();
+      const steps = [bus?.close(), repositories.close(), parser.close()];
+      const settled = await Promise.all(steps.map((step) => settlesBefore(step, deadline)));
+      if (settled.includes(false)) logger.warn('Shutdown did not finish in time; exiting anyway');
     },
   };
   return server;

@@ -44,6 +44,14 @@ export const busSettingSpecs: readonly SettingSpec[] = [
     type: 'string',
     description: 'Destination of acks (default ** = everyone)',
   },
+  {
+    key: 'confbus.bus.publish-timeout',
+    type: 'integer',
+    default: 5000,
+    min: 1,
+    description:
+      "Milliseconds a publish waits for the broker to take the event; beyond, it fails (POST /monitor answers 503 at once instead of after the client's retries)",
+  },
   { key: 'spring.rabbitmq.host', type: 'string', default: 'localhost', description: 'RabbitMQ host' },
   {
     key: 'spring.rabbitmq.port',
