@@ -5,7 +5,8 @@
  * server has that trap for the endpoints it does not expose).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { springErrorBody } from '../http/http-errors.js';
+import { ConfbusError } from '@confbus/core';
+import { serverErrors } from '../errors.js';
 import type { BuildInfo } from './build-info.js';
 
 /** Endpoint ids this server answers, with their path below /actuator (templated ones end in `{...}`). */
@@ -35,17 +36,10 @@ export function registerActuatorRoutes(app: FastifyInstance, build: BuildInfo): 
     ...(build.commit ? { git: { commit: { id: build.commit.slice(0, 7), full: build.commit } } } : {}),
   }));
 
-  app.all('/actuator/*', async (request: FastifyRequest, reply) => {
-    const path = request.url;
-    return reply
-      .code(404)
-      .send(
-        springErrorBody(
-          404,
-          'CONFBUS_NO_SUCH_ENDPOINT',
-          `No actuator endpoint at ${path.split('?')[0]} (see GET /actuator)`,
-          path,
-        ),
-      );
+  app.all('/actuator/*', async (request: FastifyRequest) => {
+    throw new ConfbusError(
+      serverErrors.CONFBUS_NO_SUCH_ENDPOINT,
+      `No actuator endpoint at ${request.url.split('?')[0]} (see GET /actuator)`,
+    );
   });
 }

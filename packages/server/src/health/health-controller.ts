@@ -11,7 +11,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MirrorHealth } from '../git/index.js';
-import { springErrorBody } from '../http/http-errors.js';
+import { ConfbusError } from '@confbus/core';
+import { serverErrors } from '../errors.js';
 import { type ComponentHealth, type HealthStatus, aggregateStatus, httpStatusOf } from './health-status.js';
 
 export interface HealthSources {
@@ -36,10 +37,10 @@ export function registerHealthRoutes(app: FastifyInstance, sources: HealthSource
   app.get<{ Params: { component: string } }>('/actuator/health/:component', async (request, reply) => {
     const component = view(request).component(request.params.component);
     if (component) return send(reply, component);
-    const path = request.url;
-    return reply
-      .code(404)
-      .send(springErrorBody(404, 'CONFBUS_NO_SUCH_HEALTH_COMPONENT', `No health component at ${path}`, path));
+    throw new ConfbusError(
+      serverErrors.CONFBUS_NO_SUCH_HEALTH_COMPONENT,
+      `No health component at ${request.url.split('?')[0]}`,
+    );
   });
 }
 
