@@ -8,7 +8,9 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import {
+  ConfbusError,
   type SettingSpec,
+  coreErrors,
   SettingsError,
   SettingsIndex,
   type UnsupportedSetting,
@@ -32,8 +34,11 @@ export interface CommandLine {
 }
 
 /** A command line that cannot be run as written; the CLI prints it with the usage and exits 2. */
-export class UsageError extends Error {
+export class UsageError extends ConfbusError<'CONFBUS_USAGE'> {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super(coreErrors.CONFBUS_USAGE, message);
+  }
 }
 
 const BOOLEAN_WORDS = new Set(['true', 'false', 'yes', 'no', 'on', 'off', '1', '0']);
