@@ -114,6 +114,58 @@ describe('confbus command', () => {
     assert.equal(await server.stop(), 0);
   });
 
+  it("starts from a settings file written as Spring's reference writes it (camelCase and kebab mixed)", async () => {
+    const remote = await createGitRemote();
+    temps.push(remote);
+    await remote.commit({ 'orders/orders.yml': 'greeting: from orders/\n' });
+    const dir = await tempDir();
+    await writeFile(
+      join(dir, 'application.yml'),
+      [
+        'server:',
+        '  port: 0',
+        '  address: 127.0.0.1',
+        'spring:',
+        '  application:',
+        '    name: configserver',
+        '  cloud:',
+        '    config:',
+        '      server:',
+        '        git:',
+        `          uri: ${remote.url}`,
+        "          searchPaths: '{application}'",
+        '          default-label: master',
+        '          cloneOnStart: true',
+        '          force-pull: true',
+        '          refreshRate: 5',
+        '          timeout: 10',
+        '          skipSslValidation: false',
+        'management:',
+        '  endpoints:',
+        '    web:',
+        '      exposure:',
+        '        include: "*"',
+        '',
+      ].join('\n'),
+    );
+    const server = startNodeProcess(confbus, ['server'], {}, { cwd: dir });
+    const line = await server.waitForLine(/Config server listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);
+    const base = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+    const env = (await (await fetch(`${base}/orders/default`)).json()) as {
+      propertySources: Array<{ source: Record<string, unknown> }>;
+    };
+    assert.equal(env.propertySources[0]?.source.greeting, 'from orders/');
+    const output = server.stdout.join('\n');
+    for (const key of ['force-pull', 'skipSslValidation', 'management.endpoints.web.exposure.include']) {
+      assert.match(
+        output,
+        new RegExp(`${key.replace(/\./g, '\\.')}' \\(from file\\) is a Spring setting`),
+        key,
+      );
+    }
+    assert.equal(await server.stop(), 0);
+  });
+
   it('refuses a security-relevant Spring setting it does not implement, and names a value out of range', async () => {
     const ssh = startNodeProcess(confbus, ['server'], {
       SPRING_CLOUD_CONFIG_SERVER_GIT_STRICTHOSTKEYCHECKING: 'true',
