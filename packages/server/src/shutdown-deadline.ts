@@ -4,7 +4,7 @@
  */
 export const SHUTDOWN_BUDGET_MS = 4000;
 /** Of which requests in flight get this much; the rest is for the bus, git and worker threads. */
-export const REQUEST_GRACE_MS = 2500;
+export const REQUEST_GRACE_MS = 1500;
 
 /** Whether `step` settled (either way) before `deadline` (a performance.now() instant). */
 export async function settlesBefore(step: Promise<unknown> | undefined, deadline: number): Promise<boolean> {
