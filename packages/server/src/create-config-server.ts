@@ -12,7 +12,7 @@ import { ConfigFileParser } from './environment/config-file-parser.js';
 import type { EnvironmentService } from './environment/environment-service.js';
 import { RepeatRequestFastPath } from './environment/repeat-request-fast-path.js';
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
-import { GitMirror } from './git/index.js';
+import { GitMirror, type MirrorHealth } from './git/index.js';
 import { registerHealthRoutes } from './health/health-controller.js';
 import type { ComponentHealth } from './health/health-status.js';
 import { registerActuatorRoutes } from './actuator/actuator-routes.js';
@@ -115,16 +115,12 @@ export async function createConfigServer({
     maxBodyBytes: settings.number('confbus.server.max-body-bytes'),
     maxHeaderBytes: settings.number('confbus.server.max-header-bytes'),
   };
+  // The default repository's health; without a mirror (the native backend) its first repository's.
+  const defaultHealth = (): MirrorHealth =>
+    mirror?.health() ??
+    Object.values(repositories.health())[0] ?? { uri, available: true, stale: false, checks: 0, fetches: 0 };
   const metrics = new ServerMetrics({
-    git: () =>
-      mirror?.health() ??
-      Object.values(repositories.health())[0] ?? {
-        uri,
-        available: false,
-        stale: false,
-        checks: 0,
-        fetches: 0,
-      },
+    git: defaultHealth,
     environments: repositories,
     bus: () => bus,
   });
@@ -225,8 +221,7 @@ export async function createConfigServer({
 
   registerHealthRoutes(app, {
     showDetails: showHealthDetails,
-    // The native backend has no mirror: its files are always there to serve.
-    git: () => mirror?.health() ?? { uri: displayUri, available: true, stale: false, checks: 0, fetches: 0 },
+    git: defaultHealth,
     repositories: () => repositories.health(),
     components: (): Record<string, ComponentHealth> =>
       bus

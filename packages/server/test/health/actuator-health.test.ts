@@ -32,7 +32,7 @@ describe('actuator health with a repository that was never reachable', () => {
 
   it('says DOWN with 503 overall and on readiness, while liveness is UP', async () => {
     // The port is open but nothing can be served: await a first attempt's failure.
-    await server.server.mirror.start().then(
+    await server.server.mirror?.start().then(
       () => assert.fail('the repository does not exist'),
       () => undefined,
     );
