@@ -114,14 +114,22 @@ async function runServer(args: string[]): Promise<number> {
   const logger = loggerFromSettings(settings);
   for (const warning of settings.warnings) logger.warn(warning);
   const server = await createConfigServer({ settings, logger });
-  const address = await server.listen();
-  if (settings.optionalString('spring.cloud.config.server.git.uri') === undefined) {
-    const base = address.replace('0.0.0.0', 'localhost');
-    logger.info(
-      `Try: ${base}/sample/dev  ${base}/sample-real.yml  ${base}/sample/dev,real/main  ${base}/actuator/health`,
-    );
+  // Signals are handled from here on: with clone-on-start, listen() waits for the first clone after the port
+  // opened, and a SIGTERM meanwhile must shut down cleanly, not kill the process.
+  const signalled = untilSignal((signal) => logger.info(`Received ${signal}, shutting down`));
+  const listening = server.listen();
+  const address = await Promise.race([listening, signalled.then(() => undefined)]);
+  // Stopped before the start finished: whatever the start ends with no longer matters.
+  if (address === undefined) listening.catch(() => undefined);
+  else {
+    if (settings.optionalString('spring.cloud.config.server.git.uri') === undefined) {
+      const base = address.replace('0.0.0.0', 'localhost');
+      logger.info(
+        `Try: ${base}/sample/dev  ${base}/sample-real.yml  ${base}/sample/dev,real/main  ${base}/actuator/health`,
+      );
+    }
+    await signalled;
   }
-  await untilSignal((signal) => logger.info(`Received ${signal}, shutting down`));
   await server.close();
   // close() is bounded, but a library may still hold a socket open (a broker that never answers the close):
   // exit shortly after instead of lingering. Unref'd: a clean shutdown exits before it fires.

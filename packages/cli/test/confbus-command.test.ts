@@ -86,7 +86,7 @@ describe('confbus command', () => {
         `          uri: ${remote.url}`,
         '          searchPaths[0]: config',
         '          cloneOnStart: true',
-        '          force-pull: true',
+        '          order: 1',
         '',
       ].join('\n'),
     );
@@ -109,7 +109,7 @@ describe('confbus command', () => {
     );
     assert.match(
       output,
-      /'spring\.cloud\.config\.server\.git\.force-pull' \(from file\) is a Spring setting/,
+      /'spring\.cloud\.config\.server\.git\.order' \(from file\) is a Spring setting/,
     );
     assert.equal(await server.stop(), 0);
   });
@@ -156,7 +156,7 @@ describe('confbus command', () => {
     };
     assert.equal(env.propertySources[0]?.source.greeting, 'from orders/');
     const output = server.stdout.join('\n');
-    for (const key of ['force-pull', 'skipSslValidation', 'management.endpoints.web.exposure.include']) {
+    for (const key of ['management.endpoints.web.exposure.include']) {
       assert.match(
         output,
         new RegExp(`${key.replace(/\./g, '\\.')}' \\(from file\\) is a Spring setting`),
@@ -168,12 +168,12 @@ describe('confbus command', () => {
 
   it('refuses a security-relevant Spring setting it does not implement, and names a value out of range', async () => {
     const ssh = startNodeProcess(confbus, ['server'], {
-      SPRING_CLOUD_CONFIG_SERVER_GIT_STRICTHOSTKEYCHECKING: 'true',
+      SPRING_CLOUD_CONFIG_SERVER_VAULT_HOST: 'vault.example.com',
     });
     assert.notEqual(await ssh.exited, 0);
     assert.match(
       ssh.stderr.join('\n'),
-      /SPRING_CLOUD_CONFIG_SERVER_GIT_STRICTHOSTKEYCHECKING' \(from environment\) is a Spring setting that confbus does not implement \(refusing to start without it\)/,
+      /SPRING_CLOUD_CONFIG_SERVER_VAULT_HOST' \(from environment\) is a Spring setting that confbus does not implement \(refusing to start without it\)/,
     );
     const range = startNodeProcess(confbus, ['server', '--server.port=99999']);
     assert.notEqual(await range.exited, 0);

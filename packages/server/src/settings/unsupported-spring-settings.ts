@@ -29,33 +29,12 @@ const warn = (key: string, reason: string, isPrefix = false): UnsupportedSetting
   isPrefix,
 });
 
-const SSH =
-  'SSH authentication and host verification would silently not apply; use an https:// uri with username/password, or an ssh:// uri with keys in ~/.ssh (the git CLI reads them).';
 const BACKEND =
-  'confbus serves configuration from Git only; a setting for another backend means a different deployment was meant.';
+  'confbus serves configuration from Git or the file system (native); a setting for another backend means a different deployment was meant.';
 
 export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
-  ...[
-    'private-key',
-    'passphrase',
-    'host-key',
-    'host-key-algorithm',
-    'known-hosts-file',
-    'strict-host-key-checking',
-    'ignore-local-ssh-settings',
-    'preferred-authentications',
-  ].map((name) => refuse(`${git}.${name}`, SSH)),
-  refuse(
-    `${git}.proxy`,
-    'requests would go to the remote directly; set HTTPS_PROXY for the git CLI instead.',
-    true,
-  ),
   refuse(`${git}.clone-submodules`, 'files in submodules would be missing from what is served.'),
-  warn(`${git}.force-pull`, 'the local mirror is always reset to the remote (as force-pull: true).'),
-  warn(`${git}.try-master-branch`, "default-label falls back to 'main' when 'master' is missing."),
-  warn(`${git}.delete-untracked-branches`, 'branches are read from the mirror as fetched.'),
-  warn(`${git}.skip-ssl-validation`, 'TLS certificates are always verified (GIT_SSL_CAINFO adds a CA).'),
-  warn(`${git}.order`, 'there is one repository.'),
+  warn(`${git}.order`, 'there is one backend; composite ordering does not apply.'),
   warn(`${git}.refresh-on-start`, 'the first request (or clone-on-start) fetches.'),
   ...[
     'vault',
@@ -99,7 +78,6 @@ export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
     'the actuator endpoints confbus has are always exposed (see docs/endpoints.md).',
     true,
   ),
-  warn('spring.profiles.active', 'the server has no profiles of its own; it serves from Git.'),
   warn('logging.level', 'only logging.level.root applies (one level for the whole server).', true),
   warn('management.health', 'the health of the repository and the bus are always reported.', true),
   warn('eureka', 'confbus does not register with a discovery server; clients need its URL.', true),
