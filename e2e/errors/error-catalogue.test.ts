@@ -28,7 +28,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** The source of every package except the declarations themselves. */
-const sources = Object.keys(declared)
+// The CLI declares no codes of its own: it raises core's (CONFBUS_USAGE, CONFBUS_BAD_SETTING).
+const sources = [...Object.keys(declared), 'cli']
   .flatMap((pkg) => sourceFiles(join(root, 'packages', pkg, 'src')))
   .filter((file) => !file.endsWith('/src/errors.ts'))
   .map((file) => readFileSync(file, 'utf8'))

@@ -64,6 +64,8 @@ export interface BusNodeOptions {
   /** Runs `busenv` and `busshutdown` events addressed to this node; without one they are only passed on. */
   readonly commandHandler?: BusCommandHandler;
   readonly logger: Logger;
+  /** How long a publish waits for the broker before it fails (`confbus.bus.publish-timeout`); default 5 s. */
+  readonly publishTimeoutMs?: number;
 }
 
 /**
@@ -85,6 +87,8 @@ export interface BusNodeStats {
 }
 
 type MutableStats = { -readonly [K in keyof BusNodeStats]: BusNodeStats[K] };
+
+const DEFAULT_PUBLISH_TIMEOUT_MS = 5000;
 
 export interface BusNodeEvents {
   refresh: [e: RefreshBusEvent];
@@ -185,7 +189,7 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
       throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'BusNode is not started or already closed');
     }
     try {
-      await this.#transport.send(e, encodeBusEvent(e));
+      await this.#sendWithin(e);
       this.#stats.published[e.type] = (this.#stats.published[e.type] ?? 0) + 1;
     } catch (err) {
       this.#stats.publishFailures++;
@@ -194,6 +198,35 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
         busErrors.CONFBUS_BUS_SEND_FAILED,
         `publishing ${e.type} ${e.id} to the bus failed${code ? ` (${code})` : ''}: ${message}`,
       );
+    }
+  }
+
+  /**
+   * The transport's send, bounded: with the broker down, the AMQP client waits for a connection and retries
+   * (a minute), longer than any webhook sender waits for its answer. The send itself is not cancelled: it may
+   * still go out once the broker is back, which a refresh tolerates (it is idempotent).
+   */
+  async #sendWithin(e: BusEvent): Promise<void> {
+    const timeoutMs = this.#options.publishTimeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS;
+    const sending = this.#transport.send(e, encodeBusEvent(e));
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `the broker did not take it within ${timeoutMs} ms (confbus.bus.publish-timeout); it is unreachable or slow`,
+            ),
+          ),
+        timeoutMs,
+      );
+      timer.unref();
+    });
+    try {
+      await Promise.race([sending, expired]);
+    } finally {
+      clearTimeout(timer);
+      sending.catch(() => undefined);
     }
   }
 

@@ -196,7 +196,14 @@ export function busNodeOptionsFromSettings(
     ...(ackDestination === undefined ? {} : { ackDestination }),
     ...(context.configNames ? { configNames: context.configNames } : {}),
     logger: context.logger,
+    ...publishTimeout(settings),
   };
+}
+
+/** Settings resolved without the bus specs (a test's subset) leave the node's default. */
+function publishTimeout(settings: Settings): { publishTimeoutMs?: number } {
+  const value = settings.get('confbus.bus.publish-timeout');
+  return typeof value === 'number' ? { publishTimeoutMs: value } : {};
 }
 
 interface ParsedAddress {

@@ -1,15 +1,18 @@
 /**
  * The `confbus` command: `confbus server [--key=value ...]`, `confbus sample-client [--key=value ...]`,
- * `confbus --help`. Settings use Spring's keys; see docs/settings.md for the full table.
+ * `confbus --help`, `confbus --version`. Settings use Spring's keys; see docs/settings.md for the full table.
  */
-import { type SettingSpec, SettingsError, isConfbusError, resolveSettings } from '@confbus/core';
+import { type SettingSpec, SettingsError, isConfbusError } from '@confbus/core';
+import { readFileSync } from 'node:fs';
 import type * as SampleClient from '@confbus/sample-client';
 import { cipherSettingSpecs, runCipherCommand } from './cipher-command.js';
+import { parseCommandLine, UsageError } from './command-line.js';
 import { readSettingsFile } from './settings-file.js';
 
 type SampleClientModule = typeof SampleClient;
 
-const USAGE = `Usage: confbus <command> [--key=value ...]
+const USAGE = `Usage: confbus <command> [--key=value | --key value ...]
+       confbus --help | --version
 
 Commands:
   server          Run the config server (default: an embedded sample repository on port 8888)
@@ -18,49 +21,81 @@ Commands:
   decrypt [TEXT]  Print the plain text of a cipher text (default: standard input)
   help            Show this text and every server and client setting
 
-Settings come from --key=value arguments, then environment variables (SERVER_PORT), then a YAML file
-(--spring.config.location=FILE, else ./application.yml), then defaults.`;
+Settings come from --key=value arguments, then environment variables (SERVER_PORT), then a settings file
+(--spring.config.location=FILE, else ./application.yml), then defaults. Keys bind as Spring's relaxed
+binding does (search-paths, searchPaths, search-paths[0]).`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
-    case 'server':
-      return runServer(rest);
+    case 'server': {
+      const { unsupportedSpringServerSettings, serverSettingSpecs } = await import('@confbus/server');
+      const line = parseCommandLine(rest, serverSettingSpecs, {
+        unknownKeys: 'error',
+        unsupported: unsupportedSpringServerSettings,
+        maxOperands: 0,
+      });
+      return line.help || line.version ? helpOrVersion(line.help) : runServer(line.settingArgs);
+    }
     case 'sample-client': {
+      const { clientSettingSpecs } = await import('@confbus/client');
+      const line = parseCommandLine(rest, clientSettingSpecs, { unknownKeys: 'keep', maxOperands: 0 });
+      if (line.help || line.version) return helpOrVersion(line.help);
       // Loaded on demand so a client process never loads the server's dependencies. The sample is an optional
       // peer of this package: an installation that only runs the server does not carry it.
       const { startSampleClient } = await importOptional<SampleClientModule>('@confbus/sample-client');
-      const client = await startSampleClient({ args: rest, env: process.env });
+      const client = await startSampleClient({ args: line.settingArgs, env: process.env });
       await untilSignal(() => undefined);
       await client.close();
       return 0;
     }
     case 'encrypt':
-    case 'decrypt':
-      return runCipherCommand(command, rest, {
+    case 'decrypt': {
+      const line = parseCommandLine(rest, cipherSettingSpecs, { unknownKeys: 'error', maxOperands: 1 });
+      if (line.help || line.version) return helpOrVersion(line.help);
+      return runCipherCommand(command, [...line.settingArgs, ...line.operands], {
         env: process.env,
         cwd: process.cwd(),
         stdin: readStdin,
         out: (text) => process.stdout.write(`${text}\n`),
         err: (text) => process.stderr.write(`${text}\n`),
       });
-    case undefined:
+    }
     case 'help':
     case '--help':
-    case '-h': {
-      const { serverSettingSpecs } = await import('@confbus/server');
-      const { clientSettingSpecs } = await import('@confbus/client');
-      console.log(
-        `${USAGE}\n\nServer settings (confbus server):\n${describeSettings(serverSettingSpecs)}` +
-          `\n\nClient settings (confbus sample-client, @confbus/client):\n${describeSettings(clientSettingSpecs)}` +
-          `\n\nEncryption settings (confbus encrypt|decrypt):\n${describeSettings(cipherSettingSpecs)}`,
-      );
-      return command === undefined ? 2 : 0;
-    }
-    default:
-      console.error(`confbus: unknown command '${command}'\n\n${USAGE}`);
+    case '-h':
+      return helpOrVersion(true);
+    case '--version':
+      return helpOrVersion(false);
+    case undefined:
+      console.error(USAGE);
       return 2;
+    default:
+      throw new UsageError(`unknown command '${command}'`);
   }
+}
+
+async function helpOrVersion(help: boolean): Promise<number> {
+  if (!help) {
+    console.log(`confbus ${cliVersion()}`);
+    return 0;
+  }
+  const { serverSettingSpecs } = await import('@confbus/server');
+  const { clientSettingSpecs } = await import('@confbus/client');
+  console.log(
+    `${USAGE}\n\nServer settings (confbus server):\n${describeSettings(serverSettingSpecs)}` +
+      `\n\nClient settings (confbus sample-client, @confbus/client):\n${describeSettings(clientSettingSpecs)}` +
+      `\n\nEncryption settings (confbus encrypt|decrypt):\n${describeSettings(cipherSettingSpecs)}`,
+  );
+  return 0;
+}
+
+/** This package's version, from its package.json (dist/main.js → ../package.json). */
+function cliVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return manifest.version;
 }
 
 function describeSettings(specs: readonly SettingSpec[]): string {
@@ -73,24 +108,32 @@ function describeSettings(specs: readonly SettingSpec[]): string {
 }
 
 async function runServer(args: string[]): Promise<number> {
-  const { createConfigServer, loggerFromSettings, serverSettingSpecs } = await import('@confbus/server');
+  const { createConfigServer, loggerFromSettings, resolveServerSettings } = await import('@confbus/server');
   const env = process.env;
-  const settings = resolveSettings(
-    serverSettingSpecs,
-    { args, env, file: readSettingsFile(args, env) },
-    { unknownKeys: 'error' },
-  );
+  const settings = resolveServerSettings({ args, env, file: readSettingsFile(args, env) });
   const logger = loggerFromSettings(settings);
+  for (const warning of settings.warnings) logger.warn(warning);
   const server = await createConfigServer({ settings, logger });
-  const address = await server.listen();
-  if (settings.optionalString('spring.cloud.config.server.git.uri') === undefined) {
-    const base = address.replace('0.0.0.0', 'localhost');
-    logger.info(
-      `Try: ${base}/sample/dev  ${base}/sample-real.yml  ${base}/sample/dev,real/main  ${base}/actuator/health`,
-    );
+  // Signals are handled from here on: with clone-on-start, listen() waits for the first clone after the port
+  // opened, and a SIGTERM meanwhile must shut down cleanly, not kill the process.
+  const signalled = untilSignal((signal) => logger.info(`Received ${signal}, shutting down`));
+  const listening = server.listen();
+  const address = await Promise.race([listening, signalled.then(() => undefined)]);
+  // Stopped before the start finished: whatever the start ends with no longer matters.
+  if (address === undefined) listening.catch(() => undefined);
+  else {
+    if (settings.optionalString('spring.cloud.config.server.git.uri') === undefined) {
+      const base = address.replace('0.0.0.0', 'localhost');
+      logger.info(
+        `Try: ${base}/sample/dev  ${base}/sample-real.yml  ${base}/sample/dev,real/main  ${base}/actuator/health`,
+      );
+    }
+    await signalled;
   }
-  await untilSignal((signal) => logger.info(`Received ${signal}, shutting down`));
   await server.close();
+  // close() is bounded, but a library may still hold a socket open (a broker that never answers the close):
+  // exit shortly after instead of lingering. Unref'd: a clean shutdown exits before it fires.
+  setTimeout(() => process.exit(0), 1000).unref();
   return 0;
 }
 
@@ -118,9 +161,11 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof SettingsError || isConfbusError(error)) console.error(`confbus: ${error.message}`);
+    if (error instanceof UsageError) console.error(`confbus: ${error.message}\n\n${USAGE}`);
+    else if (error instanceof SettingsError || isConfbusError(error))
+      console.error(`confbus: ${error.message}`);
     else console.error('confbus: failed to start:', error instanceof Error ? error.message : error);
-    process.exitCode = 1;
+    process.exitCode = error instanceof UsageError ? 2 : 1;
   },
 );
 

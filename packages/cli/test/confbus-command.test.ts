@@ -1,10 +1,11 @@
 /** The `confbus` command as users run it: a real child process. */
 import assert from 'node:assert/strict';
-import { access, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startNodeProcess, stopAllNodeProcesses } from '@confbus/testkit/child-process';
+import { createGitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 
 const confbus = fileURLToPath(new URL('../bin/confbus.js', import.meta.url));
@@ -63,6 +64,169 @@ describe('confbus command', () => {
     const run = startNodeProcess(confbus, ['server', `--spring.config.location=${file}`]);
     assert.notEqual(await run.exited, 0);
     assert.match(run.stderr.join('\n'), /server\.port.*from file/);
+  });
+
+  it("binds Spring's relaxed names from a file, and warns about unknown environment variables", async () => {
+    const remote = await createGitRemote();
+    temps.push(remote);
+    await remote.commit({ 'config/app.yml': 'greeting: from a search path\n' });
+    const dir = await tempDir();
+    const file = join(dir, 'application.yml');
+    await writeFile(
+      file,
+      [
+        'server:',
+        '  port: 0',
+        '  address: 127.0.0.1',
+        'spring:',
+        '  cloud:',
+        '    config:',
+        '      server:',
+        '        git:',
+        `          uri: ${remote.url}`,
+        '          searchPaths[0]: config',
+        '          cloneOnStart: true',
+        '          order: 1',
+        '',
+      ].join('\n'),
+    );
+    const server = startNodeProcess(
+      confbus,
+      ['server'],
+      { SPRING_CLOUD_CONFIG_SERVER_GIT_URL: 'x' },
+      { cwd: dir },
+    );
+    const line = await server.waitForLine(/Config server listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);
+    const base = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+    const env = (await (await fetch(`${base}/app/default`)).json()) as {
+      propertySources: Array<{ source: Record<string, unknown> }>;
+    };
+    assert.equal(env.propertySources[0]?.source.greeting, 'from a search path');
+    const output = server.stdout.join('\n');
+    assert.match(
+      output,
+      /Environment variable SPRING_CLOUD_CONFIG_SERVER_GIT_URL names no confbus setting \(ignored\)\. Did you mean SPRING_CLOUD_CONFIG_SERVER_GIT_URI/,
+    );
+    assert.match(
+      output,
+      /'spring\.cloud\.config\.server\.git\.order' \(from file\) is a Spring setting/,
+    );
+    assert.equal(await server.stop(), 0);
+  });
+
+  it("starts from a settings file written as Spring's reference writes it (camelCase and kebab mixed)", async () => {
+    const remote = await createGitRemote();
+    temps.push(remote);
+    await remote.commit({ 'orders/orders.yml': 'greeting: from orders/\n' });
+    const dir = await tempDir();
+    await writeFile(
+      join(dir, 'application.yml'),
+      [
+        'server:',
+        '  port: 0',
+        '  address: 127.0.0.1',
+        'spring:',
+        '  application:',
+        '    name: configserver',
+        '  cloud:',
+        '    config:',
+        '      server:',
+        '        git:',
+        `          uri: ${remote.url}`,
+        "          searchPaths: '{application}'",
+        '          default-label: master',
+        '          cloneOnStart: true',
+        '          force-pull: true',
+        '          refreshRate: 5',
+        '          timeout: 10',
+        '          skipSslValidation: false',
+        'management:',
+        '  endpoints:',
+        '    web:',
+        '      exposure:',
+        '        include: "*"',
+        '',
+      ].join('\n'),
+    );
+    const server = startNodeProcess(confbus, ['server'], {}, { cwd: dir });
+    const line = await server.waitForLine(/Config server listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);
+    const base = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+    const env = (await (await fetch(`${base}/orders/default`)).json()) as {
+      propertySources: Array<{ source: Record<string, unknown> }>;
+    };
+    assert.equal(env.propertySources[0]?.source.greeting, 'from orders/');
+    const output = server.stdout.join('\n');
+    for (const key of ['management.endpoints.web.exposure.include']) {
+      assert.match(
+        output,
+        new RegExp(`${key.replace(/\./g, '\\.')}' \\(from file\\) is a Spring setting`),
+        key,
+      );
+    }
+    assert.equal(await server.stop(), 0);
+  });
+
+  it('refuses a security-relevant Spring setting it does not implement, and names a value out of range', async () => {
+    const ssh = startNodeProcess(confbus, ['server'], {
+      SPRING_CLOUD_CONFIG_SERVER_VAULT_HOST: 'vault.example.com',
+    });
+    assert.notEqual(await ssh.exited, 0);
+    assert.match(
+      ssh.stderr.join('\n'),
+      /SPRING_CLOUD_CONFIG_SERVER_VAULT_HOST' \(from environment\) is a Spring setting that confbus does not implement \(refusing to start without it\)/,
+    );
+    const range = startNodeProcess(confbus, ['server', '--server.port=99999']);
+    assert.notEqual(await range.exited, 0);
+    assert.match(
+      range.stderr.join('\n'),
+      /Setting 'server\.port' from argument: '99999' must be between 0 and 65535/,
+    );
+  });
+
+  it('parses arguments strictly: --key value works, unknown options and stray words are errors', async () => {
+    const cwd = await tempDir();
+    const server = startNodeProcess(
+      confbus,
+      [
+        'server',
+        '--server.port',
+        '0',
+        '--server.address',
+        '127.0.0.1',
+        '--spring.cloud.config.server.git.cloneOnStart',
+      ],
+      {},
+      { cwd },
+    );
+    await server.waitForLine(/Config server listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);
+    assert.equal(await server.stop(), 0);
+    for (const [args, expected] of [
+      [['server', '-p', '9000'], /unknown option '-p': settings are given as --key=value/],
+      [['server', '9000'], /unexpected argument '9000'/],
+      [['server', '--server.port'], /'--server\.port <value>' argument missing/],
+      [['serve'], /unknown command 'serve'/],
+    ] as const) {
+      const run = startNodeProcess(confbus, args);
+      assert.equal(await run.exited, 2, args.join(' '));
+      assert.match(run.stderr.join('\n'), expected);
+      assert.match(run.stderr.join('\n'), /Usage: confbus <command>/);
+    }
+  });
+
+  it('answers --version and -h', async () => {
+    const { version } = JSON.parse(
+      await readFile(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8'),
+    ) as { version: string };
+    for (const args of [['--version'], ['server', '--version']]) {
+      const run = startNodeProcess(confbus, args);
+      assert.equal(await run.exited, 0);
+      assert.equal(run.stdout.join('\n').trim(), `confbus ${version}`);
+    }
+    for (const args of [['-h'], ['--help'], ['server', '-h']]) {
+      const run = startNodeProcess(confbus, args);
+      assert.equal(await run.exited, 0);
+      assert.match(run.stdout.join('\n'), /--server\.port=<integer> \(default: 8888\)/);
+    }
   });
 
   it('prints help with every server setting', async () => {

@@ -46,6 +46,11 @@ export const coreErrors = defineErrors({
     description:
       "A profile expression is empty or malformed (mixing '&' and '|' without parentheses, as Spring rejects); inside a file it is reported as CONFBUS_CONFIG_PARSE",
   },
+  CONFBUS_USAGE: {
+    status: 400,
+    description:
+      'The confbus command line cannot be run as written (unknown command or option, a stray argument, a missing value); the usage follows',
+  },
   CONFBUS_BAD_SETTING: {
     status: 400,
     description:

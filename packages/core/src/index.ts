@@ -58,6 +58,9 @@ export {
 } from './settings/settings-resolver.js';
 export { readSettingsFile } from './settings/settings-file-reader.js';
 export { effectiveSettings } from './settings/effective-settings.js';
+export { SettingsIndex, type KeyTarget } from './settings/settings-index.js';
+export { nearestSetting, unknownSettingMessage } from './settings/setting-suggestions.js';
+export { type UnsupportedSetting, unsupportedSettingMessage } from './settings/unsupported-setting.js';
 export {
   BusMessageError,
   busEventFromJson,

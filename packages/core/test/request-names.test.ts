@@ -32,9 +32,7 @@ describe('request names', () => {
   it('rejects unsafe names with a message naming the problem', () => {
     const cases: Array<[string, RegExp]> = [
       ['', /empty/],
-      ['../etc', /'\/'/],
       ['a..b', /'\.\.'/],
-      ['a/b', /'\/'/],
       ['-dev', /starting and ending/],
       ['dev.', /starting and ending/],
       ['de v', /letters, digits/],
@@ -46,6 +44,26 @@ describe('request names', () => {
       assert.match(validateApplicationName(name) ?? '', message, JSON.stringify(name));
     }
     assert.match(validateApplicationName('a b') ?? '', /^Invalid application name "a b"/);
+    assert.match(validateProfile('a/b') ?? '', /'\/' is not allowed/);
+    assert.match(validateProfile('../etc') ?? '', /'\/' is not allowed/);
+  });
+
+  it("accepts an application path from Spring's (_), and names in any script", () => {
+    assert.equal(validateApplicationName(decodeSpringSegment('foo(_)spam')), undefined);
+    assert.equal(validateApplicationName('a/b/c,d'), undefined);
+    for (const [name, message] of [
+      ['../etc', /'\.\.' is not allowed \(in "\.\.\/etc"\)/],
+      ['/etc', /must not be empty/],
+      ['foo/', /must not be empty/],
+      ['foo//bar', /must not be empty/],
+    ] as const) {
+      assert.match(validateApplicationName(name) ?? '', message, name);
+    }
+    for (const name of ['entwicklung-ü', 'produção', '開発', 'ﾃｽﾄ', 'q\u0301']) {
+      assert.equal(validateProfile(name), undefined, name);
+      assert.equal(validateApplicationName(name), undefined, name);
+    }
+    assert.match(validateProfile('dev\u00a0x') ?? '', /letters, digits/, 'no-break space');
   });
 
   it('accepts comma lists when every entry is valid', () => {

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { environmentNamesFor, resolveSettings, type SettingSpec, SettingsError } from '@confbus/core';
+import {
+  environmentNamesFor,
+  resolveSettings,
+  type SettingSpec,
+  SettingsError,
+  type UnsupportedSetting,
+} from '@confbus/core';
 
 const specs: SettingSpec[] = [
   { key: 'server.port', type: 'integer', default: 8888, description: 'port' },
@@ -105,6 +111,118 @@ describe('settings resolver', () => {
           { unknownKeys: 'error' },
         ),
       /Settings file bad.yml line \d+ is not valid YAML/,
+    );
+  });
+});
+
+describe("settings resolver: Spring's relaxed binding", () => {
+  const relaxedSpecs: SettingSpec[] = [
+    ...specs,
+    { key: 'spring.cloud.config.server.git.search-paths', type: 'list', default: [], description: 'paths' },
+    { key: 'spring.cloud.config.server.git.clone-on-start', type: 'boolean', description: 'clone' },
+    { key: 'spring.cloud.config.server.git.repos', type: 'string', isPrefix: true, description: 'repos' },
+  ];
+  const unsupported: UnsupportedSetting[] = [
+    { key: 'spring.cloud.config.server.git.private-key', effect: 'refuse', reason: 'no SSH keys.' },
+    { key: 'spring.cloud.config.server.git.force-pull', effect: 'warn', reason: 'always forced.' },
+    { key: 'spring.cloud.config.server.vault', isPrefix: true, effect: 'refuse', reason: 'git only.' },
+  ];
+  const resolve = (input: Parameters<typeof resolveSettings>[1]) =>
+    resolveSettings(relaxedSpecs, input, { unknownKeys: 'error', unsupported });
+  const paths = 'spring.cloud.config.server.git.search-paths';
+
+  it('binds kebab, camelCase and underscore spellings of one key in arguments and the file', () => {
+    for (const spelling of ['clone-on-start', 'cloneOnStart', 'clone_on_start', 'CloneOnStart']) {
+      const s = resolve({ args: [`--spring.cloud.config.server.git.${spelling}=true`] });
+      assert.equal(s.get('spring.cloud.config.server.git.clone-on-start'), true, spelling);
+      assert.equal(s.get(`spring.cloud.config.server.git.${spelling}`), true, spelling);
+    }
+    const file = {
+      path: 'application.yml',
+      text: 'spring:\n  cloud:\n    config:\n      server:\n        git:\n          searchPaths: a,b\n          cloneOnStart: yes\n',
+    };
+    const s = resolve({ file });
+    assert.deepEqual(s.list(paths), ['a', 'b']);
+    assert.equal(s.get('spring.cloud.config.server.git.clone-on-start'), true);
+    assert.deepEqual(
+      s.entries().find(([key]) => key === paths),
+      [paths, ['a', 'b']],
+      'a declared setting is listed under its declared key',
+    );
+  });
+
+  it('binds indexed list items in every source, a higher source replacing the whole list', () => {
+    const file = {
+      path: 'application.yml',
+      text: 'spring.cloud.config.server.git:\n  search-paths:\n    - x\n    - w\n    - z\n',
+    };
+    assert.deepEqual(resolve({ file }).list(paths), ['x', 'w', 'z']);
+    const args = ['--spring.cloud.config.server.git.searchPaths[1]=b', `--${paths}[0]=a`];
+    assert.deepEqual(resolve({ file, args }).list(paths), ['a', 'b']);
+    const env = {
+      SPRING_CLOUD_CONFIG_SERVER_GIT_SEARCHPATHS_0_: 'e0',
+      SPRING_CLOUD_CONFIG_SERVER_GIT_SEARCH_PATHS_1: 'e1',
+    };
+    const fromEnv = resolve({ file, env });
+    assert.deepEqual(fromEnv.list(paths), ['e0', 'e1']);
+    assert.equal(fromEnv.sourceOf(paths), 'environment');
+    const properties = {
+      path: 'settings.properties',
+      text: `${paths}[0]=p0\n${paths}[1]=p1\nserver.port=7001\n`,
+    };
+    const fromProperties = resolve({ file: properties });
+    assert.deepEqual(fromProperties.list(paths), ['p0', 'p1']);
+    assert.equal(fromProperties.get('server.port'), 7001);
+  });
+
+  it('keeps map entries below a prefix setting under their own names', () => {
+    const s = resolve({ args: ['--spring.cloud.config.server.git.repos.team-a.uri=file:///x'] });
+    assert.equal(s.get('spring.cloud.config.server.git.repos.team-a.uri'), 'file:///x');
+    assert.deepEqual(s.keysUnder('spring.cloud.config.server.git.repos.'), [
+      'spring.cloud.config.server.git.repos.team-a.uri',
+    ]);
+  });
+
+  it('names unsupported Spring settings: a security-relevant one stops, a tuning one warns', () => {
+    assert.throws(
+      () => resolve({ args: ['--spring.cloud.config.server.git.privateKey=-----BEGIN'] }),
+      (error: unknown) =>
+        error instanceof SettingsError &&
+        /is a Spring setting that confbus does not implement \(refusing to start without it\): no SSH keys/.test(
+          error.message,
+        ) &&
+        !error.message.includes('BEGIN'),
+    );
+    assert.throws(
+      () => resolve({ env: { SPRING_CLOUD_CONFIG_SERVER_VAULT_HOST: 'vault' } }),
+      /SPRING_CLOUD_CONFIG_SERVER_VAULT_HOST.*does not implement.*git only/,
+    );
+    const s = resolve({ file: { path: 'a.yml', text: 'spring.cloud.config.server.git.forcePull: true\n' } });
+    assert.equal(s.warnings.length, 1);
+    assert.match(
+      s.warnings[0] ?? '',
+      /forcePull' \(from file\) is a Spring setting .* \(ignored\): always forced/,
+    );
+  });
+
+  it('warns about SPRING_/CONFBUS_ variables that name no setting, with a suggestion', () => {
+    const s = resolve({
+      env: { SPRING_CLOUD_CONFIG_SERVER_GIT_URL: 'x', CONFBUS_NOTHING_LIKE_IT_AT_ALL: 'y', HOME: '/root' },
+    });
+    assert.deepEqual(s.warnings, [
+      'Environment variable CONFBUS_NOTHING_LIKE_IT_AT_ALL names no confbus setting (ignored).',
+      'Environment variable SPRING_CLOUD_CONFIG_SERVER_GIT_URL names no confbus setting (ignored). ' +
+        'Did you mean SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS (spring.cloud.config.server.git.repos)?',
+    ]);
+  });
+
+  it('names the setting of a value out of range', () => {
+    const ranged: SettingSpec[] = [
+      { key: 'server.port', type: 'integer', min: 0, max: 65535, description: 'port' },
+    ];
+    assert.throws(
+      () => resolveSettings(ranged, { args: ['--server.port=99999'] }, { unknownKeys: 'error' }),
+      /Setting 'server.port' from argument: '99999' must be between 0 and 65535/,
     );
   });
 });

@@ -12,8 +12,11 @@ import { ConfigFileParser } from './environment/config-file-parser.js';
 import type { EnvironmentService } from './environment/environment-service.js';
 import { RepeatRequestFastPath } from './environment/repeat-request-fast-path.js';
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
-import { GitMirror } from './git/index.js';
+import { GitMirror, type MirrorHealth } from './git/index.js';
 import { registerHealthRoutes } from './health/health-controller.js';
+import type { ComponentHealth } from './health/health-status.js';
+import { registerActuatorRoutes } from './actuator/actuator-routes.js';
+import { readBuildInfo } from './actuator/build-info.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { RefreshTracker } from './bus/refresh-tracker.js';
 import { registerMonitorRoutes } from './monitor/monitor-controller.js';
@@ -25,6 +28,7 @@ import { installAccessLog } from './http/access-log.js';
 import { registerMetricsRoutes } from './metrics/metrics-routes.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 import { installSecurity, isAuthEnabled } from './security/install-security.js';
+import { REQUEST_GRACE_MS, SHUTDOWN_BUDGET_MS, settlesBefore } from './shutdown-deadline.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { type ServerEncryption, loadServerEncryption, registerEncryptionRoutes } from './encryption/index.js';
 import { OperatorConsole, reserveConsolePrefix } from './console/index.js';
@@ -111,16 +115,12 @@ export async function createConfigServer({
     maxBodyBytes: settings.number('confbus.server.max-body-bytes'),
     maxHeaderBytes: settings.number('confbus.server.max-header-bytes'),
   };
+  // The default repository's health; without a mirror (the native backend) its first repository's.
+  const defaultHealth = (): MirrorHealth =>
+    mirror?.health() ??
+    Object.values(repositories.health())[0] ?? { uri, available: true, stale: false, checks: 0, fetches: 0 };
   const metrics = new ServerMetrics({
-    git: () =>
-      mirror?.health() ??
-      Object.values(repositories.health())[0] ?? {
-        uri,
-        available: false,
-        stale: false,
-        checks: 0,
-        fetches: 0,
-      },
+    git: defaultHealth,
     environments: repositories,
     bus: () => bus,
   });
@@ -221,9 +221,9 @@ export async function createConfigServer({
 
   registerHealthRoutes(app, {
     showDetails: showHealthDetails,
-    git: () => mirror?.health() ?? { uri: displayUri, available: false, stale: false, checks: 0, fetches: 0 },
+    git: defaultHealth,
     repositories: () => repositories.health(),
-    components: (): Record<string, { status: string; details?: Record<string, unknown> }> =>
+    components: (): Record<string, ComponentHealth> =>
       bus
         ? {
             bus: {
@@ -233,6 +233,7 @@ export async function createConfigServer({
           }
         : {},
   });
+  registerActuatorRoutes(app, readBuildInfo());
   registerEncryptionRoutes(app, { locator: encryption.locator, logger: encryptionLogger });
   registerEnvironmentRoutes(app, {
     service: finder,
@@ -313,12 +314,18 @@ export async function createConfigServer({
       return address;
     },
     async close() {
+      const start = performance.now();
+      const deadline = start + SHUTDOWN_BUDGET_MS;
       operatorConsole?.close();
-      await app.close();
+      // Requests in flight get a grace period; then their connections are dropped.
+      if (!(await settlesBefore(app.close(), start + REQUEST_GRACE_MS))) {
+        logger.warn('Requests still running at shutdown: their connections are closed');
+        app.server.closeAllConnections();
+      }
       tracker.close();
-      await bus?.close();
-      await repositories.close();
-      await parser.close();
+      const steps = [bus?.close(), repositories.close(), parser.close()];
+      const settled = await Promise.all(steps.map((step) => settlesBefore(step, deadline)));
+      if (settled.includes(false)) logger.warn('Shutdown did not finish in time; exiting anyway');
     },
   };
   return server;

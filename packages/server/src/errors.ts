@@ -27,6 +27,16 @@ export const serverErrors = defineErrors({
     description:
       'The repository a uri template names for this request cannot be cloned (Spring: NoSuchRepositoryException)',
   },
+  CONFBUS_NO_SUCH_ENDPOINT: {
+    status: 404,
+    description:
+      'No actuator endpoint at this /actuator path (GET /actuator lists them); never read as an application named actuator',
+  },
+  CONFBUS_NO_SUCH_HEALTH_COMPONENT: {
+    status: 404,
+    description:
+      'GET /actuator/health/{component}: no such component or group (git, bus, liveness, readiness…)',
+  },
   CONFBUS_EMPTY_BODY: {
     status: 400,
     description: 'POST /encrypt or /decrypt without a body (Spring: "Required request body is missing")',

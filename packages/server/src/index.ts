@@ -15,3 +15,7 @@ export {
 } from './environment/environment-service.js';
 export { sampleFiles } from './sample-repo/sample-repository.js';
 export { serverSettingSpecs } from './settings/server-settings.js';
+export {
+  resolveServerSettings,
+  unsupportedSpringServerSettings,
+} from './settings/unsupported-spring-settings.js';

@@ -1,8 +1,7 @@
 /** Starts an in-process config server on 127.0.0.1 for a test and tears it down again. */
-import { resolveSettings } from '@confbus/core';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import pino from 'pino';
-import { type ConfigServer, createConfigServer, serverSettingSpecs } from '../src/index.js';
+import { type ConfigServer, createConfigServer, resolveServerSettings } from '../src/index.js';
 
 export interface TestServer {
   server: ConfigServer;
@@ -32,7 +31,7 @@ export async function startTestServer(settings: Record<string, string>): Promise
     'spring.cloud.config.server.git.basedir': `${work.path}/mirror`,
     ...settings,
   }).map(([key, value]) => `--${key}=${value}`);
-  const resolved = resolveSettings(serverSettingSpecs, { args, env: {} }, { unknownKeys: 'error' });
+  const resolved = resolveServerSettings({ args, env: {} });
   const server = await createConfigServer({ settings: resolved, logger, cwd: work.path });
   const base = await server.listen();
   return {

@@ -19,6 +19,8 @@ export interface TcpProxy {
   hold(on: boolean): void;
   /** Answer bytes forwarded to clients so far. */
   readonly bytesForwarded: number;
+  /** Drops every open connection (with hang(true): a network that went silent mid-connection). */
+  cut(): void;
   stop(): Promise<void>;
 }
 
@@ -83,6 +85,10 @@ export async function startTcpProxy(targetPort: number, options: TcpProxyOptions
       const waiting = [...flow.waiters];
       flow.waiters.clear();
       for (const pass of waiting) pass();
+    },
+    cut() {
+      for (const socket of open) socket.destroy();
+      held.clear();
     },
     async stop() {
       for (const socket of open) socket.destroy();

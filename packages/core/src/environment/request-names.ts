@@ -2,13 +2,15 @@
  * Decoding and validation of the application, profile and label parts of a request, after
  * Spring's `Environment.normalize` and `PathUtils`: `(_)` stands for `/`, names and profiles
  * are comma lists, and only a safe character set is accepted so that names cannot escape the
- * repository (`..`, `/`) or smuggle control characters into file names and logs.
+ * repository (`..`, a leading `/`) or smuggle control characters into file names and logs.
  */
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_PROFILES = 32;
 
-const SAFE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._+@-]*[A-Za-z0-9])?$/;
+// Letters and digits of any script (Spring accepts `/app/entwicklung-ü`, and so do file systems and git),
+// with combining marks; never separators, spaces or controls.
+const SAFE_NAME = /^[\p{L}\p{N}](?:[\p{L}\p{N}\p{M}._+@-]*[\p{L}\p{N}\p{M}])?$/u;
 // C0, DEL and C1 control characters.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -34,7 +36,7 @@ export function parseProfiles(profiles: string): string[] {
  * A comma list (`foo,bar`) is accepted when every entry is.
  */
 export function validateApplicationName(name: string): string | undefined {
-  return validateList('application name', name);
+  return validateList('application name', name, true);
 }
 
 /**
@@ -59,13 +61,21 @@ export function validateProfiles(profiles: readonly string[]): string | undefine
   return undefined;
 }
 
-function validateList(what: string, value: string): string | undefined {
-  if (!value.includes(',')) return validateName(what, value);
-  const entries = splitList(value);
+/**
+ * With `nested`, an entry may be a path of names (`foo/spam`, from Spring's `foo(_)spam`): Spring then reads
+ * `foo/spam.yml`, `foo/spam-dev.yml` below each search directory. Every segment must be a safe name, so a path
+ * can neither climb (`..`) nor start at the root.
+ */
+function validateList(what: string, value: string, nested = false): string | undefined {
+  const entries = value.includes(',') ? splitList(value) : [value];
   if (entries.length === 0) return `Invalid ${what}: must not be empty`;
   for (const entry of entries) {
-    const problem = validateName(what, entry);
-    if (problem !== undefined) return problem;
+    const segments = nested && entry.includes('/') ? entry.split('/') : [entry];
+    for (const segment of segments) {
+      const problem = validateName(what, segment);
+      if (problem !== undefined)
+        return segments.length > 1 ? `${problem} (in ${JSON.stringify(entry)})` : problem;
+    }
   }
   return undefined;
 }

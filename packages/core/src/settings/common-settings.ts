@@ -44,8 +44,23 @@ export const busSettingSpecs: readonly SettingSpec[] = [
     type: 'string',
     description: 'Destination of acks (default ** = everyone)',
   },
+  {
+    key: 'confbus.bus.publish-timeout',
+    type: 'integer',
+    default: 5000,
+    min: 1,
+    description:
+      "Milliseconds a publish waits for the broker to take the event; beyond, it fails (POST /monitor answers 503 at once instead of after the client's retries)",
+  },
   { key: 'spring.rabbitmq.host', type: 'string', default: 'localhost', description: 'RabbitMQ host' },
-  { key: 'spring.rabbitmq.port', type: 'integer', default: 5672, description: 'RabbitMQ port' },
+  {
+    key: 'spring.rabbitmq.port',
+    type: 'integer',
+    default: 5672,
+    min: 1,
+    max: 65535,
+    description: 'RabbitMQ port',
+  },
   { key: 'spring.rabbitmq.username', type: 'string', default: 'guest', description: 'RabbitMQ user' },
   {
     key: 'spring.rabbitmq.password',

@@ -4,3 +4,6 @@ export * from './setting-spec.js';
 export * from './settings-resolver.js';
 export * from './effective-settings.js';
 export * from './settings-file-reader.js';
+export * from './setting-suggestions.js';
+export * from './settings-index.js';
+export * from './unsupported-setting.js';

@@ -1,12 +1,34 @@
 /**
- * Spring Boot's relaxed binding, reduced to what confbus needs: `SPRING_RABBITMQ_PASSWORD`,
- * `spring.rabbitmq.password` and `spring.rabbitMQ.password` all name one setting.
- * Boot's rule for environment variables is: replace `.` with `_`, drop `-`, upper-case.
- * We also accept `-` written as `_` (`..._DEFAULT_LABEL`), which Boot does not, because
- * people write it that way and nothing else could be meant for a key we know.
+ * Spring Boot's relaxed binding: `spring.cloud.config.server.git.search-paths`, `...searchPaths`,
+ * `...search_paths` and `SPRING_CLOUD_CONFIG_SERVER_GIT_SEARCHPATHS` all name one setting, and a list may be
+ * written element by element (`search-paths[0]`, `SPRING_..._SEARCHPATHS_0`).
+ * Boot's rule for environment variables is: replace `.` with `_`, drop `-`, upper-case. We also accept `-`
+ * written as `_` (`..._DEFAULT_LABEL`), which Boot does not, because people write it that way and nothing
+ * else could be meant for a key we know.
  */
+
+/** The key as stored for a setting confbus does not declare (client properties keep their own spelling). */
 export function canonicalKey(key: string): string {
   return key.trim().toLowerCase();
+}
+
+/**
+ * Spring's "uniform" form, which relaxed binding compares: lower case, `-` and `_` dropped inside each
+ * element, dots and `[index]` kept. `searchPaths[0]`, `search-paths[0]` and `search_paths[0]` agree.
+ */
+export function uniformKey(key: string): string {
+  return key
+    .trim()
+    .split(/(\[[^\]]*\])/)
+    .map((part) => (part.startsWith('[') ? part : part.toLowerCase().replace(/[-_]/g, '')))
+    .join('');
+}
+
+/** A key split into its list base and index: `a.b[2]` → `{ base: 'a.b', index: 2 }`. */
+export function splitIndex(key: string): { base: string; index: number } | undefined {
+  const match = /^(.*)\[(\d+)\]$/.exec(key.trim());
+  if (match?.[1] === undefined) return undefined;
+  return { base: match[1], index: Number(match[2]) };
 }
 
 /** The environment variable names that may carry `key`, most Spring-like first. */
@@ -22,6 +44,22 @@ export function environmentNamesFor(key: string): string[] {
     .replace(/\[(\d+)\]/g, '_$1_')
     .replace(/_$/, '');
   return boot === dashed ? [boot] : [boot, dashed];
+}
+
+/**
+ * How an environment variable name compares with a key: every separator dropped, lower case, a trailing
+ * `_<n>` (or `_<n>_`) read as a list index. `SPRING_CLOUD_CONFIG_SERVER_GIT_SEARCH_PATHS_0` →
+ * `{ flat: 'springcloudconfigservergitsearchpaths', index: 0 }`.
+ */
+export function environmentFlatName(name: string): { flat: string; index?: number } {
+  const match = /^(.*?)_(\d+)_?$/.exec(name);
+  if (match?.[1] !== undefined) return { flat: flatKey(match[1]), index: Number(match[2]) };
+  return { flat: flatKey(name) };
+}
+
+/** A key with every separator removed, for comparing against environment variable names. */
+export function flatKey(key: string): string {
+  return key.toLowerCase().replace(/[-_.]/g, '');
 }
 
 /** A loose form for comparing keys regardless of dashes and case, used for "did you mean". */

@@ -14,6 +14,9 @@ export interface SettingSpec {
   readonly isPrefix?: boolean;
   /** Other spellings Spring's relaxed binding accepts (`encrypt.keyStore.location`); they set this key. */
   readonly aliases?: readonly string[];
+  /** Bounds of a number setting, checked at start-up so the error names the setting (`server.port=99999`). */
+  readonly min?: number;
+  readonly max?: number;
 }
 
 export type SettingValue = string | number | boolean | readonly string[];

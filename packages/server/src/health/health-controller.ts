@@ -1,11 +1,19 @@
 /**
- * `GET /actuator/health`. Unlike Spring (which stays UP on a stale cache, config#1934), the git component
- * says when upstream was last reached and whether what we serve may be stale. The overall status stays UP
- * while we can serve something, because taking a config server out of rotation for an upstream outage would
- * turn a stale-config problem into a no-config problem.
+ * `GET /actuator/health` and its paths, as Spring Boot's actuator answers them:
+ * - overall: DOWN (503) while nothing can be served (the repository was never fetched: a first clone still
+ *   running or failing), UP otherwise. Unlike Spring, a stale state (upstream unreachable) stays UP, with the
+ *   git component saying STALE and since when: taking a config server out of rotation for an upstream outage
+ *   would turn a stale-config problem into a no-config problem (Spring stays UP on a stale cache, config#1934,
+ *   without saying so). The bus does not take the server down either: configuration is still served.
+ * - `/actuator/health/liveness` (the process answers) and `/actuator/health/readiness` (a state can be
+ *   served), Boot's probe groups; `/actuator/health/{component}` for one component.
+ * Anonymous callers (auth on) see statuses only, never details.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MirrorHealth } from '../git/index.js';
+import { ConfbusError } from '@confbus/core';
+import { serverErrors } from '../errors.js';
+import { type ComponentHealth, type HealthStatus, aggregateStatus, httpStatusOf } from './health-status.js';
 
 export interface HealthSources {
   git: () => MirrorHealth;
@@ -13,35 +21,104 @@ export interface HealthSources {
   repositories?: () => Record<string, MirrorHealth>;
   /** Whether this request may see component details (false for anonymous callers when auth is on). */
   showDetails?: (request: FastifyRequest) => boolean;
-  /** Extra components (the bus adds one). */
-  components?: () => Record<string, { status: string; details?: Record<string, unknown> }>;
+  /** Extra components (the bus adds one); reported, but they do not change the overall status. */
+  components?: () => Record<string, ComponentHealth>;
 }
 
+export const LIVENESS_PATH = '/actuator/health/liveness';
+export const READINESS_PATH = '/actuator/health/readiness';
+
 export function registerHealthRoutes(app: FastifyInstance, sources: HealthSources): void {
-  app.get('/actuator/health', async (request) => {
-    if (sources.showDetails && !sources.showDetails(request)) return { status: 'UP' };
-    const git = sources.git();
-    const gitStatus = statusOf(git);
-    const extra = sources.components?.() ?? {};
-    const repositories = sources.repositories?.() ?? {};
-    return {
-      status: 'UP',
-      components: {
-        git: { status: gitStatus, details: { ...git, repositories: statusOfEach(repositories) } },
-        ...extra,
-      },
-    };
+  const view = (request: FastifyRequest) => new HealthView(sources, sources.showDetails?.(request) ?? true);
+
+  app.get('/actuator/health', async (request, reply) => send(reply, view(request).overall()));
+  app.get(LIVENESS_PATH, async (request, reply) => send(reply, view(request).liveness()));
+  app.get(READINESS_PATH, async (request, reply) => send(reply, view(request).readiness()));
+  app.get<{ Params: { component: string } }>('/actuator/health/:component', async (request, reply) => {
+    const component = view(request).component(request.params.component);
+    if (component) return send(reply, component);
+    throw new ConfbusError(
+      serverErrors.CONFBUS_NO_SUCH_HEALTH_COMPONENT,
+      `No health component at ${request.url.split('?')[0]}`,
+    );
   });
 }
 
-function statusOf(health: MirrorHealth): string {
-  return health.lastSuccessAt === undefined ? 'UNKNOWN' : health.stale ? 'STALE' : 'UP';
+function send(reply: FastifyReply, health: { status: HealthStatus }): unknown {
+  return reply.code(httpStatusOf(health.status)).send(health);
 }
 
-function statusOfEach(
-  repositories: Record<string, MirrorHealth>,
-): Record<string, MirrorHealth & { status: string }> {
-  return Object.fromEntries(
-    Object.entries(repositories).map(([name, health]) => [name, { status: statusOf(health), ...health }]),
-  );
+interface HealthBody {
+  status: HealthStatus;
+  components?: Record<string, ComponentHealth>;
+  details?: Record<string, unknown>;
+}
+
+class HealthView {
+  private readonly gitHealth: MirrorHealth;
+  private readonly repositories: Record<string, MirrorHealth>;
+  private readonly extra: Record<string, ComponentHealth>;
+
+  constructor(
+    sources: HealthSources,
+    private readonly details: boolean,
+  ) {
+    this.gitHealth = sources.git();
+    this.repositories = sources.repositories?.() ?? {};
+    this.extra = sources.components?.() ?? {};
+  }
+
+  overall(): HealthBody {
+    const status = aggregateStatus([this.git().status]);
+    if (!this.details) return { status };
+    return { status, components: { git: this.git(), ...this.extra, ...this.probes() } };
+  }
+
+  liveness(): HealthBody {
+    return this.group({ livenessState: { status: 'UP' } });
+  }
+
+  readiness(): HealthBody {
+    return this.group({ readinessState: this.readinessState(), git: this.git() });
+  }
+
+  component(name: string): HealthBody | undefined {
+    const all: Record<string, ComponentHealth> = { git: this.git(), ...this.extra, ...this.probes() };
+    const found = Object.hasOwn(all, name) ? all[name] : undefined;
+    if (!found) return undefined;
+    return this.details ? found : { status: found.status };
+  }
+
+  private group(members: Record<string, ComponentHealth>): HealthBody {
+    const status = aggregateStatus(Object.values(members).map((member) => member.status));
+    return this.details ? { status, components: members } : { status };
+  }
+
+  private probes(): Record<string, ComponentHealth> {
+    return { livenessState: { status: 'UP' }, readinessState: this.readinessState() };
+  }
+
+  /** Boot's readiness state: accepting traffic once a state can be served. */
+  private readinessState(): ComponentHealth {
+    return { status: this.gitHealth.available ? 'UP' : 'OUT_OF_SERVICE' };
+  }
+
+  /** The default repository decides; every other one is listed in the details with its own status. */
+  private git(): ComponentHealth {
+    const git = this.gitHealth;
+    const status: HealthStatus = !git.available ? 'DOWN' : git.stale ? 'STALE' : 'UP';
+    const repositories = Object.fromEntries(
+      Object.entries(this.repositories).map(([name, health]) => [
+        name,
+        { status: repositoryStatus(health), ...health },
+      ]),
+    );
+    return { status, details: { ...git, repositories } };
+  }
+}
+
+/** A repository that was never used is not down: it is cloned on its first request. */
+function repositoryStatus(health: MirrorHealth): HealthStatus {
+  if (!health.available) return health.lastError === undefined ? 'UNKNOWN' : 'DOWN';
+  return health.stale ? 'STALE' : 'UP';
 }

@@ -97,7 +97,8 @@ export class NativeRepository implements ConfigRepository {
   health(): MirrorHealth {
     return {
       uri: this.options.searchLocations.join(','),
-      available: this.lastSuccessAt !== undefined,
+      // Files on disk: always there to serve.
+      available: true,
       lastCheckAt: this.lastSuccessAt,
       lastSuccessAt: this.lastSuccessAt,
       stale: false,

@@ -7,7 +7,14 @@ const git = 'spring.cloud.config.server.git';
 
 export const serverSettingSpecs: readonly SettingSpec[] = [
   ...settingsFileSpecs,
-  { key: 'server.port', type: 'integer', default: 8888, description: 'HTTP port (0 = any free port)' },
+  {
+    key: 'server.port',
+    type: 'integer',
+    default: 8888,
+    min: 0,
+    max: 65535,
+    description: 'HTTP port (0 = any free port)',
+  },
   { key: 'server.address', type: 'string', default: '0.0.0.0', description: 'Interface to listen on' },
   {
     key: 'spring.application.name',

@@ -2,11 +2,10 @@
  * Like ../server-harness.ts, but keeps the raw log lines (for "no secret in the log" checks), exposes the
  * working directory, and lets a test touch the fastify instance before the server listens.
  */
-import { resolveSettings } from '@confbus/core';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { type ConfigServer, createConfigServer, serverSettingSpecs } from '../../src/index.js';
+import { type ConfigServer, createConfigServer, resolveServerSettings } from '../../src/index.js';
 
 export interface PreparedServer {
   server: ConfigServer;
@@ -30,7 +29,7 @@ export async function startPreparedServer(
     'spring.cloud.config.server.git.basedir': `${work.path}/mirror`,
     ...settings,
   }).map(([key, value]) => `--${key}=${value}`);
-  const resolved = resolveSettings(serverSettingSpecs, { args, env: {} }, { unknownKeys: 'error' });
+  const resolved = resolveServerSettings({ args, env: {} });
   const server = await createConfigServer({ settings: resolved, logger, cwd: work.path });
   prepare(server.app);
   const base = await server.listen();

@@ -1,0 +1,68 @@
+/** What a key, however spelled, names: a declared setting, an item of a list setting, a map entry, or neither. */
+import { flatKey, splitIndex, uniformKey } from './relaxed-names.js';
+import type { SettingSpec } from './setting-spec.js';
+import type { UnsupportedSetting } from './unsupported-setting.js';
+
+export type KeyTarget =
+  | { readonly kind: 'setting'; readonly spec: SettingSpec }
+  | { readonly kind: 'list-item'; readonly spec: SettingSpec; readonly index: number }
+  | { readonly kind: 'map-entry' }
+  | { readonly kind: 'unsupported'; readonly entry: UnsupportedSetting }
+  | { readonly kind: 'unknown' };
+
+export class SettingsIndex {
+  /** Declared settings by `uniformKey`, aliases included. */
+  readonly byUniformKey: ReadonlyMap<string, SettingSpec>;
+  /** Declared non-map settings by `flatKey`, for environment variable names. */
+  readonly byFlatKey: ReadonlyMap<string, SettingSpec>;
+  private readonly mapPrefixes: readonly string[];
+
+  constructor(
+    specs: readonly SettingSpec[],
+    private readonly unsupported: readonly UnsupportedSetting[],
+  ) {
+    this.byUniformKey = new Map(
+      specs.flatMap((spec) => [spec.key, ...(spec.aliases ?? [])].map((key) => [uniformKey(key), spec])),
+    );
+    this.byFlatKey = new Map(specs.filter((spec) => !spec.isPrefix).map((spec) => [flatKey(spec.key), spec]));
+    this.mapPrefixes = specs.filter((spec) => spec.isPrefix).map((spec) => uniformKey(spec.key));
+  }
+
+  uniformOf(key: string): string {
+    return uniformKey(key);
+  }
+
+  specOf(uniform: string): SettingSpec | undefined {
+    const spec = this.byUniformKey.get(uniform);
+    return spec?.isPrefix ? undefined : spec;
+  }
+
+  targetOf(key: string): KeyTarget {
+    const uniform = uniformKey(key);
+    const spec = this.specOf(uniform);
+    if (spec) return { kind: 'setting', spec };
+    const indexed = splitIndex(key);
+    const listSpec = indexed && this.specOf(uniformKey(indexed.base));
+    if (indexed && listSpec?.type === 'list')
+      return { kind: 'list-item', spec: listSpec, index: indexed.index };
+    if (this.mapPrefixes.some((prefix) => uniform.startsWith(`${prefix}.`))) return { kind: 'map-entry' };
+    const entry = this.unsupported.find((candidate) => {
+      const base = uniformKey(candidate.key);
+      return uniform === base || (candidate.isPrefix === true && uniform.startsWith(`${base}.`));
+    });
+    return entry ? { kind: 'unsupported', entry } : { kind: 'unknown' };
+  }
+
+  /** The same, for an environment variable name (`SPRING_CLOUD_CONFIG_SERVER_GIT_SEARCHPATHS_0`). */
+  targetOfEnvironmentName(flat: string, index: number | undefined): KeyTarget {
+    const spec = this.byFlatKey.get(flat);
+    if (spec && index === undefined) return { kind: 'setting', spec };
+    if (spec?.type === 'list' && index !== undefined) return { kind: 'list-item', spec, index };
+    if (this.mapPrefixes.some((prefix) => flat.startsWith(flatKey(prefix)))) return { kind: 'map-entry' };
+    const entry = this.unsupported.find((candidate) => {
+      const base = flatKey(candidate.key);
+      return flat === base || (candidate.isPrefix === true && flat.startsWith(base));
+    });
+    return entry ? { kind: 'unsupported', entry } : { kind: 'unknown' };
+  }
+}

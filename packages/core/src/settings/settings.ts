@@ -1,0 +1,111 @@
+/** Resolved settings, read by relaxed name, and the error a bad one raises. */
+import { ConfbusError } from '../errors/confbus-error.js';
+import { coreErrors } from '../errors.js';
+import { canonicalKey, uniformKey } from './relaxed-names.js';
+import type { SettingSpec, SettingValue } from './setting-spec.js';
+
+export type SettingSource = 'argument' | 'environment' | 'file' | 'default';
+
+/** A bad setting: names the key and where it came from, never the value of a secret. */
+export class SettingsError extends ConfbusError<'CONFBUS_BAD_SETTING'> {
+  override readonly name = 'SettingsError';
+  constructor(
+    message: string,
+    readonly key: string,
+    readonly source: SettingSource | 'programmatic',
+  ) {
+    super(coreErrors.CONFBUS_BAD_SETTING, message);
+  }
+}
+
+export interface ResolvedSetting {
+  /** The declared key (`spring.cloud.config.server.git.search-paths`), or the key as written when undeclared. */
+  readonly key: string;
+  readonly value: SettingValue;
+  readonly source: SettingSource | 'programmatic';
+  /** The key as written, when it came from a file, an argument or an override. */
+  readonly spelling?: string;
+}
+
+export class Settings {
+  constructor(
+    private readonly specs: ReadonlyMap<string, SettingSpec>,
+    /** Keyed by `uniformKey`, so every relaxed spelling reads the same entry. */
+    private readonly values: ReadonlyMap<string, ResolvedSetting>,
+    /** Arguments that are not `--key=value`, e.g. the CLI's sub-command. */
+    readonly positionals: readonly string[],
+    /** Settings that were ignored and why (unsupported Spring keys, unknown environment variables). */
+    readonly warnings: readonly string[] = [],
+  ) {}
+
+  has(key: string): boolean {
+    return this.values.has(uniformKey(key));
+  }
+
+  get(key: string): SettingValue | undefined {
+    return this.values.get(uniformKey(key))?.value;
+  }
+
+  /** The key as it was written: map keys under a prefix keep their case (`overrides.myKey`). */
+  spellingOf(key: string): string {
+    return this.values.get(uniformKey(key))?.spelling ?? key;
+  }
+
+  sourceOf(key: string): SettingSource | 'programmatic' | undefined {
+    return this.values.get(uniformKey(key))?.source;
+  }
+
+  string(key: string): string {
+    const value = this.get(key);
+    if (value === undefined) throw new SettingsError(`Setting '${key}' is required`, key, 'default');
+    return Array.isArray(value) ? value.join(',') : String(value);
+  }
+
+  optionalString(key: string): string | undefined {
+    const value = this.get(key);
+    if (value === undefined || value === '') return undefined;
+    return Array.isArray(value) ? value.join(',') : String(value);
+  }
+
+  number(key: string): number {
+    const value = this.get(key);
+    if (typeof value !== 'number')
+      throw new SettingsError(`Setting '${key}' is not a number`, key, 'default');
+    return value;
+  }
+
+  boolean(key: string): boolean {
+    return this.get(key) === true;
+  }
+
+  list(key: string): string[] {
+    const value = this.get(key);
+    if (value === undefined || value === '') return [];
+    return Array.isArray(value) ? [...value] : splitList(String(value));
+  }
+
+  /** Every resolved key, for the client's local property source. */
+  entries(): Array<[string, SettingValue]> {
+    return [...this.values.values()].map((entry) => [entry.key, entry.value]);
+  }
+
+  /** Keys below a map-valued prefix, e.g. `spring.cloud.config.server.git.repos.`. */
+  keysUnder(prefix: string): string[] {
+    const uniform = uniformKey(prefix);
+    const lower = canonicalKey(prefix);
+    return [...this.values]
+      .filter(([key, entry]) => key.startsWith(uniform) || entry.key.startsWith(lower))
+      .map(([, entry]) => entry.key);
+  }
+
+  isSecret(key: string): boolean {
+    return this.specs.get(uniformKey(key))?.secret === true;
+  }
+}
+
+export function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}

@@ -1,0 +1,23 @@
+/**
+ * Health as Spring Boot's actuator shapes it: a status per component, groups (liveness, readiness) that
+ * aggregate some of them, and the HTTP status a load balancer reads (503 for DOWN and OUT_OF_SERVICE).
+ */
+export type HealthStatus = 'UP' | 'DOWN' | 'OUT_OF_SERVICE' | 'UNKNOWN' | 'STALE';
+
+export interface ComponentHealth {
+  readonly status: HealthStatus;
+  readonly details?: Record<string, unknown>;
+}
+
+/** Worst first, as Boot's default status order; STALE (serving an old state) still serves, so ranks as UP. */
+const ORDER: readonly HealthStatus[] = ['DOWN', 'OUT_OF_SERVICE', 'UP', 'STALE', 'UNKNOWN'];
+
+export function aggregateStatus(statuses: readonly HealthStatus[]): HealthStatus {
+  if (statuses.length === 0) return 'UNKNOWN';
+  const worst = [...statuses].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))[0] ?? 'UNKNOWN';
+  return worst === 'STALE' ? 'UP' : worst;
+}
+
+export function httpStatusOf(status: HealthStatus): number {
+  return status === 'DOWN' || status === 'OUT_OF_SERVICE' ? 503 : 200;
+}
