@@ -107,10 +107,7 @@ describe('confbus command', () => {
       output,
       /Environment variable SPRING_CLOUD_CONFIG_SERVER_GIT_URL names no confbus setting \(ignored\)\. Did you mean SPRING_CLOUD_CONFIG_SERVER_GIT_URI/,
     );
-    assert.match(
-      output,
-      /'spring\.cloud\.config\.server\.git\.order' \(from file\) is a Spring setting/,
-    );
+    assert.match(output, /'spring\.cloud\.config\.server\.git\.order' \(from file\) is a Spring setting/);
     assert.equal(await server.stop(), 0);
   });
 
