@@ -92,10 +92,20 @@ export async function startKafkaBroker(): Promise<TestKafkaBroker> {
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
   const lines: string[] = [];
-  const format = java('kafka.tools.StorageTool', ['format', '-t', clusterId(), '-c', config]);
-  collect(format, lines);
-  const [code] = (await once(format, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`formatting the Kafka log dir failed (exit ${code}):\n${lines.join('\n')}`);
+  try {
+    // `--cluster-id=…` in one word: a base64url id may start with '-', which the tool's parser would take
+    // for an option if it came as a separate argument (one CI run in 64 failed that way).
+    const format = java('kafka.tools.StorageTool', ['format', `--cluster-id=${clusterId()}`, '-c', config]);
+    collect(format, lines);
+    const [code] = (await once(format, 'exit')) as [number | null];
+    if (code !== 0)
+      throw new Error(`formatting the Kafka log dir failed (exit ${code}):\n${lines.join('\n')}`);
+  } catch (error) {
+    // The proxy's open server would keep the test process alive: a failed start must not hang the run.
+    await proxy.close();
+    await dir.remove();
+    throw error;
+  }
 
   let running: ChildProcess | undefined;
   const broker: TestKafkaBroker = {
