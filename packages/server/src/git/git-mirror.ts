@@ -230,7 +230,8 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
    * per request or per burst). Only the label's own head counts: a commit present elsewhere in the mirror
    * (say, a feature branch later pushed to main) says nothing about the label.
    */
-  private async freshenFor(label: string, atLeast: string): Promise<void> {
+  private async freshenFor(requested: string, atLeast: string): Promise<void> {
+    const label = this.headLabel(requested);
     if (
       this.isStale() ||
       this.refs?.branches.get(label) === atLeast ||
@@ -254,6 +255,21 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     requireValidLabel(requested);
     if (!this.hasFetched) await this.start();
     return this.revisionOf(requested);
+  }
+
+  /** The branch or tag whose head serves `requested`: 'master' for a missing 'main' under try-master-branch. */
+  private headLabel(requested: string): string {
+    const refs = this.refs;
+    if (
+      requested === 'main' &&
+      this.options.tryMasterBranch !== false &&
+      refs !== undefined &&
+      !refs.branches.has('main') &&
+      !refs.tags.has('main') &&
+      refs.branches.has('master')
+    )
+      return 'master';
+    return requested;
   }
 
   private async revisionOf(requested: string): Promise<ResolvedRevision> {
