@@ -23,7 +23,6 @@ import { registerMonitorRoutes } from './monitor/monitor-controller.js';
 import { MonitorService } from './monitor/monitor-service.js';
 import { WEBHOOK_SECRET_HOSTS, type WebhookSecrets } from './monitor/index.js';
 import { type RequestLimits, requestLimitServerOptions } from './http/request-limits.js';
-import { buildInfo } from './build-info.js';
 import { installAccessLog } from './http/access-log.js';
 import { registerMetricsRoutes } from './metrics/metrics-routes.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
@@ -119,7 +118,9 @@ export async function createConfigServer({
   const defaultHealth = (): MirrorHealth =>
     mirror?.health() ??
     Object.values(repositories.health())[0] ?? { uri, available: true, stale: false, checks: 0, fetches: 0 };
+  const build = readBuildInfo();
   const metrics = new ServerMetrics({
+    build,
     git: defaultHealth,
     environments: repositories,
     bus: () => bus,
@@ -233,7 +234,7 @@ export async function createConfigServer({
           }
         : {},
   });
-  registerActuatorRoutes(app, readBuildInfo());
+  registerActuatorRoutes(app, build);
   registerEncryptionRoutes(app, { locator: encryption.locator, logger: encryptionLogger });
   registerEnvironmentRoutes(app, {
     service: finder,
@@ -303,7 +304,7 @@ export async function createConfigServer({
       }
       // The start-up summary: what runs and with which settings (non-default ones, secrets masked).
       logger.info(
-        { version: buildInfo().version, uri: displayUri, basedir, settings: effectiveSettings(settings) },
+        { version: build.version, uri: displayUri, basedir, settings: effectiveSettings(settings) },
         `Config server listening on ${address}`,
       );
       const cloneFailure = await cloned;

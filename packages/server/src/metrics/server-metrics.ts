@@ -6,7 +6,7 @@
  */
 import { type BusNode, followCounter, registerBusMetrics } from '@confbus/bus';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { buildInfo } from '../build-info.js';
+import type { BuildInfo } from '../actuator/build-info.js';
 import type { MirrorHealth } from '../git/index.js';
 
 /** What the environment service counts. */
@@ -17,6 +17,8 @@ export interface EnvironmentStats {
 }
 
 export interface MetricsSources {
+  /** The build's version, for confbus_build_info. */
+  build: Pick<BuildInfo, 'version'>;
   git: () => MirrorHealth;
   environments: EnvironmentStats;
   /** The server's bus member, once started (undefined with the bus off). */
@@ -40,7 +42,7 @@ export class ServerMetrics {
     const registers = [this.registry];
     // Node's process_* and nodejs_* metrics, as every Node service exposes them.
     collectDefaultMetrics({ register: this.registry });
-    const build = buildInfo();
+    const build = sources.build;
     new Gauge({
       name: 'confbus_build_info',
       help: 'Always 1; the labels say which confbus build and Node.js version run',
