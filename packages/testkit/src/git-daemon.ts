@@ -1,7 +1,8 @@
 // A `git daemon` serving git:// on 127.0.0.1 with a free port, for transport tests.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
+import { reserveFreePort } from './confbus-processes.js';
 
 export interface GitDaemon {
   readonly port: number;
@@ -10,17 +11,8 @@ export interface GitDaemon {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-function canConnect(port: number): Promise<boolean> {
+/** Whether something accepts connections on the loopback port (a server started by a test is up). */
+export function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     socket.once('connect', () => {
@@ -33,7 +25,7 @@ function canConnect(port: number): Promise<boolean> {
 
 /** Serves every repository under `basePath`; resolves once the daemon accepts connections. */
 export async function startGitDaemon(basePath: string, deadlineMs = 20_000): Promise<GitDaemon> {
-  const port = await freePort();
+  const port = await reserveFreePort();
   const child = spawn(
     'git',
     [

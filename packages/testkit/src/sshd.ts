@@ -6,10 +6,11 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { reserveFreePort } from './confbus-processes.js';
+import { canConnect } from './git-daemon.js';
 import { makeTempDir } from './temp-dir.js';
 
 const exec = promisify(execFile);
@@ -75,7 +76,7 @@ export async function startSshd(authorizedKeys: readonly string[], deadlineMs = 
   await writeFile(join(temp.path, 'authorized_keys'), `${authorizedKeys.join('\n')}\n`, { mode: 0o600 });
   // sshd insists on its privilege-separation directory even for a test instance (it is root here).
   if (process.getuid?.() === 0) await mkdir('/run/sshd', { recursive: true, mode: 0o755 });
-  const port = await freePort();
+  const port = await reserveFreePort();
   const config = join(temp.path, 'sshd_config');
   await writeFile(
     config,
@@ -126,25 +127,4 @@ export async function startSshd(authorizedKeys: readonly string[], deadlineMs = 
     log: () => log,
     stop,
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
