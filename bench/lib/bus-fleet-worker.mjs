@@ -23,16 +23,14 @@ const instances = [];
 const waiters = new Set();
 let pollErrors = 0;
 
+/** A core Logger that drops everything but notes when the instance received a refresh event. */
 function silentLoggerFor(instance) {
-  return {
-    debug() {},
-    // ClientBus logs this line right before it refreshes for an event addressed to the node.
-    info(message) {
-      if (message === 'Received remote refresh request.') instance.receivedAt = wallNow();
-    },
-    warn() {},
-    error() {},
+  // ClientBus logs this line (at info or debug) right before it refreshes for an event addressed to the node.
+  const note = (_fields, message) => {
+    if (message === 'Received remote refresh request.') instance.receivedAt = wallNow();
   };
+  const logger = { debug: note, info: note, warn() {}, error() {}, child: () => logger };
+  return logger;
 }
 
 async function startInstance(id, args) {

@@ -1,0 +1,51 @@
+// Makes room on the local RabbitMQ for a large benchmark fleet (one AMQP connection per instance).
+// A broker started from a shell with `ulimit -n 1024` accepts about 830 sockets (RabbitMQ keeps 10% of its
+// file handles for files), fewer than a 1,000-instance fleet needs. Raising the broker process's soft limit
+// up to its hard limit (prlimit) and then RabbitMQ's own handle limit (file_handle_cache:set_limit/1) takes
+// effect at once, without a restart; the broker is never stopped. What was done is returned for the report.
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+async function rabbitEval(expression) {
+  const { stdout } = await run('rabbitmqctl', ['-q', 'eval', expression], { timeout: 60_000 });
+  return stdout.trim();
+}
+
+/** RabbitMQ's socket limit: 90% of its file-handle limit, minus 2 (rabbit_fhc_helpers / file_handle_cache). */
+const socketsFor = (handles) => Math.floor(handles * 0.9) - 2;
+
+/**
+ * Ensures the broker accepts at least `sockets` connections. Resolves with a sentence saying what it found
+ * and changed; throws when the hard limit of the broker process is too low (the fleet cannot be measured).
+ */
+export async function ensureBrokerSockets(sockets) {
+  const handles = Number(await rabbitEval('file_handle_cache:get_limit().'));
+  if (socketsFor(handles) >= sockets) return `broker socket limit ${socketsFor(handles)} (unchanged)`;
+  const pid = await rabbitEval('list_to_integer(os:getpid()).');
+  const limits = await readFile(`/proc/${pid}/limits`, 'utf8');
+  const [soft, hard] = (/^Max open files\s+(\d+)\s+(\d+)/m.exec(limits) ?? []).slice(1).map(Number);
+  const needed = Math.ceil((sockets + 2) / 0.9) + 16;
+  const cannot = (why) =>
+    new Error(
+      `RabbitMQ accepts ${socketsFor(handles)} connections, the fleet needs ${sockets}: ${why}; ` +
+        `start the broker with \`ulimit -n ${needed}\` or more`,
+    );
+  if (soft === undefined || hard === undefined) throw cannot(`no file limit in /proc/${pid}/limits`);
+  if (hard < needed) throw cannot(`its hard file limit is ${hard}`);
+  if (soft < needed) {
+    try {
+      await run('prlimit', ['--pid', pid, `--nofile=${hard}:${hard}`]);
+    } catch (error) {
+      throw cannot(`raising its file limit from ${soft} failed (${String(error.stderr ?? error).trim()})`);
+    }
+  }
+  const target = Math.max(needed, Math.min(hard - 64, needed * 2));
+  await rabbitEval(`file_handle_cache:set_limit(${target}).`);
+  return (
+    `broker socket limit raised from ${socketsFor(handles)} to ${socketsFor(target)} ` +
+    `(process file limit ${soft} -> ${Math.max(soft, hard)}; RabbitMQ file handles ${handles} -> ${target})`
+  );
+}
