@@ -11,9 +11,8 @@ import { createInterface } from 'node:readline';
 import { setTimeout } from 'node:timers';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
-import { onCleanup } from './lib/cleanup.mjs';
 import { startFleetWorker } from './lib/fleet-workers.mjs';
-import { ensureBrokerSockets } from './lib/broker-capacity.mjs';
+import { fleetBroker } from './lib/broker-capacity.mjs';
 import { startConfbusServer } from './lib/processes.mjs';
 import { createConfigRepo, makeTempDir } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
@@ -65,7 +64,7 @@ function sampleDevYml(value) {
 }
 
 /** `confbus server` with the bus on; also collects the times of its "Refresh for: <service>" log lines. */
-async function startBusServer({ uri, basedir, vhost }) {
+async function startBusServer({ uri, basedir, broker }) {
   const proc = await startConfbusServer({
     uri,
     basedir,
@@ -76,7 +75,8 @@ async function startBusServer({ uri, basedir, vhost }) {
       '--spring.cloud.config.server.git.clone-on-start=true',
       '--spring.cloud.bus.enabled=true',
       '--spring.rabbitmq.host=127.0.0.1',
-      `--spring.rabbitmq.virtual-host=${vhost}`,
+      `--spring.rabbitmq.port=${broker.port}`,
+      `--spring.rabbitmq.virtual-host=${broker.vhost}`,
     ],
   });
   /** service -> times (ms epoch, pino's resolution) of "Refresh for" lines, newest last. */
@@ -131,7 +131,6 @@ export async function run({ log }) {
     pass: null,
   });
 
-  const { createTestVhost } = await tsImport('@confbus/testkit/rabbit-vhost', import.meta.url);
   // Counted by the broker itself (each queue numbers the messages routed to it).
   const { brokerDeliveries } = await tsImport('@confbus/testkit/broker-deliveries', import.meta.url);
   const root = await makeTempDir('confbus-bus-bench-');
@@ -140,15 +139,15 @@ export async function run({ log }) {
     'sample.yml': 'group:\n  comment: base\n  profile: default\n',
     'sample-dev.yml': sampleDevYml('initial'),
   });
-  const vhost = await createTestVhost();
-  const removeVhost = onCleanup(() => vhost.remove());
+  // One AMQP connection per instance, the server's, and slack for the harness.
+  const broker = await fleetBroker(Math.max(...FLEET_SIZES) + 16, log);
   const server = await startBusServer({
     uri: pathToFileURL(repo.path).href,
     basedir: join(root.path, 'mirror'),
-    vhost: vhost.name,
+    broker,
   });
   note(
-    `- confbus server (child process) at ${server.url}: refresh-rate ${REFRESH_RATE}, bus on vhost ${vhost.name}; ` +
+    `- confbus server (child process) at ${server.url}: refresh-rate ${REFRESH_RATE}, bus on ${broker.describe}; ` +
       `file:// bare remote; ${WORKERS} worker processes host the client instances`,
   );
   const workers = [];
@@ -159,7 +158,8 @@ export async function run({ log }) {
     '--spring.profiles.active=dev',
     '--spring.cloud.bus.enabled=true',
     '--spring.rabbitmq.host=127.0.0.1',
-    `--spring.rabbitmq.virtual-host=${vhost.name}`,
+    `--spring.rabbitmq.port=${broker.port}`,
+    `--spring.rabbitmq.virtual-host=${broker.vhost}`,
     '--management.endpoints.web.exposure.include=health',
     ...EXTRA_CLIENT_ARGS,
   ];
@@ -168,8 +168,6 @@ export async function run({ log }) {
   let fleet = 0;
   let counter = 0;
   const grow = async (size) => {
-    // One AMQP connection per instance, the server's, and slack for the test harness.
-    log(await ensureBrokerSockets(size + 16));
     const ids = Array.from({ length: WORKERS }, () => []);
     for (let n = fleet; n < size; n++) ids[n % WORKERS].push(`sample:dev:${n}`);
     const t = performance.now();
@@ -202,7 +200,7 @@ export async function run({ log }) {
   const settle = async (commit) => {
     const deadline = performance.now() + SETTLE_DEADLINE_MS;
     for (;;) {
-      const events = await (await fetch(`${server.url}/actuator/refresh-events`)).json();
+      const events = await (await fetch(`${server.url}/actuator/refresh-events?acks=10000`)).json();
       const event = events.find((e) => e.commit === commit && e.destination === 'sample:**');
       if (event && event.acks.length >= fleet) return Math.max(...event.acks.map((a) => a.afterMs));
       if (performance.now() > deadline) {
@@ -218,7 +216,7 @@ export async function run({ log }) {
   const busRound = async () => {
     const value = `bus-${++counter}`;
     const git0 = await gitHealth();
-    const deliveries0 = await brokerDeliveries(vhost.name);
+    const deliveries0 = await brokerDeliveries(broker.vhost, broker.node);
     const commit = await repo.push({ 'sample-dev.yml': sampleDevYml(value) }, `bench: ${value}`);
     const before = server.refreshLogged.get('sample')?.length ?? 0;
     const t0 = wallNow();
@@ -236,7 +234,7 @@ export async function run({ log }) {
     const git1 = await gitHealth();
     const ackMs = ACKS ? await settle(commit) : undefined;
     const gitChecks = git1.checks - git0.checks;
-    const deliveries = (await brokerDeliveries(vhost.name)) - deliveries0;
+    const deliveries = (await brokerDeliveries(broker.vhost, broker.node)) - deliveries0;
     return { ...g, answerMs, publishLogMs, ackMs, gitChecks, deliveries, worst: Math.max(...g.latencies) };
   };
 
@@ -347,7 +345,7 @@ export async function run({ log }) {
 
   for (const w of workers) await w.stop();
   await server.stop();
-  await removeVhost();
+  await broker.stop();
   return { rows, sections: [{ title: 'Bus (bench/bus-bench.mjs)', lines: details }] };
 
   /** Baseline at the fleet reached: no webhook, each instance polling refresh() once a second. */

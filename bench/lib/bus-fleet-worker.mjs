@@ -52,8 +52,9 @@ async function startInstance(id, args) {
   record();
   client.on('refresh', record);
   // A failed refresh (e.g. a poll while the server is busy) keeps the old value; counted, not fatal.
-  client.on('error', () => {
+  client.on('error', (error) => {
     pollErrors++;
+    instance.lastError = error instanceof Error ? error.message : String(error);
   });
   instances.push(instance);
 }
@@ -88,7 +89,7 @@ function collect(value, deadlineMs) {
       for (const i of instances) {
         const seen = i.seen.get(value);
         if (seen) served.push({ id: i.id, ...seen });
-        else missing.push(i.id);
+        else missing.push(whyMissing(i));
       }
       resolve({ served, missing });
     };
@@ -99,6 +100,16 @@ function collect(value, deadlineMs) {
     waiters.add(check);
     check();
   });
+}
+
+/** An instance that did not serve the value, with what it knows (for the benchmark's error message). */
+function whyMissing(instance) {
+  const received =
+    instance.receivedAt === undefined ? 'none' : `${Math.round(wallNow() - instance.receivedAt)} ms ago`;
+  return (
+    `${instance.id} (serves ${String(instance.comment.current)}, bus ${instance.client.bus?.connected ? 'up' : 'down'}, ` +
+    `last event received ${received}, last error ${instance.lastError ?? 'none'})`
+  );
 }
 
 function startPolling(intervalMs) {

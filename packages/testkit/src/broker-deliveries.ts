@@ -9,13 +9,17 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** Sum of `next_seq_id` over the vhost's queues; only queues that exist now are counted. */
-export async function brokerDeliveries(vhost: string): Promise<number> {
+/**
+ * Sum of `next_seq_id` over the vhost's queues; only queues that exist now are counted. `node`: another broker
+ * node than the default one (the benchmarks' private broker).
+ */
+export async function brokerDeliveries(vhost: string, node?: string): Promise<number> {
   if (!/^[\w.-]+$/.test(vhost)) throw new Error(`unexpected vhost name ${vhost}`);
   const expression =
     'lists:sum([proplists:get_value(next_seq_id, proplists:get_value(backing_queue_status, ' +
     `rabbit_amqqueue:info(Q, [backing_queue_status]), []), 0) || Q <- rabbit_amqqueue:list(<<"${vhost}">>)]).`;
-  const { stdout } = await run('rabbitmqctl', ['-q', 'eval', expression], { timeout: 60_000 });
+  const target = node === undefined ? [] : ['-n', node];
+  const { stdout } = await run('rabbitmqctl', [...target, '-q', 'eval', expression], { timeout: 60_000 });
   const count = Number(stdout.trim());
   if (!Number.isSafeInteger(count)) throw new Error(`rabbitmqctl eval answered ${stdout.trim()}`);
   return count;
