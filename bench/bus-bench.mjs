@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { startFleetWorker } from './lib/fleet-workers.mjs';
 import { fleetBroker } from './lib/broker-capacity.mjs';
+import { cpuMs, totalCpuMs } from './lib/cpu-time.mjs';
 import { startConfbusServer } from './lib/processes.mjs';
 import { createConfigRepo, makeTempDir } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
@@ -93,7 +94,7 @@ async function startBusServer({ uri, basedir, broker }) {
     const time = typeof entry.time === 'string' ? Date.parse(entry.time) : entry.time;
     if (m) refreshLogged.set(m[1], [...(refreshLogged.get(m[1]) ?? []), time]);
   });
-  return { url: proc.url, stop: proc.stop, output: proc.output, refreshLogged };
+  return { url: proc.url, pid: proc.child.pid, stop: proc.stop, output: proc.output, refreshLogged };
 }
 
 function githubPush(file) {
@@ -212,11 +213,22 @@ export async function run({ log }) {
     }
   };
 
+  /**
+   * CPU used so far by the server (with its git children's time once they are reaped: cutime is not read, so
+   * git's own work is left out), the fleet workers and the broker; a round's difference is its cost.
+   */
+  const cpuNow = async () => ({
+    server: await cpuMs(server.pid),
+    clients: await totalCpuMs(workers.map((w) => w.pid)),
+    broker: await cpuMs(broker.pid),
+  });
+
   /** One webhook round: push, POST /monitor, wait for every instance. */
   const busRound = async () => {
     const value = `bus-${++counter}`;
     const git0 = await gitHealth();
     const deliveries0 = await brokerDeliveries(broker.vhost, broker.node);
+    const cpu0 = await cpuNow();
     const commit = await repo.push({ 'sample-dev.yml': sampleDevYml(value) }, `bench: ${value}`);
     const before = server.refreshLogged.get('sample')?.length ?? 0;
     const t0 = wallNow();
@@ -235,7 +247,22 @@ export async function run({ log }) {
     const ackMs = ACKS ? await settle(commit) : undefined;
     const gitChecks = git1.checks - git0.checks;
     const deliveries = (await brokerDeliveries(broker.vhost, broker.node)) - deliveries0;
-    return { ...g, answerMs, publishLogMs, ackMs, gitChecks, deliveries, worst: Math.max(...g.latencies) };
+    const cpu1 = await cpuNow();
+    const cpu = {
+      server: cpu1.server - cpu0.server,
+      clients: cpu1.clients - cpu0.clients,
+      broker: cpu1.broker - cpu0.broker,
+    };
+    return {
+      ...g,
+      answerMs,
+      publishLogMs,
+      ackMs,
+      gitChecks,
+      deliveries,
+      cpu,
+      worst: Math.max(...g.latencies),
+    };
   };
 
   const summaries = [];
@@ -270,6 +297,9 @@ export async function run({ log }) {
         refreshWorst: median(rounds.map((r) => Math.max(...r.refreshMs))),
         gitChecks: median(rounds.map((r) => r.gitChecks)),
         deliveries: median(rounds.map((r) => r.deliveries)),
+        cpuServer: median(rounds.map((r) => r.cpu.server)) / size,
+        cpuClient: median(rounds.map((r) => r.cpu.clients)) / size,
+        cpuBroker: median(rounds.map((r) => r.cpu.broker)) / size,
         ackWorst: ACKS ? median(rounds.map((r) => r.ackMs)) : undefined,
         worsts,
       };
@@ -299,6 +329,14 @@ export async function run({ log }) {
           ratio: `${fmt(s.deliveries / (2 * size))} per 2N`,
           goal: `<= 2N + c per event`,
           pass: null,
+        },
+        {
+          measure: `CPU per instance refreshed, client + server, ms (${size} instances; broker apart)`,
+          confbus: `${fmt(s.cpuClient + s.cpuServer)} (client ${fmt(s.cpuClient)} + server ${fmt(s.cpuServer)})`,
+          baseline: `broker ${fmt(s.cpuBroker)}`,
+          ratio: '',
+          goal: '<= 3',
+          pass: s.cpuClient + s.cpuServer <= 3,
         },
         {
           measure: `upstream git checks per webhook, ${size} instances`,
@@ -331,6 +369,12 @@ export async function run({ log }) {
           (ACKS
             ? `all ${size} acks at the server ${fmt(s.ackWorst)} after publication; ${s.deliveries} broker deliveries a round (counted by RabbitMQ)`
             : 'acks off (spring.cloud.bus.ack.enabled=false)'),
+      );
+      note(
+        `- ${size} instances, CPU per webhook round (medians; /proc utime+stime, 10 ms resolution): ` +
+          `clients ${fmt(s.cpuClient * size)} ms (${fmt(s.cpuClient)} per instance: event, re-fetch, rebuild, ack), ` +
+          `server ${fmt(s.cpuServer * size)} ms (${fmt(s.cpuServer)} per instance: webhook, publish, ${size} re-fetches, ${size} acks; git's own processes not counted), ` +
+          `broker ${fmt(s.cpuBroker * size)} ms (${fmt(s.cpuBroker)} per instance)`,
       );
     } catch (err) {
       log(`${m}: ${err.stack ?? err}`);

@@ -69,6 +69,7 @@ export async function fleetBroker(connections, log) {
     const capacity = await ensureBrokerSockets(connections);
     const vhost = await createTestVhost();
     return {
+      pid: Number(await rabbitEval('list_to_integer(os:getpid()).')),
       port: 5672,
       vhost: vhost.name,
       node: undefined,
@@ -89,6 +90,7 @@ export async function fleetBroker(connections, log) {
     );
   }
   return {
+    pid: broker.pid,
     port,
     vhost: broker.vhost,
     node: broker.node,

@@ -57,5 +57,5 @@ export async function startFleetWorker(index, nodeArgs = []) {
     await exited;
     clearTimeout(timer);
   });
-  return { request, stop };
+  return { request, stop, pid: child.pid };
 }

@@ -87,6 +87,7 @@ export async function startPrivateBroker({ port, fileLimit = 20_000 }) {
   await rabbitmqctl(node, 'set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*');
   return {
     node,
+    pid: Number(await rabbitmqctl(node, 'eval', 'list_to_integer(os:getpid()).')),
     port,
     vhost,
     sockets: Math.floor(Number(handles) * 0.9) - 2,
