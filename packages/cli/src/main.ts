@@ -44,8 +44,17 @@ async function main(argv: string[]): Promise<number> {
       // Loaded on demand so a client process never loads the server's dependencies. The sample is an optional
       // peer of this package: an installation that only runs the server does not carry it.
       const { startSampleClient } = await importOptional<SampleClientModule>('@confbus/sample-client');
-      const client = await startSampleClient({ args: line.settingArgs, env: process.env });
-      await untilSignal(() => undefined);
+      // A busshutdown addressed to this node stops it as SIGTERM does (Spring's ShutdownListener exits too).
+      let requestShutdown = (): void => undefined;
+      const shutdownRequested = new Promise<void>((resolve) => {
+        requestShutdown = resolve;
+      });
+      const client = await startSampleClient({
+        args: line.settingArgs,
+        env: process.env,
+        onShutdownRequest: () => requestShutdown(),
+      });
+      await Promise.race([untilSignal(() => undefined), shutdownRequested]);
       await client.close();
       return 0;
     }
