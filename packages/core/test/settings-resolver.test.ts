@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { parseSettingsFile } from '../src/settings/settings-file.js';
 import {
   environmentNamesFor,
   resolveSettings,
@@ -224,5 +225,29 @@ describe("settings resolver: Spring's relaxed binding", () => {
       () => resolveSettings(ranged, { args: ['--server.port=99999'] }, { unknownKeys: 'error' }),
       /Setting 'server.port' from argument: '99999' must be between 0 and 65535/,
     );
+  });
+});
+
+describe('settings file: YAML typed as Spring Boot (SnakeYAML) types it', () => {
+  it('keeps y and n as text and reads on/off as booleans', () => {
+    const values = parseSettingsFile(
+      'application.yml',
+      'a:\n  short: y\n  answer: n\n  flag: on\n  off-flag: off\n',
+    );
+    assert.deepEqual(values, { 'a.short': 'y', 'a.answer': 'n', 'a.flag': true, 'a.off-flag': false });
+  });
+
+  it('refuses a file that holds no map, or several documents, naming the file', () => {
+    assert.throws(
+      () => parseSettingsFile('list.yml', '- a\n- b\n'),
+      /Settings file list.yml must hold a map/,
+    );
+    assert.throws(() => parseSettingsFile('scalar.yml', 'just text\n'), /must hold a map/);
+    assert.throws(
+      () => parseSettingsFile('two.yml', 'a: 1\n---\nb: 2\n'),
+      /Settings file two.yml holds 2 YAML documents/,
+    );
+    assert.deepEqual(parseSettingsFile('doc.yml', 'document: kept\n'), { document: 'kept' });
+    assert.deepEqual(parseSettingsFile('empty.yml', '# nothing\n'), {});
   });
 });

@@ -2,30 +2,46 @@
  * The settings file: YAML (`application.yml`), or Java properties when its name ends in `.properties`, as
  * Spring Boot reads `spring.config.location`. Pure: the caller reads the file and hands over its text.
  */
-import YAML from 'yaml';
-import { flattenProperties } from '../codecs/flatten.js';
+import { ConfigParseError } from '../codecs/config-document.js';
 import { parseProperties } from '../codecs/properties-codec.js';
+import { parseYaml } from '../codecs/yaml-codec.js';
 import { SettingsError } from './settings.js';
 
-/** Flattens a settings file into dotted keys (`a.b[0]` for lists); errors name the file and line. */
+/**
+ * Flattens a settings file into dotted keys (`a.b[0]` for lists); errors name the file and line. YAML goes
+ * through the same codec as the repository's files, so values are typed as SnakeYAML (Spring Boot) types them
+ * (`y`/`n` stay text, `on`/`off` are booleans) and the same size limits apply.
+ */
 export function parseSettingsFile(path: string, text: string): Record<string, unknown> {
   if (path.endsWith('.properties')) return parsePropertiesSettings(path, text);
-  const doc = YAML.parseDocument(text, { version: '1.1', uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const first = doc.errors[0];
-    const line = first?.linePos?.[0]?.line;
+  let documents;
+  try {
+    documents = parseYaml(text, path);
+  } catch (error) {
+    if (!(error instanceof ConfigParseError)) throw error;
+    const line = error.line === undefined ? '' : ` line ${error.line}`;
     throw new SettingsError(
-      `Settings file ${path}${line ? ` line ${line}` : ''} is not valid YAML: ${first?.message.split('\n')[0]}`,
+      `Settings file ${path}${line} is not valid YAML: ${error.reason.split('\n')[0]}`,
       path,
       'file',
     );
   }
-  const data: unknown = doc.toJS({ maxAliasCount: 100 });
-  if (data === null || data === undefined) return {};
-  if (typeof data !== 'object' || Array.isArray(data)) {
+  if (documents.length > 1) {
+    throw new SettingsError(
+      `Settings file ${path} holds ${documents.length} YAML documents; confbus reads one (use separate files per profile)`,
+      path,
+      'file',
+    );
+  }
+  const [document] = documents;
+  if (document === undefined) return {};
+  // The codec keeps a top-level scalar or list under `document` (Spring's YamlProcessor, for repository files);
+  // a settings file needs a map, unless `document:` really is one of its keys.
+  const keys = Object.keys(document.properties);
+  if (keys.every((key) => /^document(\[|$)/.test(key)) && !/^document\s*:/m.test(text)) {
     throw new SettingsError(`Settings file ${path} must hold a map of settings`, path, 'file');
   }
-  return flattenProperties(data);
+  return { ...document.properties };
 }
 
 function parsePropertiesSettings(path: string, text: string): Record<string, unknown> {
