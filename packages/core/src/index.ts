@@ -90,6 +90,20 @@ export {
 } from './bus/service-matcher.js';
 export { guessServiceNames } from './bus/service-names.js';
 export {
+  brokerConnection,
+  busBinder,
+  busTransportSettings,
+  isBusEnabled,
+  kafkaBrokers,
+  kafkaBusSettings,
+  readBusMemberSettings,
+  type BrokerConnection,
+  type BusBinder,
+  type BusMemberSettings,
+  type BusTransportSettings,
+  type KafkaBusSettings,
+} from './bus/bus-settings.js';
+export {
   PRESENCE_EVENT_TYPE,
   PRESENCE_REQUEST_EVENT_TYPE,
   createPresenceAnnouncement,
