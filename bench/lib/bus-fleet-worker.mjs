@@ -24,15 +24,18 @@ const waiters = new Set();
 let pollErrors = 0;
 
 function silentLoggerFor(instance) {
-  return {
-    debug() {},
-    // ClientBus logs this line right before it refreshes for an event addressed to the node.
-    info(message) {
+  const logger = {
+    // ClientBus logs this DEBUG line right before it refreshes for an event addressed to the node (pino's
+    // call shape: fields first, then the message).
+    debug(_fields, message) {
       if (message === 'Received remote refresh request.') instance.receivedAt = wallNow();
     },
+    info() {},
     warn() {},
     error() {},
+    child: () => logger,
   };
+  return logger;
 }
 
 async function startInstance(id, args) {

@@ -4,7 +4,7 @@
  * else the last-known-good backup, else the local settings alone (with fail-fast, a failed fetch ends here).
  */
 import type { Environment, Logger, Settings } from '@confbus/core';
-import { pino } from 'pino';
+import { loggerFromSettings } from '@confbus/core/logging';
 import { BackupStore } from './backup-store.js';
 import { createClientDecryptor } from './cipher-values.js';
 import { readClientSettings, type ClientSettings } from './client-settings.js';
@@ -16,7 +16,10 @@ import { resolveLocalSettings, type LocalSettingsSources } from './local-setting
 import { SnapshotFactory } from './snapshot-factory.js';
 
 export interface ConfigClientOptions extends LocalSettingsSources {
-  /** Where the client logs (default: pino at `logging.level.root`). Lines never contain secret values. */
+  /**
+   * Where the client logs; default: the server's pino logger (`@confbus/core/logging`) at `logging.level.root`,
+   * JSON with ISO times, or pretty lines on a terminal (`confbus.logging.format`). Never secret values.
+   */
   readonly logger?: Logger;
 }
 
@@ -41,8 +44,7 @@ export async function prepareClient(options: ConfigClientOptions): Promise<Prepa
   const env = options.env ?? process.env;
   const localSettings = resolveLocalSettings(options, env);
   const settings = readClientSettings(localSettings);
-  const logger: Logger =
-    options.logger ?? pino({ level: localSettings.optionalString('logging.level.root') ?? 'info' });
+  const logger: Logger = options.logger ?? loggerFromSettings(localSettings, { name: 'confbus-client' });
   const decryptor = await createClientDecryptor(settings, options.cwd ?? process.cwd(), (message) =>
     logger.warn({}, message),
   );

@@ -48,7 +48,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   private constructor(
     readonly settings: ClientSettings,
     readonly localSettings: Settings,
-    /** The logger the client writes to (pino unless one was passed in); services may share it. */
+    /** The logger the client writes to (core's pino logger unless one was passed in); services may share it. */
     readonly logger: Logger,
     parts: ClientParts,
     fetched: boolean,
