@@ -1,6 +1,6 @@
 // The public API of @confbus/bus (see README.md). Everything else in src/ is internal: tests import it from src.
+export { BusNode } from './bus-node.js';
 export {
-  BusNode,
   DEFAULT_BUS_DESTINATION,
   type AckDetails,
   type BusCommandHandler,
@@ -8,7 +8,7 @@ export {
   type BusNodeOptions,
   type BusNodeStats,
   type BusRefreshHandler,
-} from './bus-node.js';
+} from './bus-node-options.js';
 // Reading the bus settings is core's (the client reads them with the bus off); re-exported for existing users.
 export {
   brokerConnection,

@@ -10,7 +10,7 @@ import {
   readBusMemberSettings,
 } from '@confbus/core';
 import { AmqpTransport } from './amqp/amqp-transport.js';
-import type { BusNodeOptions } from './bus-node.js';
+import type { BusNodeOptions } from './bus-node-options.js';
 import { KafkaTransport } from './kafka/kafka-transport.js';
 import type { BusTransport } from './transport.js';
 

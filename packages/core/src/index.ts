@@ -61,15 +61,14 @@ export { effectiveSettings } from './settings/effective-settings.js';
 export { SettingsIndex, type KeyTarget } from './settings/settings-index.js';
 export { nearestSetting, unknownSettingMessage } from './settings/setting-suggestions.js';
 export { type UnsupportedSetting, unsupportedSettingMessage } from './settings/unsupported-setting.js';
+export { busEventFromJson, decodeBusEvent } from './bus/bus-event-decoder.js';
 export {
   BusMessageError,
-  busEventFromJson,
   SHUTDOWN_EVENT_TYPE,
   createAckEvent,
   createEnvironmentChangeEvent,
   createRefreshEvent,
   createShutdownEvent,
-  decodeBusEvent,
   encodeBusEvent,
   isAckEvent,
   isEnvironmentChangeEvent,
