@@ -145,4 +145,3 @@ async function distinctFreePorts(): Promise<[number, number, number]> {
   while (ports.size < 3) ports.add(await reserveFreePort());
   return [...ports] as [number, number, number];
 }
-

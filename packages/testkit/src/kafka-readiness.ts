@@ -84,4 +84,3 @@ export function collect(child: ChildProcess, lines: string[]): Promise<void> {
     child.stderr?.on('data', onData);
   });
 }
-
