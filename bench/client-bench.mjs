@@ -1,7 +1,11 @@
 // Client benchmarks, against a real confbus server (child process) over a real git repository:
 //   1. idle memory of the sample client (RSS and heap used after start + forced GC) vs a bare node:http process;
 //   2. cost of a refresh that changes 1,000 keys (ConfigClient in this process; median and p95 of 20 refreshes,
-//      each after a push that changes all 1,000 values) vs a refresh that changes nothing, in alternating rounds.
+//      each after a push that changes all 1,000 values) vs a refresh that changes nothing, in alternating rounds;
+//   3. CPU time per refresh of a 100-key configuration (process.cpuUsage around each refresh, in this process),
+//      by refresh() and by the version check the poll and the bus catch-up use, and the server's CPU per
+//      instance re-fetching the pushed commit (its process_cpu_seconds_total over many hinted GETs): issue #14's
+//      goal is client + server ≤ 3 ms per instance refreshed.
 // Run alone: `npm run build && node bench/client-bench.mjs`; bench/run-all.mjs can list it (exports title, run).
 // Self-contained on purpose (no bench/lib imports), so it runs on any branch that has the built packages.
 import { execFile, spawn } from 'node:child_process';
@@ -25,6 +29,9 @@ const CONFBUS_BIN = join(REPO_ROOT, 'packages/cli/bin/confbus.js');
 const SAMPLE_MAIN = join(REPO_ROOT, 'examples/sample-client/dist/main.js');
 const KEYS = 1000;
 const REFRESHES = 20;
+const SMALL_KEYS = 100;
+const CPU_REFRESHES = 50;
+const FLEET_GETS = 200;
 const MEMORY_SAMPLES = 5;
 const MiB = 2 ** 20;
 
@@ -52,10 +59,10 @@ const GIT_ENV = {
 };
 const git = (cwd, ...args) => execFileAsync('git', args, { cwd, env: GIT_ENV, maxBuffer: 64 * MiB });
 
-/** `keys:` with KEYS entries, every value carrying `round`, so each push changes all of them. */
-function benchYaml(round) {
+/** `keys:` with `count` entries, every value carrying `round`, so each push changes all of them. */
+function benchYaml(round, count = KEYS) {
   const lines = ['keys:'];
-  for (let i = 0; i < KEYS; i++) lines.push(`  k${String(i).padStart(4, '0')}: value-${i}-round-${round}`);
+  for (let i = 0; i < count; i++) lines.push(`  k${String(i).padStart(4, '0')}: value-${i}-round-${round}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -68,6 +75,7 @@ async function createRepo(root) {
   await writeFile(join(work, 'sample.yml'), 'group:\n  profile: default\n  comment: bench\n');
   await writeFile(join(work, 'application.yml'), 'shared: true\n');
   await writeFile(join(work, 'bench.yml'), benchYaml(0));
+  await writeFile(join(work, 'bench100.yml'), benchYaml(0, SMALL_KEYS));
   await git(work, 'add', '-A');
   await git(work, 'commit', '--quiet', '-m', 'initial');
   await git(work, 'push', '--quiet', 'origin', 'master');
@@ -78,6 +86,12 @@ async function createRepo(root) {
       round++;
       await writeFile(join(work, 'bench.yml'), benchYaml(round));
       await git(work, 'commit', '--quiet', '-am', `round ${round}`);
+      await git(work, 'push', '--quiet', 'origin', 'master');
+    },
+    async pushSmallChanged() {
+      round++;
+      await writeFile(join(work, 'bench100.yml'), benchYaml(round, SMALL_KEYS));
+      await git(work, 'commit', '--quiet', '-am', `round ${round} (100 keys)`);
       await git(work, 'push', '--quiet', 'origin', 'master');
     },
   };
@@ -330,6 +344,40 @@ export async function run({ log = console.log } = {}) {
       `- changed (ms): ${changed.map((x) => fmt(x)).join(' ')}`,
       `- no change (ms): ${unchanged.map((x) => fmt(x)).join(' ')}`,
     );
+
+    // 3. CPU per refresh, 100 keys.
+    log(`3. CPU per refresh of a ${SMALL_KEYS}-key configuration (${CPU_REFRESHES} refreshes per path)`);
+    const cpu = await cpuPerRefresh(ConfigClient, repo, serverUrl, silent, cwd);
+    const together = cpu.clientRefresh + cpu.serverPerInstance;
+    rows.push(
+      row(
+        `client CPU per refresh(), ${SMALL_KEYS} keys changed, ms`,
+        fmt(cpu.clientRefresh),
+        `${fmt(cpu.clientCheck)} (version check, the poll's and catch-up's path)`,
+        cpu.clientRefresh / cpu.clientCheck,
+      ),
+      row(
+        'server CPU per instance re-fetching the pushed commit (hinted GET), ms',
+        fmt(cpu.serverPerInstance),
+        `${fmt(cpu.serverPerChange)} (first GET after a push: upstream check + build)`,
+        cpu.serverPerInstance / cpu.serverPerChange,
+      ),
+      {
+        measure: 'client + server CPU per instance refreshed, ms',
+        confbus: fmt(together),
+        baseline: '3 (issue #14 goal)',
+        ratio: `${fmt(together / 3)}x`,
+        goal: '≤ 3 ms',
+        pass: together <= 3,
+      },
+    );
+    details.push(
+      `- CPU: process.cpuUsage() (user + system) around each of ${CPU_REFRESHES} refreshes of a client with one ` +
+        `refreshable bound to all ${SMALL_KEYS} keys, each after a push changing them all; the server's from its ` +
+        `process_cpu_seconds_total over ${FLEET_GETS} GETs of the pushed commit with the version hint header ` +
+        '(what each instance of a fleet costs it once the first one has built the answer), and over the first ' +
+        'GET after each push. Loaded machine: provisional figures.',
+    );
     await server.stop();
   } finally {
     await client?.close().catch(() => undefined);
@@ -339,6 +387,89 @@ export async function run({ log = console.log } = {}) {
     await rm(root, { recursive: true, force: true });
   }
   return { rows, sections: [{ title: 'Client (bench/client-bench.mjs)', lines: details }] };
+}
+
+/** Section 3: CPU ms per refresh on both paths, and the server's CPU ms per hinted re-fetch and per first GET. */
+async function cpuPerRefresh(ConfigClient, repo, serverUrl, logger, cwd) {
+  const client = await ConfigClient.start({
+    args: [
+      `--spring.cloud.config.uri=${serverUrl}`,
+      '--spring.application.name=bench100',
+      '--confbus.client.poll.interval=0',
+    ],
+    env: {},
+    cwd,
+    logger,
+  });
+  try {
+    const bound = client.refreshable((config) => config.bind('keys'));
+    const cpuMs = async (action) => {
+      const before = process.cpuUsage();
+      const result = await action();
+      const used = process.cpuUsage(before);
+      return { ms: (used.user + used.system) / 1000, result };
+    };
+    // Warm-up (JIT, connection), not measured.
+    await repo.pushSmallChanged();
+    await client.refresh();
+    await repo.pushSmallChanged();
+    await client.refreshIfVersionChanged();
+    let refreshMs = 0;
+    let checkMs = 0;
+    for (let i = 0; i < CPU_REFRESHES; i++) {
+      await repo.pushSmallChanged();
+      const refreshed = await cpuMs(() => client.refresh());
+      if (refreshed.result.length !== SMALL_KEYS + 1)
+        throw new Error(`refresh changed ${refreshed.result.length} keys`);
+      refreshMs += refreshed.ms;
+      await repo.pushSmallChanged();
+      const checked = await cpuMs(() => client.refreshIfVersionChanged());
+      if (checked.result?.keys.length !== SMALL_KEYS + 1)
+        throw new Error('the version check did not refresh');
+      checkMs += checked.ms;
+    }
+    if (Object.keys(bound.current).length !== SMALL_KEYS) throw new Error('the component lost keys');
+
+    // The server: its first GET after a push, then a fleet's hinted re-fetches of that commit.
+    const serverCpu = async () => {
+      const text = await (await fetch(`${serverUrl}/actuator/prometheus`)).text();
+      const match = /^process_cpu_seconds_total (\S+)$/m.exec(text);
+      if (!match) throw new Error('no process_cpu_seconds_total in the server metrics');
+      return Number(match[1]) * 1000;
+    };
+    const get = async (headers = {}) => {
+      const response = await fetch(`${serverUrl}/bench100/default`, { headers });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`GET /bench100/default answered ${response.status}`);
+    };
+    // A scrape costs the server CPU too: measured between two back-to-back scrapes, taken off each interval.
+    const s0 = await serverCpu();
+    const scrapeMs = (await serverCpu()) - s0;
+    let firstMs = 0;
+    let hintedMs = 0;
+    const ROUNDS = 5;
+    for (let round = 0; round < ROUNDS; round++) {
+      await repo.pushSmallChanged();
+      const t0 = await serverCpu();
+      await get();
+      const t1 = await serverCpu();
+      await client.refresh();
+      const hint = { 'x-config-min-version': client.status.version ?? '' };
+      const t2 = await serverCpu();
+      for (let i = 0; i < FLEET_GETS / ROUNDS; i++) await get(hint);
+      const t3 = await serverCpu();
+      firstMs += t1 - t0 - scrapeMs;
+      hintedMs += t3 - t2 - scrapeMs;
+    }
+    return {
+      clientRefresh: refreshMs / CPU_REFRESHES,
+      clientCheck: checkMs / CPU_REFRESHES,
+      serverPerChange: firstMs / ROUNDS,
+      serverPerInstance: hintedMs / FLEET_GETS,
+    };
+  } finally {
+    await client.close();
+  }
 }
 
 function formatTable(rows) {

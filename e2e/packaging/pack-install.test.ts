@@ -3,10 +3,12 @@
  * tarball is installed in an empty folder outside the repository together with only the tarballs of the
  * @confbus packages it declares (so a missing or wrong dependency fails here). Then, from those folders: the
  * `confbus` command's help, its message when the optional sample client is absent, the server it starts, and
- * the README's client example (transpiled as a user's build would) fetching from that server.
+ * the README's client example (transpiled as a user's build would) fetching from that server — from the folder
+ * where @confbus/client was installed with core only: the bus is its optional peer, loaded only when enabled.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -150,6 +152,17 @@ test('the sample-client command says what to install when the optional sample is
   assert.match(failure.stderr, /npm install @confbus\/sample-client/);
 });
 
+/** The README's first TypeScript block, compiled as a user's build would compile it, as `dir`/app.mjs. */
+async function writeReadmeExample(dir: string): Promise<void> {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(example, 'the README has a TypeScript client example');
+  const { outputText } = ts.transpileModule(example, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  await writeFile(join(dir, 'app.mjs'), outputText);
+}
+
 test("the README's client example runs against the installed server", async () => {
   const serverDir = installs.get('confbus') as string;
   const server = startNodeProcess(
@@ -164,15 +177,14 @@ test("the README's client example runs against the installed server", async () =
   assert.equal(page.status, 200, 'the installed server serves the console page from @confbus/console');
   assert.match(await page.text(), /<script type="module"/);
 
-  // The README's first TypeScript block, compiled as a user's build would compile it.
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
-  const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(example, 'the README has a TypeScript client example');
-  const { outputText } = ts.transpileModule(example, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  });
   const clientDir = installs.get('@confbus/client') as string;
-  await writeFile(join(clientDir, 'app.mjs'), outputText);
+  for (const absent of ['@confbus/bus', 'rabbitmq-client', '@platformatic/kafka']) {
+    assert.ok(
+      !existsSync(join(clientDir, 'node_modules', absent)),
+      `the client alone does not install ${absent}`,
+    );
+  }
+  await writeReadmeExample(clientDir);
   const port = await reserveFreePort();
   startNodeProcess(
     join(clientDir, 'app.mjs'),
@@ -192,4 +204,27 @@ test("the README's client example runs against the installed server", async () =
   assert.deepEqual(dynamic, { profile: 'dev', comment: 'development settings for sample' });
   const stable = await getJson(`http://127.0.0.1:${port}/static`);
   assert.deepEqual(stable.body, { profile: 'dev', comment: 'development settings for sample' });
+});
+
+test('the client installed without @confbus/bus says what to install when the bus is enabled', async () => {
+  const clientDir = installs.get('@confbus/client') as string;
+  await writeReadmeExample(clientDir);
+  // No server is needed: without fail-fast the client starts on local settings, then starts the bus.
+  const failure = await run(
+    process.execPath,
+    [
+      join(clientDir, 'app.mjs'),
+      '--spring.cloud.config.uri=http://127.0.0.1:1',
+      '--spring.cloud.bus.enabled=true',
+      '--server.port=0',
+    ],
+    { cwd: clientDir },
+  ).then(
+    () => undefined,
+    (error: { code: number; stderr: string }) => error,
+  );
+  assert.ok(failure, 'the start fails');
+  assert.notEqual(failure.code, 0);
+  assert.match(failure.stderr, /CONFBUS_BUS_NOT_INSTALLED/);
+  assert.match(failure.stderr, /npm install @confbus\/bus/);
 });

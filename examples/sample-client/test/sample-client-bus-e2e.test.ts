@@ -69,6 +69,8 @@ describe('sample clients on the bus', () => {
         `--spring.rabbitmq.virtual-host=${vhost.name}`,
         '--confbus.bus.reconnect.initial-interval=500',
         '--confbus.bus.reconnect.max-interval=1000',
+        // "Received remote refresh request." is DEBUG: a refresh's one INFO line is "Keys refreshed [...]".
+        '--logging.level.root=debug',
       ],
       // The password comes through the environment, as it would in production.
       { SPRING_RABBITMQ_USERNAME: credentials.username, SPRING_RABBITMQ_PASSWORD: credentials.password },

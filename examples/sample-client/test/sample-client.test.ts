@@ -63,6 +63,19 @@ describe('sample client as a child process', () => {
     ]);
     assert.deepEqual(await getJson('/static'), initial);
     assert.deepEqual(await getJson('/dynamic'), { profile: 'dev2', comment: 'second' });
+    // The server's log format (stdout is a pipe here: JSON, ISO times), and one INFO line for the refresh.
+    const refreshLine = await child.waitForLine(/Refresh keys changed: \[/);
+    const logged = JSON.parse(refreshLine) as Record<string, unknown>;
+    assert.equal(logged.name, 'confbus-client');
+    assert.match(String(logged.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.equal(logged.msg, 'Refresh keys changed: [config.client.version, group.comment, group.profile]');
+    assert.deepEqual([logged.trigger, logged.version], ['local', '2'.repeat(40)]);
+    const startLines = child.lines.findIndex((l) => l.includes('Listening on http://'));
+    assert.deepEqual(
+      child.lines.slice(startLines + 1).filter((l) => l.startsWith('{') && l.includes('"level":30,')),
+      [refreshLine],
+      'after start-up, the refresh is the only INFO line',
+    );
     assert.equal(((await getJson('/actuator/health')) as { status: string }).status, 'UP');
     assert.equal((await fetch(`${url}/actuator/env`)).status, 404);
 

@@ -4,7 +4,8 @@
  * pay no metrics cost. Documented in docs/operations.md.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { BusNode, BusNodeStats } from './bus-node.js';
+import type { BusNode } from './bus-node.js';
+import type { BusNodeStats } from './bus-node-options.js';
 
 /** `node` is read at each scrape: the bus may start after the metrics are registered, or not at all. */
 export function registerBusMetrics(registry: Registry, node: () => BusNode | undefined): void {

@@ -24,83 +24,14 @@ import {
   isRefreshEvent,
   isShutdownEvent,
 } from '@confbus/core';
+import { sendWithin } from './bounded-send.js';
+import type { AckDetails, BusNodeEvents, BusNodeOptions, BusNodeStats } from './bus-node-options.js';
 import { busErrors } from './errors.js';
 import type { BusTransport, InboundBody, InboundMessage } from './transport.js';
 
-/** Spring Cloud Bus's default destination (`spring.cloud.bus.destination`): exchange or topic name. */
-export const DEFAULT_BUS_DESTINATION = 'springCloudBus';
-
-/** What the node adds to the ack of a refresh it handled (Spring ignores the extra field). */
-export interface AckDetails {
-  /** The config version (commit) the node serves after the refresh. */
-  readonly configVersion?: string;
-}
-
-/** This node's own refresh; the node acks the event once `refresh` has settled. */
-export interface BusRefreshHandler {
-  refresh(event: RefreshBusEvent): Promise<AckDetails>;
-}
-
-/** Spring's other bus commands, run for events addressed to this node and acked as Spring does. */
-export interface BusCommandHandler {
-  /** `busenv`: set these properties on this node (which then refreshes). */
-  environmentChange(values: Readonly<Record<string, string>>): Promise<void>;
-  /** `busshutdown`: shut this node down gracefully; called after the ack has been sent. */
-  shutdown(): Promise<void>;
-}
-
-export interface BusNodeOptions {
-  readonly transport: BusTransport;
-  /** This node's service id (`spring.cloud.bus.id`), e.g. from `defaultBusId()`. */
-  readonly busId: string;
-  /** `spring.cloud.config.name` entries that also address this node (see `isForSelf`). */
-  readonly configNames?: readonly string[];
-  /** Send an ack for each refresh handled (`spring.cloud.bus.ack.enabled`). */
-  readonly ackEnabled: boolean;
-  /** Destination of the acks (`spring.cloud.bus.ack.destination-service`); everyone when absent. */
-  readonly ackDestination?: string;
-  /** Runs for each refresh addressed to this node; without one the node only acks (a bare bus member). */
-  readonly refreshHandler?: BusRefreshHandler;
-  /** Runs `busenv` and `busshutdown` events addressed to this node; without one they are only passed on. */
-  readonly commandHandler?: BusCommandHandler;
-  readonly logger: Logger;
-  /** How long a publish waits for the broker before it fails (`confbus.bus.publish-timeout`); default 5 s. */
-  readonly publishTimeoutMs?: number;
-}
-
-/**
- * Running counts of what the node moved, read by the server's and the client's metrics at scrape time (plain
- * numbers, so the bus package does not depend on a metrics library and the hot path pays one increment).
- */
-export interface BusNodeStats {
-  /** Events this node published (refreshes, acks, presence…), by event type. */
-  readonly published: Record<string, number>;
-  readonly publishFailures: number;
-  /** Well-formed events received, by event type, whoever they were addressed to. */
-  readonly received: Record<string, number>;
-  /** Messages dropped because they did not decode as a bus event. */
-  readonly dropped: number;
-  /** Refreshes addressed to this node and handled by it. */
-  readonly refreshesHandled: number;
-  /** Times the transport came up after having been down (the first connection excluded). */
-  readonly reconnects: number;
-}
-
-type MutableStats = { -readonly [K in keyof BusNodeStats]: BusNodeStats[K] };
-
 const DEFAULT_PUBLISH_TIMEOUT_MS = 5000;
 
-export interface BusNodeEvents {
-  refresh: [e: RefreshBusEvent];
-  /** Every refresh event from another node, addressed to this one or not (config servers track them all). */
-  observed: [e: RefreshBusEvent];
-  ack: [e: AckBusEvent];
-  /** Events of any other type (environment changes, confbus presence), whatever their destination. */
-  other: [e: BusEvent];
-  connected: [];
-  disconnected: [];
-  reconnected: [];
-}
+type MutableStats = { -readonly [K in keyof BusNodeStats]: BusNodeStats[K] };
 
 export class BusNode extends EventEmitter<BusNodeEvents> {
   readonly #options: BusNodeOptions;
@@ -189,7 +120,8 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
       throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'BusNode is not started or already closed');
     }
     try {
-      await this.#sendWithin(e);
+      const timeoutMs = this.#options.publishTimeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS;
+      await sendWithin(this.#transport.send(e, encodeBusEvent(e)), timeoutMs);
       this.#stats.published[e.type] = (this.#stats.published[e.type] ?? 0) + 1;
     } catch (err) {
       this.#stats.publishFailures++;
@@ -198,35 +130,6 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
         busErrors.CONFBUS_BUS_SEND_FAILED,
         `publishing ${e.type} ${e.id} to the bus failed${code ? ` (${code})` : ''}: ${message}`,
       );
-    }
-  }
-
-  /**
-   * The transport's send, bounded: with the broker down, the AMQP client waits for a connection and retries
-   * (a minute), longer than any webhook sender waits for its answer. The send itself is not cancelled: it may
-   * still go out once the broker is back, which a refresh tolerates (it is idempotent).
-   */
-  async #sendWithin(e: BusEvent): Promise<void> {
-    const timeoutMs = this.#options.publishTimeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS;
-    const sending = this.#transport.send(e, encodeBusEvent(e));
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new Error(
-              `the broker did not take it within ${timeoutMs} ms (confbus.bus.publish-timeout); it is unreachable or slow`,
-            ),
-          ),
-        timeoutMs,
-      );
-      timer.unref();
-    });
-    try {
-      await Promise.race([sending, expired]);
-    } finally {
-      clearTimeout(timer);
-      sending.catch(() => undefined);
     }
   }
 
@@ -309,7 +212,8 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     if (isFromSelf(e, this.#options.busId)) return;
     this.emit('observed', e);
     if (!this.isAddressed(e)) return;
-    this.#log.info(
+    // DEBUG: the refresh it causes logs the one INFO line ("Keys refreshed [...]" on a client).
+    this.#log.debug(
       { eventId: e.id, origin: e.originService, destination: e.destinationService },
       'bus refresh',
     );

@@ -1,6 +1,6 @@
 // The public API of @confbus/bus (see README.md). Everything else in src/ is internal: tests import it from src.
+export { BusNode } from './bus-node.js';
 export {
-  BusNode,
   DEFAULT_BUS_DESTINATION,
   type AckDetails,
   type BusCommandHandler,
@@ -8,12 +8,11 @@ export {
   type BusNodeOptions,
   type BusNodeStats,
   type BusRefreshHandler,
-} from './bus-node.js';
+} from './bus-node-options.js';
+// Reading the bus settings is core's (the client reads them with the bus off); re-exported for existing users.
 export {
   brokerConnection,
   busBinder,
-  busNodeOptionsFromSettings,
-  createBusTransport,
   isBusEnabled,
   readBusMemberSettings,
   kafkaBusSettings,
@@ -22,8 +21,12 @@ export {
   type BusMemberSettings,
   type BusTransportSettings,
   type KafkaBusSettings,
+} from '@confbus/core';
+export {
+  busNodeOptionsFromSettings,
+  createBusTransport,
   type TransportContext,
-} from './bus-settings.js';
+} from './transport-factory.js';
 export type { BusTransport, InboundBody, InboundMessage, TransportListener } from './transport.js';
 export { AmqpTransport, type AmqpTransportOptions } from './amqp/amqp-transport.js';
 export { KafkaTransport, type KafkaTransportOptions } from './kafka/kafka-transport.js';

@@ -4,7 +4,7 @@
  * backup that cannot be written must not fail a refresh.
  */
 import type { Environment, Logger } from '@confbus/core';
-import { readBackup, writeBackup } from './backup-file.js';
+import { deriveSealingKey, readBackup, writeBackup, type SealingKey } from './backup-file.js';
 import type { ClientSettings } from './client-settings.js';
 
 /** What the refresh logic needs of the backup (tests hand in a fake). */
@@ -14,6 +14,8 @@ export interface EnvironmentBackup {
 
 export class BackupStore implements EnvironmentBackup {
   #warnedOmittedSecrets = false;
+  /** Derived on the first save, then reused: deriving costs tens of ms of CPU, too much for every refresh. */
+  #sealingKey: Promise<SealingKey> | undefined;
 
   constructor(
     private readonly settings: ClientSettings['backup'],
@@ -24,7 +26,9 @@ export class BackupStore implements EnvironmentBackup {
     const { file, key, plaintextSecrets } = this.settings;
     if (!file) return;
     try {
-      const { omittedSecrets } = await writeBackup(file, env, { key, plaintextSecrets });
+      if (key) this.#sealingKey ??= deriveSealingKey(key);
+      const sealingKey = key ? await this.#sealingKey : undefined;
+      const { omittedSecrets } = await writeBackup(file, env, { key: sealingKey, plaintextSecrets });
       if (omittedSecrets > 0 && !this.#warnedOmittedSecrets) {
         this.#warnedOmittedSecrets = true;
         this.logger.warn(

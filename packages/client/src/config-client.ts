@@ -5,31 +5,23 @@
  * live config → refresher → safety-net poll and bus member.
  */
 import { EventEmitter } from 'node:events';
-import type { Environment, Logger, PropertyValue, Settings } from '@confbus/core';
-import { pino } from 'pino';
-import { BackupStore } from './backup-store.js';
+import type { Logger, PropertyValue, Settings } from '@confbus/core';
 import { BusMember, type BusState } from './bus/bus-member.js';
 import type { BusHealth, ClientBus } from './bus/client-bus.js';
-import { createClientDecryptor } from './cipher-values.js';
-import { readClientSettings, type ClientSettings } from './client-settings.js';
-import { localSettingsLayer, type ConfigSnapshot, type SnapshotMeta } from './config-snapshot.js';
+import type { ClientSettings } from './client-settings.js';
+import { prepareClient, type ClientParts, type ConfigClientOptions } from './client-startup.js';
+import type { SnapshotMeta } from './config-snapshot.js';
 import type { BoundObject, ConfigSchema, ConfigView } from './config-view.js';
-import { EnvironmentSource } from './environment-source.js';
-import { ConfigClientError } from './errors.js';
-import { LiveConfig } from './live-config.js';
-import { resolveLocalSettings, type LocalSettingsSources } from './local-settings.js';
+import type { EnvironmentSource } from './environment-source.js';
+import type { ConfigClientError } from './errors.js';
+import type { LiveConfig } from './live-config.js';
 import type { Refreshable, RefreshableFactory, RefreshableOptions } from './refreshable.js';
 import { Refresher, type RefreshEvent, type VersionCatchUp } from './refresher.js';
 import { SafetyNetPoll } from './safety-net-poll.js';
-import { SnapshotFactory } from './snapshot-factory.js';
 
 export type { BusState } from './bus/bus-member.js';
 export type { RefreshEvent, VersionCatchUp } from './refresher.js';
-
-export interface ConfigClientOptions extends LocalSettingsSources {
-  /** Where the client logs (default: pino at `logging.level.root`). Lines never contain secret values. */
-  readonly logger?: Logger;
-}
+export type { ConfigClientOptions } from './client-startup.js';
 
 export interface ConfigClientEvents {
   refresh: [RefreshEvent];
@@ -56,9 +48,9 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   private constructor(
     readonly settings: ClientSettings,
     readonly localSettings: Settings,
-    /** The logger the client writes to (pino unless one was passed in); services may share it. */
+    /** The logger the client writes to (core's pino logger unless one was passed in); services may share it. */
     readonly logger: Logger,
-    parts: { source: EnvironmentSource; snapshots: SnapshotFactory; backup: BackupStore; live: LiveConfig },
+    parts: ClientParts,
     fetched: boolean,
   ) {
     super();
@@ -82,8 +74,8 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     this.#busMember = new BusMember(
       settings,
       {
-        refresh: (options) => refresher.refresh(options),
-        refreshIfVersionChanged: () => refresher.refreshIfVersionChanged(),
+        refresh: (options) => refresher.refresh({ ...options, trigger: 'bus' }),
+        refreshIfVersionChanged: () => refresher.refreshIfVersionChanged('catch-up'),
         currentVersion: () => refresher.currentVersion(),
         applyEnvironment: (values) => {
           parts.snapshots.setBusValues(values);
@@ -93,7 +85,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
       },
       logger,
     );
-    this.#poll = new SafetyNetPoll({ check: () => this.#refresher.refreshIfVersionChanged() }, logger, {
+    this.#poll = new SafetyNetPoll({ check: () => this.#refresher.refreshIfVersionChanged('poll') }, logger, {
       interval: settings.poll.interval,
       retryMin: settings.poll.retryInterval,
       startStale: !fetched,
@@ -102,36 +94,9 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
 
   /** Resolves the local settings, fetches the remote configuration (with fail-fast/backup rules), and returns a ready client. */
   static async start(options: ConfigClientOptions = {}): Promise<ConfigClient> {
-    const env = options.env ?? process.env;
-    const localSettings = resolveLocalSettings(options, env);
-    const settings = readClientSettings(localSettings);
-    const logger: Logger =
-      options.logger ?? pino({ level: localSettings.optionalString('logging.level.root') ?? 'info' });
-    const decryptor = await createClientDecryptor(settings, options.cwd ?? process.cwd(), (message) =>
-      logger.warn({}, message),
-    );
-    const snapshots = new SnapshotFactory(settings, localSettingsLayer(localSettings, env), decryptor);
-    const source = new EnvironmentSource(settings, logger);
-    const backup = new BackupStore(settings.backup, logger);
-
-    const fetched = await fetchAtStart(source, settings, logger).catch((error: unknown) => {
-      source.close();
-      throw error;
-    });
-    // The server's configuration, else the last-known-good backup, else the local settings alone.
-    const initial = fetched
-      ? snapshots.fromEnvironment(fetched, 'server')
-      : ((await backup.restore((saved) => snapshots.fromEnvironment(saved, 'backup'))) ??
-        startLocally(snapshots, logger));
-    const live = new LiveConfig(initial, logger);
-    const client = new ConfigClient(
-      settings,
-      localSettings,
-      logger,
-      { source, snapshots, backup, live },
-      !!fetched,
-    );
-    if (fetched) await backup.save(fetched);
+    const { settings, localSettings, logger, parts, fetched } = await prepareClient(options);
+    const client = new ConfigClient(settings, localSettings, logger, parts, !!fetched);
+    if (fetched) await parts.backup.save(fetched);
     client.#poll.start();
     if (settings.bus.enabled) await client.#busMember.start(client.getNumber('server.port'));
     return client;
@@ -258,7 +223,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
    * with `null` when it is the same. Used after a bus outage to catch up on missed refresh events.
    */
   refreshIfVersionChanged(): Promise<VersionCatchUp | null> {
-    return this.#refresher.refreshIfVersionChanged();
+    return this.#refresher.refreshIfVersionChanged('local');
   }
 
   /** Refreshes finished since start, by outcome (read by the client's metrics). */
@@ -273,32 +238,5 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     await this.#busMember.close();
     await refreshes;
     this.#source.close();
-  }
-}
-
-function startLocally(snapshots: SnapshotFactory, logger: Logger): ConfigSnapshot {
-  logger.warn({}, 'Starting on local settings only');
-  return snapshots.localOnly();
-}
-
-/** The first fetch: with fail-fast a failure ends start-up; without, the client starts from a backup or local settings. */
-async function fetchAtStart(
-  source: EnvironmentSource,
-  settings: ClientSettings,
-  logger: Logger,
-): Promise<Environment | undefined> {
-  try {
-    return await source.fetchWithRetry();
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    if (settings.failFast) {
-      throw new ConfigClientError(
-        'CONFBUS_FAIL_FAST',
-        `Could not locate PropertySource and the fail fast property is set, failing: ${reason}`,
-        { cause: error },
-      );
-    }
-    logger.warn({}, `Could not locate PropertySource (${reason})`);
-    return undefined;
   }
 }

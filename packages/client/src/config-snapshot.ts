@@ -33,6 +33,9 @@ export function mapLayer(name: string, source: Readonly<Record<string, PropertyV
   return { name, get: (key) => map.get(key), keys: () => map.keys() };
 }
 
+/** Keys whose local lookup is remembered: every key a configuration has, with room (reads of absent keys too). */
+const MAX_CACHED_LOOKUPS = 10_000;
+
 /**
  * The local settings as a layer. Arguments and programmatic values win; then relaxed environment
  * variables (`GROUP_COMMENT` for `group.comment`), which the resolver only maps for declared keys.
@@ -45,13 +48,25 @@ export function localSettingsLayer(
   for (const [key, value] of settings.entries()) {
     values.set(key, typeof value === 'object' ? value.join(',') : value);
   }
+  // Every refresh reads every local key (diff, decryption): the names to look up are worked out once per key.
+  const lookups = new Map<string, { canonical: string; envNames: string[] | undefined }>();
+  const lookupOf = (key: string) => {
+    let lookup = lookups.get(key);
+    if (lookup === undefined) {
+      const canonical = canonicalKey(key);
+      const source = settings.sourceOf(canonical);
+      const explicit = source === 'argument' || source === 'programmatic' || source === 'environment';
+      lookup = { canonical, envNames: explicit ? undefined : environmentNamesFor(key) };
+      if (lookups.size < MAX_CACHED_LOOKUPS) lookups.set(key, lookup);
+    }
+    return lookup;
+  };
   return {
     name: 'localSettings',
     get(key) {
-      const canonical = canonicalKey(key);
-      const source = settings.sourceOf(canonical);
-      if (source !== 'argument' && source !== 'programmatic' && source !== 'environment') {
-        for (const name of environmentNamesFor(key)) {
+      const { canonical, envNames } = lookupOf(key);
+      if (envNames !== undefined) {
+        for (const name of envNames) {
           const fromEnv = env[name];
           if (fromEnv !== undefined) return fromEnv;
         }
@@ -63,6 +78,9 @@ export function localSettingsLayer(
 }
 
 export class ConfigSnapshot {
+  /** effective(), worked out once: the snapshot never changes, and each refresh diffs against the previous one. */
+  #effective: ReadonlyMap<string, PropertyValue> | undefined;
+
   constructor(
     readonly layers: readonly PropertyLayer[],
     readonly meta: SnapshotMeta,
@@ -95,7 +113,8 @@ export class ConfigSnapshot {
   }
 
   /** Every enumerable key with its winning raw value: what a refresh diffs. */
-  effective(): Map<string, PropertyValue> {
+  effective(): ReadonlyMap<string, PropertyValue> {
+    if (this.#effective) return this.#effective;
     const out = new Map<string, PropertyValue>();
     for (let i = this.layers.length - 1; i >= 0; i--) {
       const layer = this.layers[i]!;
@@ -104,6 +123,7 @@ export class ConfigSnapshot {
         if (value !== undefined) out.set(key, value);
       }
     }
+    this.#effective = out;
     return out;
   }
 

@@ -133,6 +133,11 @@ export class SnapshotView implements ConfigView {
 function parsePath(path: string): Array<string | number> {
   const out: Array<string | number> = [];
   for (const part of path.split('.')) {
+    // Most parts name no list element: no regex for them (a refresh rebinds every key it changed).
+    if (!part.includes('[')) {
+      if (part !== '') out.push(part);
+      continue;
+    }
     const match = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
     if (!match) {
       out.push(part);

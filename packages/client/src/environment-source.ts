@@ -48,16 +48,22 @@ export class EnvironmentSource implements EnvironmentFetcher {
     private readonly logger: Logger,
   ) {}
 
-  async fetch(minVersion?: string): Promise<Environment> {
+  /** A refresh's fetch: Spring's fetch lines are DEBUG here, the refresh logs its own line. */
+  fetch(minVersion?: string): Promise<Environment> {
+    return this.#fetch(minVersion, 'debug');
+  }
+
+  /** `level`: Spring's "Fetching config from server at" and "Located environment" lines are INFO at start. */
+  async #fetch(minVersion: string | undefined, level: 'info' | 'debug'): Promise<Environment> {
     const { settings, logger } = this;
     const reasons: string[] = [];
     const labels = settings.labels.length > 0 ? settings.labels : [undefined];
     for (const uri of settings.uris) {
-      logger.info({}, `Fetching config from server at : ${maskUriUserInfo(uri)}`);
+      logger[level]({}, `Fetching config from server at : ${maskUriUserInfo(uri)}`);
       for (const label of labels) {
         try {
           const env = await this.#fetchOne({ ...settings, uri, label, minVersion });
-          logger.info(
+          logger[level](
             {},
             `Located environment: name=${env.name}, profiles=[${env.profiles.join(', ')}], label=${env.label}, version=${env.version}, state=${env.state}`,
           );
@@ -70,14 +76,14 @@ export class EnvironmentSource implements EnvironmentFetcher {
     throw new ConfigClientError('CONFBUS_CONFIG_FETCH', reasons.join('; '));
   }
 
-  /** With fail-fast, retries with exponential backoff (Spring's retry settings); otherwise one attempt. */
+  /** The fetch at start: with fail-fast, retries with exponential backoff (Spring's retry settings); otherwise one attempt. */
   async fetchWithRetry(): Promise<Environment> {
     const { failFast, retry } = this.settings;
     const attempts = failFast ? retry.maxAttempts : 1;
     let wait = retry.initialInterval;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.fetch();
+        return await this.#fetch(undefined, 'info');
       } catch (error) {
         if (attempt >= attempts) throw error;
         this.logger.warn(

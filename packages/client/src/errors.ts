@@ -42,6 +42,11 @@ export const clientErrors = defineErrors({
     description:
       'A bus refresh could not be sent to the other nodes: the bus is disabled, not started yet, or the broker is unreachable',
   },
+  CONFBUS_BUS_NOT_INSTALLED: {
+    status: 500,
+    description:
+      'spring.cloud.bus.enabled=true but @confbus/bus (an optional peer of @confbus/client) is not installed: `npm install @confbus/bus`',
+  },
   CONFBUS_CLIENT_DECRYPT_FAILED: {
     status: 500,
     description:
@@ -70,6 +75,7 @@ const CONFIG_CLIENT_ERRORS = {
   CONFBUS_CLIENT_CLOSED: clientErrors.CONFBUS_CLIENT_CLOSED,
   CONFBUS_BAD_SETTING: coreErrors.CONFBUS_BAD_SETTING,
   CONFBUS_BUS_UNAVAILABLE: clientErrors.CONFBUS_BUS_UNAVAILABLE,
+  CONFBUS_BUS_NOT_INSTALLED: clientErrors.CONFBUS_BUS_NOT_INSTALLED,
 } as const satisfies Record<string, ErrorDescriptor>;
 
 export type ConfigClientErrorCode = keyof typeof CONFIG_CLIENT_ERRORS;

@@ -20,7 +20,7 @@ export {
   type VersionCatchUp,
 } from './config-client.js';
 export type { LocalSettingsSources } from './local-settings.js';
-export type { BoundObject, BoundValue, ConfigSchema, ConfigView, ReadTracker } from './config-view.js';
+export type { BoundObject, BoundValue, ConfigSchema, ConfigView } from './config-view.js';
 export { ConfigClientError, clientErrors, type ConfigClientErrorCode } from './errors.js';
 export {
   createManagementHandler,

@@ -1,7 +1,8 @@
 /**
  * The refresh: fetch, build the new snapshot, rebuild the components it concerns, swap, save the backup, tell
  * the observer. Refreshes never overlap: calls made while one runs share one follow-up, so each caller sees a
- * fetch that started after its call. A failure keeps the current configuration and says why.
+ * fetch that started after its call. A failure keeps the current configuration and says why. Each refresh
+ * logs one INFO line (refresh-log.ts); its details are DEBUG.
  */
 import type { Environment, Logger } from '@confbus/core';
 import type { EnvironmentBackup } from './backup-store.js';
@@ -9,6 +10,9 @@ import { changedKeys, type ConfigSnapshot } from './config-snapshot.js';
 import type { EnvironmentFetcher } from './environment-source.js';
 import { ConfigClientError } from './errors.js';
 import type { LiveConfig } from './live-config.js';
+import { logRefreshed, mergeTriggers, type RefreshTrigger } from './refresh-log.js';
+
+export type { RefreshTrigger } from './refresh-log.js';
 
 export interface RefreshEvent {
   readonly keys: readonly string[];
@@ -45,6 +49,8 @@ export class Refresher {
   #closed = false;
   /** The newest version hint not yet sent: the next fetch asks the server for at least this commit. */
   #versionHint: string | undefined;
+  /** What asked for the next refresh (callers that share one refresh merge here): its log line says so. */
+  #nextTrigger: RefreshTrigger | undefined;
 
   constructor(private readonly parts: RefresherParts) {}
 
@@ -66,17 +72,22 @@ export class Refresher {
   /**
    * Re-fetches and applies the configuration; resolves with the changed keys. `atLeast` (a bus event's version
    * hint) asks the server for at least that commit; when this client already serves it and nothing is in
-   * flight, there is nothing to fetch.
+   * flight, there is nothing to fetch. `trigger` (default `local`) picks the wording of the refresh's log line.
    */
-  refresh(options: { atLeast?: string | undefined } = {}): Promise<string[]> {
+  refresh(options: { atLeast?: string | undefined; trigger?: RefreshTrigger } = {}): Promise<string[]> {
     if (this.#closed) {
       return Promise.reject(new ConfigClientError('CONFBUS_CLIENT_CLOSED', 'The config client is closed'));
     }
-    const { atLeast } = options;
+    const { atLeast, trigger = 'local' } = options;
+    const idle = !this.#running && !this.#queued;
     if (atLeast !== undefined) {
-      if (!this.#running && !this.#queued && this.currentVersion() === atLeast) return Promise.resolve([]);
+      if (idle && this.currentVersion() === atLeast) {
+        logRefreshed(this.parts.logger, trigger, [], { from: atLeast, to: atLeast, ms: 0 });
+        return Promise.resolve([]);
+      }
       this.#versionHint = atLeast;
     }
+    this.#nextTrigger = mergeTriggers(this.#nextTrigger, trigger);
     if (this.#queued) return this.#queued;
     if (!this.#running) return this.#startRefresh();
     const after = this.#running.then(
@@ -92,15 +103,20 @@ export class Refresher {
 
   /**
    * Asks the server for the current version and refreshes only if it differs from ours; resolves with `null`
-   * when it is the same. The safety-net poll and the bus's catch-up after an outage use it.
+   * when it is the same. The safety-net poll (`poll`) and the bus's catch-up after an outage (`catch-up`) use
+   * it. The answer that showed the move is applied as is unless another refresh started meanwhile (then that
+   * one's follow-up fetches again): one fetch per refresh, not two.
    */
-  async refreshIfVersionChanged(): Promise<VersionCatchUp | null> {
+  async refreshIfVersionChanged(trigger: RefreshTrigger = 'poll'): Promise<VersionCatchUp | null> {
     // Let a refresh in progress land first, so "ours" is the newest we have.
     await Promise.allSettled([this.#running, this.#queued]);
     const from = this.currentVersion();
     const env = await this.parts.source.fetch();
     if (env.version !== null && env.version === from) return null;
-    const keys = await this.refresh();
+    const idle = !this.#running && !this.#queued && !this.#closed;
+    const keys = idle
+      ? await this.#startRefresh(env, mergeTriggers(this.#nextTrigger, trigger))
+      : await this.refresh({ trigger });
     return { keys, from, to: this.currentVersion() };
   }
 
@@ -110,8 +126,10 @@ export class Refresher {
     await Promise.allSettled([this.#running, this.#queued]);
   }
 
-  #startRefresh(): Promise<string[]> {
-    const run = this.#refreshOnce()
+  /** `fetched`: an answer fetched just now, applied instead of fetching again. */
+  #startRefresh(fetched?: Environment, trigger = this.#nextTrigger ?? 'local'): Promise<string[]> {
+    this.#nextTrigger = undefined;
+    const run = this.#refreshOnce(trigger, fetched)
       .then(
         (keys) => {
           this.#counts.success++;
@@ -129,17 +147,11 @@ export class Refresher {
     return run;
   }
 
-  async #refreshOnce(): Promise<string[]> {
-    const { source, snapshots, live, backup, logger, observer } = this.parts;
+  async #refreshOnce(trigger: RefreshTrigger, fetched: Environment | undefined): Promise<string[]> {
+    const { snapshots, live, backup, logger, observer } = this.parts;
+    const started = performance.now();
     const previous = live.snapshot;
-    const atLeast = this.#versionHint;
-    this.#versionHint = undefined;
-    let env: Environment;
-    try {
-      env = await source.fetch(atLeast);
-    } catch (error) {
-      throw this.#failed(`could not fetch the configuration: ${messageOf(error)}`, error);
-    }
+    const env = fetched ?? (await this.#fetch());
     let next: ConfigSnapshot;
     try {
       next = snapshots.fromEnvironment(env, 'server');
@@ -159,10 +171,22 @@ export class Refresher {
     }
     live.commit(prepared);
     this.#lastError = undefined;
-    logger.info({}, `Refresh keys changed: [${keys.join(', ')}]`);
+    const versions = { from: previous.meta.version, to: next.meta.version };
+    logRefreshed(logger, trigger, keys, { ...versions, ms: Math.round(performance.now() - started) });
     await backup.save(env);
     observer.refreshed({ keys, version: next.meta.version });
     return keys;
+  }
+
+  /** One fetch, with the pending version hint. */
+  async #fetch(): Promise<Environment> {
+    const atLeast = this.#versionHint;
+    this.#versionHint = undefined;
+    try {
+      return await this.parts.source.fetch(atLeast);
+    } catch (error) {
+      throw this.#failed(`could not fetch the configuration: ${messageOf(error)}`, error);
+    }
   }
 
   #failed(reason: string, cause: unknown): ConfigClientError {

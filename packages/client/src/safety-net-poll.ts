@@ -58,14 +58,9 @@ export class SafetyNetPoll {
 
   async #run(): Promise<void> {
     try {
-      const outcome = await this.target.check();
+      // A refresh it makes logs its own line ("Config server moved from version …", refresh-log.ts).
+      await this.target.check();
       if (this.#failing) this.logger.info({}, 'Config server reachable again');
-      if (outcome !== null) {
-        this.logger.info(
-          {},
-          `Config server moved from version ${outcome.from ?? 'none'} to ${outcome.to ?? 'none'} without a refresh event reaching this client; Keys refreshed [${outcome.keys.join(', ')}]`,
-        );
-      }
       this.#failing = false;
       this.#retry = this.options.retryMin;
       this.#schedule(this.options.interval);

@@ -118,6 +118,46 @@ describe('Refresher (on a fake environment source and backup)', () => {
     assert.equal(source.fetches, 1);
     source.serve({ key: 'b' }, 'v2');
     assert.deepEqual(await refresher.refreshIfVersionChanged(), { keys: ['key'], from: 'v1', to: 'v2' });
+    assert.equal(source.fetches, 2, 'the answer that showed the new version is the one applied: one fetch');
+  });
+
+  it('fetches again on a version check when another refresh started while it asked', async () => {
+    const { source, refresher, live } = await setUp({ key: 'a' });
+    source.serve({ key: 'b' }, 'v2');
+    const held = source.holdNextFetch();
+    const check = refresher.refreshIfVersionChanged();
+    await held.reached;
+    // A refresh that starts meanwhile sees v3; the check's older answer (v2) must not be applied after it.
+    source.serve({ key: 'c' }, 'v3');
+    const refresh = refresher.refresh();
+    held.release();
+    assert.deepEqual(await refresh, ['key']);
+    assert.equal((await check)?.to, 'v3');
+    assert.equal(live.view.getString('key'), 'c');
+    assert.equal(source.fetches, 3, 'the check, the refresh, and the follow-up the check asked for');
+  });
+
+  it("logs one INFO line per refresh, in Spring's words for what asked for it", async () => {
+    const lines: string[] = [];
+    const logger = {
+      ...silentLogger,
+      info: (_fields: object, message?: string) => void lines.push(message ?? ''),
+    };
+    const source = new FakeEnvironmentSource({ key: 'a' }, 'v1');
+    const live = new LiveConfig(snapshots.fromEnvironment(await source.fetch(), 'server'), silentLogger);
+    const observer = { refreshed: () => undefined, failed: () => undefined };
+    const refresher = new Refresher({ source, snapshots, live, backup: new FakeBackup(), logger, observer });
+    source.serve({ key: 'b' }, 'v2');
+    await refresher.refresh();
+    source.serve({ key: 'c' }, 'v3');
+    await refresher.refresh({ trigger: 'bus' });
+    source.serve({ key: 'd' }, 'v4');
+    await refresher.refreshIfVersionChanged('poll');
+    assert.deepEqual(lines, [
+      'Refresh keys changed: [key]',
+      'Keys refreshed [key]',
+      'Config server moved from version v3 to v4 without a refresh event reaching this client; Keys refreshed [key]',
+    ]);
   });
 
   it('refuses refreshes once closed', async () => {

@@ -68,37 +68,100 @@ export function ErrorBox({ error }: { error: Error }) {
   );
 }
 
-/** Previous / next links for a paged answer; `total` undefined means "more" tells whether a next page exists. */
-export function Pager(props: {
+/** One page of a paged answer: `total` when the API counts, else `more` tells whether a next page exists. */
+export interface PageOf {
+  readonly offset: number;
+  readonly limit: number;
+  readonly total?: number;
+  readonly more?: boolean;
+  readonly items: readonly unknown[];
+}
+
+/** Previous / next links under a page of results, with the range shown. */
+export function Pager({
+  path,
+  params,
+  page,
+}: {
   path: string[];
   params: Record<string, string | undefined>;
-  offset: number;
-  limit: number;
-  total?: number;
-  more?: boolean;
-  shown: number;
+  page: PageOf;
 }) {
-  const { offset, limit, shown } = props;
-  const hasNext = props.total !== undefined ? offset + limit < props.total : props.more === true;
+  const { offset, limit, total } = page;
+  const shown = page.items.length;
+  const hasNext = total !== undefined ? offset + limit < total : page.more === true;
   const range = shown === 0 ? 'none' : `${offset + 1}–${offset + shown}`;
   return (
     <nav class="pager" aria-label="Pages">
       {offset > 0 ? (
-        <a href={link(props.path, { ...props.params, offset: Math.max(0, offset - limit) })}>← Previous</a>
+        <a href={link(path, { ...params, offset: Math.max(0, offset - limit) })}>← Previous</a>
       ) : (
         <span />
       )}
       <span class="muted">
         {range}
-        {props.total !== undefined ? ` of ${props.total}` : ''}
+        {total !== undefined ? ` of ${total}` : ''}
       </span>
-      {hasNext ? (
-        <a href={link(props.path, { ...props.params, offset: offset + limit })}>Next →</a>
-      ) : (
-        <span />
-      )}
+      {hasNext ? <a href={link(path, { ...params, offset: offset + limit })}>Next →</a> : <span />}
     </nav>
   );
+}
+
+/** A table in its scrolling wrapper, one header cell per column; `children` are the body's rows. */
+export function DataTable({
+  columns,
+  testId,
+  rowsLayout = false,
+  children,
+}: {
+  columns: readonly string[];
+  testId?: string;
+  /** Narrow screens show each row as a block (`class="rows"`). */
+  rowsLayout?: boolean;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="table-wrap">
+      <table class={rowsLayout ? 'rows' : undefined} data-testid={testId}>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One chip per profile, each opening the environment explorer on it. */
+export function ProfileChips(props: { application: string; profiles: readonly string[]; label: string }) {
+  return (
+    <>
+      {props.profiles.map((profile) => (
+        <a
+          key={profile}
+          class="chip"
+          href={link(['environment'], {
+            application: props.application,
+            profiles: profile,
+            label: props.label,
+          })}
+        >
+          {profile}
+        </a>
+      ))}
+    </>
+  );
+}
+
+/** "and N more" under a list cut short; nothing when everything is shown. */
+export function MoreCount({ shown, total }: { shown: number; total: number }) {
+  return total > shown ? <span class="muted">and {total - shown} more</span> : null;
 }
 
 export function Section({

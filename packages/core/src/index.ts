@@ -61,15 +61,14 @@ export { effectiveSettings } from './settings/effective-settings.js';
 export { SettingsIndex, type KeyTarget } from './settings/settings-index.js';
 export { nearestSetting, unknownSettingMessage } from './settings/setting-suggestions.js';
 export { type UnsupportedSetting, unsupportedSettingMessage } from './settings/unsupported-setting.js';
+export { busEventFromJson, decodeBusEvent } from './bus/bus-event-decoder.js';
 export {
   BusMessageError,
-  busEventFromJson,
   SHUTDOWN_EVENT_TYPE,
   createAckEvent,
   createEnvironmentChangeEvent,
   createRefreshEvent,
   createShutdownEvent,
-  decodeBusEvent,
   encodeBusEvent,
   isAckEvent,
   isEnvironmentChangeEvent,
@@ -89,6 +88,20 @@ export {
   type BusIdParts,
 } from './bus/service-matcher.js';
 export { guessServiceNames } from './bus/service-names.js';
+export {
+  brokerConnection,
+  busBinder,
+  busTransportSettings,
+  isBusEnabled,
+  kafkaBrokers,
+  kafkaBusSettings,
+  readBusMemberSettings,
+  type BrokerConnection,
+  type BusBinder,
+  type BusMemberSettings,
+  type BusTransportSettings,
+  type KafkaBusSettings,
+} from './bus/bus-settings.js';
 export {
   PRESENCE_EVENT_TYPE,
   PRESENCE_REQUEST_EVENT_TYPE,

@@ -10,7 +10,8 @@ import {
   isRefreshEvent,
   type BusEvent,
 } from '../src/index.js';
-import { MAX_BUS_FIELD_LENGTH, isEnvironmentChangeEvent } from '../src/bus/bus-event.js';
+import { isEnvironmentChangeEvent } from '../src/bus/bus-event.js';
+import { MAX_BUS_FIELD_LENGTH } from '../src/bus/bus-event-decoder.js';
 
 // Reference §5 sample shapes, with full ids.
 const REFRESH_JSON =

@@ -1,7 +1,8 @@
 // A TCP proxy on 127.0.0.1 in front of a test server (e.g. a git daemon) that can be told to
 // - hang: new connections are accepted and never answered, like an upstream whose network went silent;
 // - hold: the answers of open and new connections are kept back (connections stay open) until released;
-// - throttle: answers flow at most at a given rate, like a slow link (a large clone that takes a while).
+// - throttle: answers flow at most at a given rate, like a slow link (a large clone that takes a while);
+// - refuse: new connections are closed at once, like a broker that is down (clients reconnect at their pace).
 import { once } from 'node:events';
 import { type Socket, connect, createServer } from 'node:net';
 import { Transform, type TransformCallback } from 'node:stream';
@@ -17,6 +18,8 @@ export interface TcpProxy {
   hang(on: boolean): void;
   /** true: no answer bytes reach any client until hold(false); connections stay open meanwhile. */
   hold(on: boolean): void;
+  /** true: new connections are closed as soon as they are accepted; false: forwarded again. */
+  refuse(on: boolean): void;
   /** Answer bytes forwarded to clients so far. */
   readonly bytesForwarded: number;
   /** Drops every open connection (with hang(true): a network that went silent mid-connection). */
@@ -47,11 +50,16 @@ class AnswerValve extends Transform {
 
 export async function startTcpProxy(targetPort: number, options: TcpProxyOptions = {}): Promise<TcpProxy> {
   let hanging = false;
+  let refusing = false;
   const flow = { held: false, waiters: new Set<() => void>(), forwarded: 0, rate: options.bytesPerSecond };
   const held = new Set<Socket>();
   const open = new Set<Socket>();
   const server = createServer((client) => {
     client.on('error', () => undefined);
+    if (refusing) {
+      client.destroy();
+      return;
+    }
     open.add(client);
     client.on('close', () => open.delete(client));
     if (hanging) {
@@ -78,6 +86,9 @@ export async function startTcpProxy(targetPort: number, options: TcpProxyOptions
       hanging = on;
       if (!on) for (const socket of held) socket.destroy();
       if (!on) held.clear();
+    },
+    refuse(on) {
+      refusing = on;
     },
     hold(on) {
       flow.held = on;

@@ -5,6 +5,7 @@
  */
 import { defaultBusId, type Logger } from '@confbus/core';
 import type { ClientSettings } from '../client-settings.js';
+import { loadBusPackage } from './bus-package.js';
 import { ClientBus, type BusHealth, type BusRefreshTarget } from './client-bus.js';
 
 /** The bus as the client sees it: off, waiting for `setLocalServerPort` (its id needs the port), or running. */
@@ -41,6 +42,8 @@ export class BusMember {
    */
   async start(configuredPort: number | undefined): Promise<void> {
     if (this.#state.state !== 'waiting-for-port') return;
+    // Even when the bus waits for the port: a missing @confbus/bus fails the start, not a later call.
+    await loadBusPackage();
     if (this.settings.bus.id !== undefined || configuredPort !== 0) await this.#start(configuredPort ?? 8080);
     else
       this.logger.info(

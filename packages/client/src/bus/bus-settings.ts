@@ -7,13 +7,15 @@ import {
   type BusBinder,
   type BusMemberSettings,
   type KafkaBusSettings,
+  type SettingSpec,
+  type Settings,
+  SettingsError,
   brokerConnection,
   busBinder,
   isBusEnabled,
   kafkaBusSettings,
   readBusMemberSettings,
-} from '@confbus/bus';
-import { type SettingSpec, type Settings, SettingsError } from '@confbus/core';
+} from '@confbus/core';
 import { ConfigClientError } from '../errors.js';
 
 export const clientBusSettingSpecs: readonly SettingSpec[] = [

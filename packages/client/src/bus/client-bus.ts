@@ -1,10 +1,11 @@
 /**
  * The client's member of Spring Cloud Bus: refreshes on RefreshRemoteApplicationEvents addressed
- * to this node (with Spring's log lines; the BusNode decides what is addressed and acks once the
- * refresh is done, carrying the config version), publishes refreshes for `/actuator/busrefresh`,
- * and after a broker outage asks the config server whether a version was missed — Spring loses
- * events sent while a node is disconnected; we catch up.
+ * to this node (the BusNode decides what is addressed and acks once the refresh is done, carrying
+ * the config version), publishes refreshes for `/actuator/busrefresh`, and after a broker outage
+ * asks the config server whether a version was missed — Spring loses events sent while a node is
+ * disconnected; we catch up. @confbus/bus is loaded only here, when the bus is enabled.
  */
+import type { AckDetails, BusNode } from '@confbus/bus';
 import {
   createEnvironmentChangeEvent,
   createPresenceAnnouncement,
@@ -16,13 +17,15 @@ import {
   type Logger,
   type RefreshBusEvent,
 } from '@confbus/core';
-import { type AckDetails, BusNode, createBusTransport } from '@confbus/bus';
 import { ConfigClientError } from '../errors.js';
+import { BusCatchUp } from './bus-catch-up.js';
+import { loadBusPackage, type BusPackage } from './bus-package.js';
 import type { BusSettings } from './bus-settings.js';
+import { createClientBusNode } from './client-bus-node.js';
 
 /** What the bus needs from the config client (kept narrow so the two stay decoupled). */
 export interface BusRefreshTarget {
-  /** `atLeast`: the event's version hint, the commit the server should answer with at least. */
+  /** A refresh for a bus event. `atLeast`: the event's version hint, the commit the server should answer with at least. */
   refresh(options: { atLeast?: string | undefined }): Promise<string[]>;
   /** Fetches; refreshes only when the server's version differs. `null` = same version. */
   refreshIfVersionChanged(): Promise<{ keys: string[]; from: string | null; to: string | null } | null>;
@@ -69,60 +72,33 @@ export interface BusRefreshOutcome {
 export class ClientBus {
   readonly #node: BusNode;
   readonly #options: ClientBusOptions;
-  /** Catch-up runs one at a time; a reconnect during one marks that another is needed. */
-  #catchUp: Promise<void> | undefined;
-  #catchUpAgain = false;
+  readonly #catchUp: BusCatchUp;
   #closed = false;
   /** Bus events being handled: their acks will carry the version this node serves. */
   #remoteRefreshes = 0;
 
-  private constructor(options: ClientBusOptions) {
+  private constructor(options: ClientBusOptions, busPackage: BusPackage) {
     this.#options = options;
-    const { settings } = options;
-    const { logger } = options;
-    const transport = createBusTransport(
-      settings.binder === 'kafka' && settings.kafka
-        ? { binder: 'kafka', destination: settings.destination, kafka: settings.kafka }
-        : {
-            binder: 'rabbit',
-            destination: settings.destination,
-            rabbit: {
-              addresses: [...settings.addresses],
-              username: settings.username,
-              password: settings.password,
-              virtualHost: settings.virtualHost,
-            },
-          },
-      {
-        busId: options.busId,
-        logger,
-        reconnectDelayMs: { ...settings.reconnectDelayMs },
-        ...(settings.ackRoutingKey === undefined ? {} : { ackRoutingKey: settings.ackRoutingKey }),
+    this.#catchUp = new BusCatchUp(options.target, options.logger);
+    const { target } = options;
+    this.#node = createClientBusNode(busPackage, options, {
+      refresh: (event) => this.#onRemoteRefresh(event),
+      environmentChange: async (values) => {
+        await target.applyEnvironment(values);
       },
-    );
-    this.#node = new BusNode({
-      transport,
-      busId: options.busId,
-      ackEnabled: settings.ackEnabled,
-      ...(settings.ackDestination === undefined ? {} : { ackDestination: settings.ackDestination }),
-      configNames: options.configNames,
-      refreshHandler: { refresh: (event) => this.#onRemoteRefresh(event) },
-      commandHandler: {
-        environmentChange: async (values) => {
-          await options.target.applyEnvironment(values);
-        },
-        shutdown: () => options.target.shutdown(),
-      },
-      logger,
+      shutdown: () => target.shutdown(),
     });
     this.#node.on('reconnected', () => this.#onReconnected());
     this.#node.on('connected', () => void this.announcePresence());
     this.#node.on('other', (event) => this.#onOtherEvent(event));
   }
 
-  /** Connects; resolves once connected or once the broker was found unreachable (then it keeps retrying). */
+  /**
+   * Loads @confbus/bus (CONFBUS_BUS_NOT_INSTALLED when it is absent) and connects; resolves once connected or
+   * once the broker was found unreachable (then it keeps retrying).
+   */
   static async start(options: ClientBusOptions): Promise<ClientBus> {
-    const bus = new ClientBus(options);
+    const bus = new ClientBus(options, await loadBusPackage());
     await bus.#node.start();
     return bus;
   }
@@ -157,17 +133,12 @@ export class ClientBus {
   async refreshAndPublish(destination?: string): Promise<BusRefreshOutcome> {
     const event = createRefreshEvent(this.busId, destination);
     const local = this.#node.isAddressed(event) ? this.#refresh(event) : this.#notAddressed(event);
-    let publishError: Error | undefined;
-    if (!this.#node.connected) {
-      publishError = new Error(
-        `the bus is not connected to the broker (${this.#brokers()}); the connection is retried in the background`,
-      );
-    } else {
-      publishError = await this.#node.publish(event).then(
-        () => undefined,
-        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-      );
-    }
+    const publishError = this.#node.connected
+      ? await this.#node.publish(event).then(
+          () => undefined,
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+        )
+      : new Error(`${this.#notConnected()}; the connection is retried in the background`);
     const outcome = await local;
     if (outcome.error !== undefined) {
       const others = publishError
@@ -216,7 +187,7 @@ export class ClientBus {
     if (!this.#node.connected) {
       throw new ConfigClientError(
         'CONFBUS_BUS_UNAVAILABLE',
-        `Nothing was sent to the other nodes: the bus is not connected to the broker (${this.#brokers()}); the connection is retried in the background`,
+        `Nothing was sent to the other nodes: ${this.#notConnected()}; the connection is retried in the background`,
       );
     }
     try {
@@ -225,9 +196,7 @@ export class ClientBus {
       throw new ConfigClientError(
         'CONFBUS_BUS_UNAVAILABLE',
         `Nothing was sent to the other nodes: ${messageOf(error)}`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
   }
@@ -264,8 +233,9 @@ export class ClientBus {
   async close(): Promise<void> {
     if (!this.#closed) await this.announcePresence(true);
     this.#closed = true;
+    const caughtUp = this.#catchUp.close();
     await this.#node.close();
-    await this.#catchUp;
+    await caughtUp;
   }
 
   /** A refresh the BusNode found addressed to this node; what it returns goes into the ack. */
@@ -282,17 +252,18 @@ export class ClientBus {
     return version === null ? {} : { configVersion: version };
   }
 
-  /** Spring's RefreshListener for an event addressed to this node. */
+  /**
+   * Spring's RefreshListener for an event addressed to this node. Its "Keys refreshed [...]" is the refresh's
+   * one INFO line, written by the refresh itself; "Received remote refresh request." is DEBUG here.
+   */
   async #refresh(event: RefreshBusEvent): Promise<{ keys: string[] | null; error?: unknown }> {
     const { logger } = this.#options;
-    logger.info({}, 'Received remote refresh request.');
+    logger.debug({}, 'Received remote refresh request.');
     try {
-      const keys = await this.#options.target.refresh({ atLeast: event.configVersion });
-      logger.info({}, `Keys refreshed [${keys.join(', ')}]`);
-      return { keys };
+      return { keys: await this.#options.target.refresh({ atLeast: event.configVersion }) };
     } catch (error) {
-      // The client already logged the cause; the event counts as handled (and is acked) anyway.
-      logger.warn({}, `Remote refresh ${event.id} from ${event.originService} failed: ${messageOf(error)}`);
+      // The refresh already warned with the cause; the event counts as handled (and is acked) anyway.
+      logger.debug({}, `Remote refresh ${event.id} from ${event.originService} failed: ${messageOf(error)}`);
       return { keys: null, error };
     }
   }
@@ -306,9 +277,10 @@ export class ClientBus {
     return { keys: null };
   }
 
-  #brokers(): string {
+  #notConnected(): string {
     const { settings } = this.#options;
-    return (settings.binder === 'kafka' ? (settings.kafka?.brokers ?? []) : settings.addresses).join(', ');
+    const brokers = settings.binder === 'kafka' ? (settings.kafka?.brokers ?? []) : settings.addresses;
+    return `the bus is not connected to the broker (${brokers.join(', ')})`;
   }
 
   #onOtherEvent(event: BusEvent): void {
@@ -320,40 +292,7 @@ export class ClientBus {
   #onReconnected(): void {
     if (this.#closed) return;
     void this.announcePresence();
-    if (this.#catchUp) {
-      this.#catchUpAgain = true;
-      return;
-    }
-    this.#catchUp = this.#catchUpLoop().finally(() => {
-      this.#catchUp = undefined;
-    });
-  }
-
-  async #catchUpLoop(): Promise<void> {
-    const { logger, target } = this.#options;
-    do {
-      this.#catchUpAgain = false;
-      if (this.#closed) return;
-      try {
-        const outcome = await target.refreshIfVersionChanged();
-        if (outcome === null) {
-          logger.info(
-            {},
-            `Bus reconnected: config version ${target.currentVersion() ?? 'none'} is current, no refresh event was missed`,
-          );
-        } else {
-          logger.info(
-            {},
-            `Bus reconnected: the config server moved from version ${outcome.from ?? 'none'} to ${outcome.to ?? 'none'} while the bus was down; Keys refreshed [${outcome.keys.join(', ')}]`,
-          );
-        }
-      } catch (error) {
-        logger.warn(
-          {},
-          `Bus reconnected, but checking for a missed configuration version failed: ${messageOf(error)}`,
-        );
-      }
-    } while (this.#catchUpAgain);
+    this.#catchUp.request();
   }
 }
 

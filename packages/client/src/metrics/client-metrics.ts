@@ -5,8 +5,8 @@
  * on the first scrape, so a client that never exposes the endpoint pays nothing. Documented in docs/metrics.md.
  */
 import { readFileSync } from 'node:fs';
-import { followCounterByLabel, registerBusMetrics } from '@confbus/bus';
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { loadBusPackage } from '../bus/bus-package.js';
 import type { ConfigClient } from '../config-client.js';
 
 const registries = new WeakMap<ConfigClient, Registry>();
@@ -17,13 +17,13 @@ export async function clientMetricsExposition(
 ): Promise<{ contentType: string; text: string }> {
   let registry = registries.get(client);
   if (!registry) {
-    registry = createClientRegistry(client);
+    registry = await createClientRegistry(client);
     registries.set(client, registry);
   }
   return { contentType: registry.contentType, text: await registry.metrics() };
 }
 
-function createClientRegistry(client: ConfigClient): Registry {
+async function createClientRegistry(client: ConfigClient): Promise<Registry> {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
@@ -53,15 +53,35 @@ function createClientRegistry(client: ConfigClient): Registry {
       );
     },
   });
-  followCounterByLabel(
-    registry,
-    'confbus_client_refreshes_total',
-    'Refreshes finished, by outcome (success, failure)',
-    'outcome',
-    () => client.refreshCounts,
-  );
-  registerBusMetrics(registry, () => client.bus?.node);
+  new Counter({
+    name: 'confbus_client_refreshes_total',
+    help: 'Refreshes finished, by outcome (success, failure)',
+    labelNames: ['outcome'],
+    registers,
+    collect() {
+      // The refresher keeps the monotonic counts; the scrape copies them.
+      this.reset();
+      for (const [outcome, count] of Object.entries(client.refreshCounts)) this.inc({ outcome }, count);
+    },
+  });
+  await registerBusMetrics(registry, client);
   return registry;
+}
+
+/**
+ * The bus member's metrics come with @confbus/bus, loaded only when the bus is enabled; with the bus off, only
+ * `confbus_bus_connected 0` says so (the package, an optional peer, may not be installed).
+ */
+async function registerBusMetrics(registry: Registry, client: ConfigClient): Promise<void> {
+  if (client.busState.state !== 'disabled') {
+    (await loadBusPackage()).registerBusMetrics(registry, () => client.bus?.node);
+    return;
+  }
+  new Gauge({
+    name: 'confbus_bus_connected',
+    help: '1 while the bus transport is subscribed on a live broker connection, 0 otherwise or with the bus off',
+    registers: [registry],
+  }).set(0);
 }
 
 let version: string | undefined;

@@ -1,6 +1,6 @@
 /** Applications: every application and profile at a label, and one application's files and commits. */
 import { useApi } from '../api.js';
-import { CommitId, Loader, Pager, Section, Time } from '../components.js';
+import { CommitId, DataTable, Loader, MoreCount, Pager, ProfileChips, Section, Time } from '../components.js';
 import { type Route, link, navigate } from '../router.js';
 import type { ApplicationCommits, Applications, Label, Paged } from '../types.js';
 import { LabelPicker } from './label-picker.js';
@@ -36,51 +36,21 @@ export function ApplicationsView({ route }: { route: Route }) {
               <p class="muted">
                 At {data.label}, commit <CommitId commit={data.commit} />: {data.total} application(s).
               </p>
-              <div class="table-wrap">
-                <table data-testid="applications">
-                  <thead>
-                    <tr>
-                      <th scope="col">Application</th>
-                      <th scope="col">Profiles</th>
-                      <th scope="col">Files</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((app) => (
-                      <tr key={app.name}>
-                        <th scope="row">
-                          <a href={link(['applications', app.name], { label })}>{app.name}</a>
-                          {app.shared ? <span class="badge state-unknown">shared</span> : null}
-                        </th>
-                        <td>
-                          {app.profiles.map((profile) => (
-                            <a
-                              key={profile}
-                              class="chip"
-                              href={link(['environment'], {
-                                application: app.name,
-                                profiles: profile,
-                                label,
-                              })}
-                            >
-                              {profile}
-                            </a>
-                          ))}
-                        </td>
-                        <td class="muted">{app.fileCount}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager
-                path={['applications']}
-                params={{ label, filter }}
-                offset={data.offset}
-                limit={data.limit}
-                total={data.total}
-                shown={data.items.length}
-              />
+              <DataTable testId="applications" columns={['Application', 'Profiles', 'Files']}>
+                {data.items.map((app) => (
+                  <tr key={app.name}>
+                    <th scope="row">
+                      <a href={link(['applications', app.name], { label })}>{app.name}</a>
+                      {app.shared ? <span class="badge state-unknown">shared</span> : null}
+                    </th>
+                    <td>
+                      <ProfileChips application={app.name} profiles={app.profiles} label={label} />
+                    </td>
+                    <td class="muted">{app.fileCount}</td>
+                  </tr>
+                ))}
+              </DataTable>
+              <Pager path={['applications']} params={{ label, filter }} page={data} />
             </>
           )}
         </Loader>
@@ -109,9 +79,7 @@ function Labels() {
                 {label.kind === 'tag' ? <span class="muted"> (tag)</span> : null}
               </a>
             ))}
-            {data.total > data.items.length ? (
-              <span class="muted">and {data.total - data.items.length} more</span>
-            ) : null}
+            <MoreCount shown={data.items.length} total={data.total} />
           </p>
         )}
       </Loader>
@@ -138,15 +106,7 @@ export function ApplicationView({ name, route }: { name: string; route: Route })
               <dl class="facts">
                 <dt>Profiles</dt>
                 <dd>
-                  {app.profiles.map((profile) => (
-                    <a
-                      key={profile}
-                      class="chip"
-                      href={link(['environment'], { application: name, profiles: profile, label })}
-                    >
-                      {profile}
-                    </a>
-                  ))}
+                  <ProfileChips application={name} profiles={app.profiles} label={label} />
                 </dd>
                 <dt>Files</dt>
                 <dd>
@@ -157,9 +117,7 @@ export function ApplicationView({ name, route }: { name: string; route: Route })
                       </li>
                     ))}
                   </ul>
-                  {app.fileCount > app.files.length ? (
-                    <span class="muted">and {app.fileCount - app.files.length} more</span>
-                  ) : null}
+                  <MoreCount shown={app.files.length} total={app.fileCount} />
                 </dd>
               </dl>
             ) : (
@@ -172,52 +130,35 @@ export function ApplicationView({ name, route }: { name: string; route: Route })
         <Loader state={commits}>
           {(data) => (
             <>
-              <div class="table-wrap">
-                <table data-testid="application-commits">
-                  <thead>
-                    <tr>
-                      <th scope="col">Commit</th>
-                      <th scope="col">Author</th>
-                      <th scope="col">Time</th>
-                      <th scope="col">Message</th>
-                      <th scope="col">Diff</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((commit) => (
-                      <tr key={commit.commit}>
-                        <td>
-                          <CommitId commit={commit.commit} />
-                        </td>
-                        <td>{commit.author}</td>
-                        <td>
-                          <Time iso={commit.time} />
-                        </td>
-                        <td>{commit.message}</td>
-                        <td>
-                          <a
-                            href={link(['diff'], {
-                              application: name,
-                              profiles: app?.profiles[0] ?? 'default',
-                              to: commit.commit,
-                            })}
-                          >
-                            What it changed
-                          </a>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager
-                path={['applications', name]}
-                params={{ label }}
-                offset={data.offset}
-                limit={data.limit}
-                more={data.more}
-                shown={data.items.length}
-              />
+              <DataTable
+                testId="application-commits"
+                columns={['Commit', 'Author', 'Time', 'Message', 'Diff']}
+              >
+                {data.items.map((commit) => (
+                  <tr key={commit.commit}>
+                    <td>
+                      <CommitId commit={commit.commit} />
+                    </td>
+                    <td>{commit.author}</td>
+                    <td>
+                      <Time iso={commit.time} />
+                    </td>
+                    <td>{commit.message}</td>
+                    <td>
+                      <a
+                        href={link(['diff'], {
+                          application: name,
+                          profiles: app?.profiles[0] ?? 'default',
+                          to: commit.commit,
+                        })}
+                      >
+                        What it changed
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
+              <Pager path={['applications', name]} params={{ label }} page={data} />
             </>
           )}
         </Loader>

@@ -1,6 +1,6 @@
 /** Diff: the effective-environment difference between two labels or commits (added, removed, changed keys). */
 import { useApi } from '../api.js';
-import { CommitId, Loader, Section, ValueText } from '../components.js';
+import { CommitId, DataTable, Loader, Section, ValueText } from '../components.js';
 import { type Route, navigate } from '../router.js';
 import type { Diff } from '../types.js';
 import { LabelPicker } from './label-picker.js';
@@ -55,58 +55,46 @@ export function DiffView({ route }: { route: Route }) {
               {diff.added.length + diff.removed.length + diff.changed.length === 0 ? (
                 <p data-testid="diff-empty">No effective property changed.</p>
               ) : (
-                <div class="table-wrap">
-                  <table class="rows" data-testid="diff">
-                    <thead>
-                      <tr>
-                        <th scope="col">Change</th>
-                        <th scope="col">Key</th>
-                        <th scope="col">Before</th>
-                        <th scope="col">After</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {diff.added.map((row) => (
-                        <tr key={`a:${row.key}`} class="diff-added" data-change="added">
-                          <td>added</td>
-                          <th scope="row">
-                            <code>{row.key}</code>
-                          </th>
-                          <td />
-                          <td data-label="value">
-                            <ValueText value={row.value} />
-                          </td>
-                        </tr>
-                      ))}
-                      {diff.removed.map((row) => (
-                        <tr key={`r:${row.key}`} class="diff-removed" data-change="removed">
-                          <td>removed</td>
-                          <th scope="row">
-                            <code>{row.key}</code>
-                          </th>
-                          <td data-label="value">
-                            <ValueText value={row.value} />
-                          </td>
-                          <td />
-                        </tr>
-                      ))}
-                      {diff.changed.map((row) => (
-                        <tr key={`c:${row.key}`} class="diff-changed" data-change="changed">
-                          <td>changed</td>
-                          <th scope="row">
-                            <code>{row.key}</code>
-                          </th>
-                          <td data-label="before">
-                            <ValueText value={row.from} />
-                          </td>
-                          <td data-label="after">
-                            <ValueText value={row.to} />
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <DataTable testId="diff" rowsLayout columns={['Change', 'Key', 'Before', 'After']}>
+                  {diff.added.map((row) => (
+                    <tr key={`a:${row.key}`} class="diff-added" data-change="added">
+                      <td>added</td>
+                      <th scope="row">
+                        <code>{row.key}</code>
+                      </th>
+                      <td />
+                      <td data-label="value">
+                        <ValueText value={row.value} />
+                      </td>
+                    </tr>
+                  ))}
+                  {diff.removed.map((row) => (
+                    <tr key={`r:${row.key}`} class="diff-removed" data-change="removed">
+                      <td>removed</td>
+                      <th scope="row">
+                        <code>{row.key}</code>
+                      </th>
+                      <td data-label="value">
+                        <ValueText value={row.value} />
+                      </td>
+                      <td />
+                    </tr>
+                  ))}
+                  {diff.changed.map((row) => (
+                    <tr key={`c:${row.key}`} class="diff-changed" data-change="changed">
+                      <td>changed</td>
+                      <th scope="row">
+                        <code>{row.key}</code>
+                      </th>
+                      <td data-label="before">
+                        <ValueText value={row.from} />
+                      </td>
+                      <td data-label="after">
+                        <ValueText value={row.to} />
+                      </td>
+                    </tr>
+                  ))}
+                </DataTable>
               )}
             </>
           )}

@@ -4,7 +4,7 @@
  * arrive from the API already masked.
  */
 import { apiUrl, useApi } from '../api.js';
-import { CommitId, Loader, OriginText, Pager, Section, ValueText } from '../components.js';
+import { CommitId, DataTable, Loader, OriginText, Pager, Section, ValueText } from '../components.js';
 import { type Route, navigate } from '../router.js';
 import type { Applications, EnvironmentView } from '../types.js';
 import { LabelPicker } from './label-picker.js';
@@ -76,54 +76,36 @@ export function EnvironmentExplorer({ route }: { route: Route }) {
                   </a>
                 ))}
               </p>
-              <div class="table-wrap">
-                <table class="rows" data-testid="properties">
-                  <thead>
-                    <tr>
-                      <th scope="col">Key</th>
-                      <th scope="col">Value</th>
-                      <th scope="col">From</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((property) => (
-                      <tr key={property.key} data-key={property.key}>
-                        <th scope="row">
-                          <code>{property.key}</code>
-                        </th>
-                        <td>
-                          <ValueText value={property.value} />
-                          {property.overridden.length > 0 ? (
-                            <ul class="overridden" aria-label={`Values ${property.key} overrides`}>
-                              {property.overridden.map((shadowed, index) => (
-                                <li key={index}>
-                                  <s>
-                                    <ValueText value={shadowed.value} />
-                                  </s>{' '}
-                                  <span class="muted">
-                                    <OriginText origin={shadowed.origin} />
-                                  </span>
-                                </li>
-                              ))}
-                            </ul>
-                          ) : null}
-                        </td>
-                        <td data-label="from">
-                          <OriginText origin={property.origin} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager
-                path={['environment']}
-                params={query}
-                offset={data.offset}
-                limit={data.limit}
-                total={data.total}
-                shown={data.items.length}
-              />
+              <DataTable testId="properties" rowsLayout columns={['Key', 'Value', 'From']}>
+                {data.items.map((property) => (
+                  <tr key={property.key} data-key={property.key}>
+                    <th scope="row">
+                      <code>{property.key}</code>
+                    </th>
+                    <td>
+                      <ValueText value={property.value} />
+                      {property.overridden.length > 0 ? (
+                        <ul class="overridden" aria-label={`Values ${property.key} overrides`}>
+                          {property.overridden.map((shadowed, index) => (
+                            <li key={index}>
+                              <s>
+                                <ValueText value={shadowed.value} />
+                              </s>{' '}
+                              <span class="muted">
+                                <OriginText origin={shadowed.origin} />
+                              </span>
+                            </li>
+                          ))}
+                        </ul>
+                      ) : null}
+                    </td>
+                    <td data-label="from">
+                      <OriginText origin={property.origin} />
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
+              <Pager path={['environment']} params={query} page={data} />
             </>
           )}
         </Loader>

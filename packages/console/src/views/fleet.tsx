@@ -1,6 +1,6 @@
 /** Fleet: every instance on the bus with its config version against the latest; lagging ones highlighted. */
 import { useApi } from '../api.js';
-import { CommitId, Loader, Pager, Section, Time } from '../components.js';
+import { CommitId, DataTable, Loader, Pager, Section, Time } from '../components.js';
 import { type Route, link, navigate } from '../router.js';
 import type { Fleet, SyncState } from '../types.js';
 import { RefreshEventsView } from './refresh-events.js';
@@ -40,75 +40,62 @@ export function FleetView({ route }: { route: Route }) {
                 {data.counts.current} current, {data.counts['same-config']} same configuration,{' '}
                 {data.counts.lagging} lagging, {data.counts.unknown} unknown.
               </p>
-              <div class="table-wrap">
-                <table data-testid="fleet">
-                  <thead>
-                    <tr>
-                      <th scope="col">Instance</th>
-                      <th scope="col">Kind</th>
-                      <th scope="col">Application</th>
-                      <th scope="col">Profiles</th>
-                      <th scope="col">Config version</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Started</th>
-                      <th scope="col">Last heard</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((instance) => (
-                      <tr
-                        key={instance.id}
-                        class={`sync-${instance.state}`}
-                        data-instance={instance.id}
-                        data-state={instance.state}
-                      >
-                        <th scope="row">
-                          <code>{instance.id}</code>
-                        </th>
-                        <td>
-                          {instance.kind === 'spring' ? (
-                            <span class="badge state-unknown">Spring</span>
-                          ) : (
-                            'confbus'
-                          )}
-                        </td>
-                        <td>
-                          <a href={link(['applications', instance.application])}>{instance.application}</a>
-                        </td>
-                        <td>{instance.profiles.join(', ') || '—'}</td>
-                        <td data-testid="config-version" data-version={instance.configVersion ?? ''}>
-                          <CommitId commit={instance.configVersion} />
-                          {instance.state === 'lagging' || instance.state === 'same-config' ? (
-                            <span class="muted">
-                              {' '}
-                              (latest <CommitId commit={instance.latest} />)
-                            </span>
-                          ) : null}
-                        </td>
-                        <td>
-                          <span class={`badge sync-badge-${instance.state}`}>
-                            {STATE_TEXT[instance.state]}
-                          </span>
-                        </td>
-                        <td>
-                          <Time iso={instance.startedAt} />
-                        </td>
-                        <td>
-                          <Time iso={instance.lastSeenAt} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager
-                path={['fleet']}
-                params={{ state }}
-                offset={data.offset}
-                limit={data.limit}
-                total={data.total}
-                shown={data.items.length}
-              />
+              <DataTable
+                testId="fleet"
+                columns={[
+                  'Instance',
+                  'Kind',
+                  'Application',
+                  'Profiles',
+                  'Config version',
+                  'State',
+                  'Started',
+                  'Last heard',
+                ]}
+              >
+                {data.items.map((instance) => (
+                  <tr
+                    key={instance.id}
+                    class={`sync-${instance.state}`}
+                    data-instance={instance.id}
+                    data-state={instance.state}
+                  >
+                    <th scope="row">
+                      <code>{instance.id}</code>
+                    </th>
+                    <td>
+                      {instance.kind === 'spring' ? (
+                        <span class="badge state-unknown">Spring</span>
+                      ) : (
+                        'confbus'
+                      )}
+                    </td>
+                    <td>
+                      <a href={link(['applications', instance.application])}>{instance.application}</a>
+                    </td>
+                    <td>{instance.profiles.join(', ') || '—'}</td>
+                    <td data-testid="config-version" data-version={instance.configVersion ?? ''}>
+                      <CommitId commit={instance.configVersion} />
+                      {instance.state === 'lagging' || instance.state === 'same-config' ? (
+                        <span class="muted">
+                          {' '}
+                          (latest <CommitId commit={instance.latest} />)
+                        </span>
+                      ) : null}
+                    </td>
+                    <td>
+                      <span class={`badge sync-badge-${instance.state}`}>{STATE_TEXT[instance.state]}</span>
+                    </td>
+                    <td>
+                      <Time iso={instance.startedAt} />
+                    </td>
+                    <td>
+                      <Time iso={instance.lastSeenAt} />
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
+              <Pager path={['fleet']} params={{ state }} page={data} />
             </>
           )}
         </Loader>

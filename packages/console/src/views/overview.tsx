@@ -1,6 +1,6 @@
 /** Overview: the repository and its freshness, the bus, counts, the latest refresh events and pushes. */
 import { useApi } from '../api.js';
-import { CommitId, Loader, Section, Time } from '../components.js';
+import { CommitId, DataTable, Loader, Section, Time } from '../components.js';
 import { link } from '../router.js';
 import type { Overview } from '../types.js';
 import { RefreshEventsTable } from './refresh-events.js';
@@ -106,32 +106,21 @@ export function OverviewView() {
             {data.pushes.length === 0 ? (
               <p class="muted">No push seen since the server started.</p>
             ) : (
-              <div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Noticed</th>
-                      <th scope="col">From</th>
-                      <th scope="col">To</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.pushes.map((push) => (
-                      <tr key={push.commit}>
-                        <td>
-                          <Time iso={push.at} />
-                        </td>
-                        <td>
-                          <CommitId commit={push.previous} />
-                        </td>
-                        <td>
-                          <CommitId commit={push.commit} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable columns={['Noticed', 'From', 'To']}>
+                {data.pushes.map((push) => (
+                  <tr key={push.commit}>
+                    <td>
+                      <Time iso={push.at} />
+                    </td>
+                    <td>
+                      <CommitId commit={push.previous} />
+                    </td>
+                    <td>
+                      <CommitId commit={push.commit} />
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
           </Section>
         </>

@@ -1,60 +1,48 @@
 /** Refresh events: the list (with ack counts and a link to the diff each push introduced) and one event's timeline. */
 import { useApi } from '../api.js';
-import { CommitId, Loader, Pager, Section, Time } from '../components.js';
+import { CommitId, DataTable, Loader, Pager, Section, Time } from '../components.js';
 import { type Route, link } from '../router.js';
 import type { Paged, RefreshEvent } from '../types.js';
 
 export function RefreshEventsTable({ events }: { events: RefreshEvent[] }) {
   if (events.length === 0) return <p class="muted">No refresh published since the server started.</p>;
   return (
-    <div class="table-wrap">
-      <table data-testid="refresh-events">
-        <thead>
-          <tr>
-            <th scope="col">Published</th>
-            <th scope="col">Destination</th>
-            <th scope="col">Commit</th>
-            <th scope="col">Acks</th>
-            <th scope="col">On commit</th>
-            <th scope="col">Slowest</th>
-            <th scope="col">Links</th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((event) => (
-            <tr key={event.id}>
-              <td>
-                <Time iso={event.publishedAt} />
-              </td>
-              <td>
-                <code>{event.destination}</code>
-              </td>
-              <td>
-                <CommitId commit={event.commit} />
-              </td>
-              <td>{event.ackCount}</td>
-              <td>{event.onCommit}</td>
-              <td>{event.slowestMs === null ? '—' : `${event.slowestMs} ms`}</td>
-              <td class="links">
-                <a href={link(['events', event.id])}>Timeline</a>
-                {event.diffTarget ? (
-                  <a
-                    href={link(['diff'], {
-                      application: event.diffTarget.application,
-                      profiles: event.diffTarget.profiles,
-                      from: event.previousCommit,
-                      to: event.commit,
-                    })}
-                  >
-                    Diff
-                  </a>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="refresh-events"
+      columns={['Published', 'Destination', 'Commit', 'Acks', 'On commit', 'Slowest', 'Links']}
+    >
+      {events.map((event) => (
+        <tr key={event.id}>
+          <td>
+            <Time iso={event.publishedAt} />
+          </td>
+          <td>
+            <code>{event.destination}</code>
+          </td>
+          <td>
+            <CommitId commit={event.commit} />
+          </td>
+          <td>{event.ackCount}</td>
+          <td>{event.onCommit}</td>
+          <td>{event.slowestMs === null ? '—' : `${event.slowestMs} ms`}</td>
+          <td class="links">
+            <a href={link(['events', event.id])}>Timeline</a>
+            {event.diffTarget ? (
+              <a
+                href={link(['diff'], {
+                  application: event.diffTarget.application,
+                  profiles: event.diffTarget.profiles,
+                  from: event.previousCommit,
+                  to: event.commit,
+                })}
+              >
+                Diff
+              </a>
+            ) : null}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -67,14 +55,7 @@ export function RefreshEventsView({ route }: { route: Route }) {
         {(data) => (
           <>
             <RefreshEventsTable events={data.items} />
-            <Pager
-              path={['events']}
-              params={{}}
-              offset={data.offset}
-              limit={data.limit}
-              total={data.total}
-              shown={data.items.length}
-            />
+            <Pager path={['events']} params={{}} page={data} />
           </>
         )}
       </Loader>

@@ -13,6 +13,13 @@ export const settingsFileSpecs: readonly SettingSpec[] = [
     default: 'info',
     description: 'Log level: trace, debug, info, warn, error',
   },
+  {
+    key: 'confbus.logging.format',
+    type: 'string',
+    default: 'auto',
+    description:
+      'Log line format: json (one JSON object per line, ISO times), pretty (readable lines), auto (pretty when stdout is a terminal, else json)',
+  },
 ];
 
 export const busSettingSpecs: readonly SettingSpec[] = [

@@ -77,7 +77,7 @@ export class RefreshTracker {
   private bytes = 0;
 
   constructor(
-    private readonly logger: Pick<Logger, 'info'>,
+    private readonly logger: Logger,
     private readonly limits: RefreshTrackerLimits = DEFAULT_TRACKER_LIMITS,
     private readonly summaryQuietMs = 2000,
   ) {}

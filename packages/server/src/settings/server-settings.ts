@@ -169,13 +169,6 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     description: 'Most profiles one request may name',
   },
   {
-    key: 'confbus.logging.format',
-    type: 'string',
-    default: 'auto',
-    description:
-      'Log line format: json (one JSON object per line, ISO times), pretty (readable lines), auto (pretty when stdout is a terminal, else json)',
-  },
-  {
     key: 'confbus.logging.access-log',
     type: 'boolean',
     default: false,

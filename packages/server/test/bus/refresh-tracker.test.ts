@@ -3,7 +3,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { type AckBusEvent, createAckEvent, createRefreshEvent } from '@confbus/core';
+import {
+  type AckBusEvent,
+  type Logger,
+  createAckEvent,
+  createRefreshEvent,
+  silentLogger,
+} from '@confbus/core';
 import { RefreshTracker } from '../../src/bus/refresh-tracker.js';
 
 const COMMIT = 'a'.repeat(40);
@@ -13,13 +19,10 @@ function ackFor(eventId: string, service: string, configVersion?: string): AckBu
   return { ...createAckEvent(service, event), ...(configVersion ? { configVersion } : {}) };
 }
 
-function summaryLogger(): {
-  logger: { info(fields: object, message?: string): void };
-  lines: Promise<string>;
-} {
+function summaryLogger(): { logger: Logger; lines: Promise<string> } {
   let resolve!: (line: string) => void;
   const lines = new Promise<string>((r) => (resolve = r));
-  return { logger: { info: (_fields, message) => resolve(message ?? '') }, lines };
+  return { logger: { ...silentLogger, info: (_fields, message) => resolve(message ?? '') }, lines };
 }
 
 describe('RefreshTracker bounds', () => {
@@ -42,7 +45,7 @@ describe('RefreshTracker bounds', () => {
   });
 
   it('records one ack per service and ignores unknown events and oversized fields', () => {
-    const tracker = new RefreshTracker({ info() {} });
+    const tracker = new RefreshTracker(silentLogger);
     const event = createRefreshEvent('configserver:8888:x', 'foo');
     tracker.published(event, COMMIT);
     tracker.acked(ackFor(event.id, 'foo:8080:a', COMMIT));
@@ -60,10 +63,11 @@ describe('RefreshTracker bounds', () => {
   });
 
   it('forgets the oldest events when the acks outgrow maxBytes, and drops acks that cannot fit', () => {
-    const tracker = new RefreshTracker(
-      { info() {} },
-      { maxEvents: 100, maxAcksPerEvent: 1000, maxBytes: 20_000 },
-    );
+    const tracker = new RefreshTracker(silentLogger, {
+      maxEvents: 100,
+      maxAcksPerEvent: 1000,
+      maxBytes: 20_000,
+    });
     const events = Array.from({ length: 3 }, () => createRefreshEvent('configserver:8888:x', 'foo'));
     for (const event of events) {
       tracker.published(event, COMMIT);
@@ -84,7 +88,7 @@ describe('RefreshTracker bounds', () => {
   });
 
   it('lists a page of events, newest first, with a bounded number of acks each', () => {
-    const tracker = new RefreshTracker({ info() {} });
+    const tracker = new RefreshTracker(silentLogger);
     const events = Array.from({ length: 5 }, () => createRefreshEvent('configserver:8888:x', 'foo'));
     for (const event of events) {
       tracker.published(event, COMMIT);
@@ -107,7 +111,7 @@ describe('RefreshTracker bounds', () => {
   });
 
   it('an event seen twice (published here, or redelivered from another server) keeps its acks', () => {
-    const tracker = new RefreshTracker({ info() {} });
+    const tracker = new RefreshTracker(silentLogger);
     const event = createRefreshEvent('configserver:8888:other', 'foo');
     tracker.published(event, COMMIT);
     tracker.acked(ackFor(event.id, 'foo:8080:a', COMMIT));

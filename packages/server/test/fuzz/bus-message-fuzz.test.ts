@@ -13,6 +13,7 @@ import {
   isForSelf,
   isFromSelf,
   isRefreshEvent,
+  silentLogger,
 } from '@confbus/core';
 import { amqpBusMember } from '@confbus/testkit/bus-member';
 import { type Picker, heapAfterGc, picker, watchEventLoop } from '@confbus/testkit/fuzz';
@@ -88,10 +89,11 @@ const MEMBER_ID = 'sample:dev:8081:0123456789abcdef0123456789abcdef';
 
 /** What a node does with each message, without the broker: windows whose CPU time exceeds the limit. */
 function replayWindows(bodies: readonly Buffer[], publishedId: string): string[] {
-  const tracker = new RefreshTracker(
-    { info() {} },
-    { maxEvents: 200, maxAcksPerEvent: 500, maxBytes: 16 << 20 },
-  );
+  const tracker = new RefreshTracker(silentLogger, {
+    maxEvents: 200,
+    maxAcksPerEvent: 500,
+    maxBytes: 16 << 20,
+  });
   tracker.published({ ...createRefreshEvent('configserver:8888:x', 'foo'), id: publishedId }, 'c'.repeat(40));
   const slow: string[] = [];
   // What the matching decided, kept so the work cannot be optimised away.

@@ -1,9 +1,8 @@
 // Fast tier: which broker the settings choose, and Kafka's broker list as Spring's binder reads it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { busBinder } from '@confbus/bus';
-import { busTransportSettings, kafkaBrokers } from '../src/bus-settings.js';
-import { SettingsError, busSettingSpecs, resolveSettings } from '@confbus/core';
+import { busBinder, busTransportSettings, kafkaBrokers } from '../src/bus/bus-settings.js';
+import { SettingsError, busSettingSpecs, resolveSettings } from '../src/index.js';
 
 const settings = (args: string[], env: Record<string, string> = {}) =>
   resolveSettings(busSettingSpecs, { args, env }, { unknownKeys: 'keep' });

@@ -1,0 +1,92 @@
+/**
+ * What `ConfigClient.start` does before the client exists: resolve the local settings, make the logger,
+ * the decryptor, the environment source and the backup, and fetch the first configuration — the server's,
+ * else the last-known-good backup, else the local settings alone (with fail-fast, a failed fetch ends here).
+ */
+import type { Environment, Logger, Settings } from '@confbus/core';
+import { loggerFromSettings } from '@confbus/core/logging';
+import { BackupStore } from './backup-store.js';
+import { createClientDecryptor } from './cipher-values.js';
+import { readClientSettings, type ClientSettings } from './client-settings.js';
+import { localSettingsLayer, type ConfigSnapshot } from './config-snapshot.js';
+import { EnvironmentSource } from './environment-source.js';
+import { ConfigClientError } from './errors.js';
+import { LiveConfig } from './live-config.js';
+import { resolveLocalSettings, type LocalSettingsSources } from './local-settings.js';
+import { SnapshotFactory } from './snapshot-factory.js';
+
+export interface ConfigClientOptions extends LocalSettingsSources {
+  /**
+   * Where the client logs; default: the server's pino logger (`@confbus/core/logging`) at `logging.level.root`,
+   * JSON with ISO times, or pretty lines on a terminal (`confbus.logging.format`). Never secret values.
+   */
+  readonly logger?: Logger;
+}
+
+/** The parts the client is wired from. */
+export interface ClientParts {
+  readonly source: EnvironmentSource;
+  readonly snapshots: SnapshotFactory;
+  readonly backup: BackupStore;
+  readonly live: LiveConfig;
+}
+
+export interface PreparedClient {
+  readonly settings: ClientSettings;
+  readonly localSettings: Settings;
+  readonly logger: Logger;
+  readonly parts: ClientParts;
+  /** The server's answer at start, undefined when the client started from a backup or local settings. */
+  readonly fetched: Environment | undefined;
+}
+
+export async function prepareClient(options: ConfigClientOptions): Promise<PreparedClient> {
+  const env = options.env ?? process.env;
+  const localSettings = resolveLocalSettings(options, env);
+  const settings = readClientSettings(localSettings);
+  const logger: Logger = options.logger ?? loggerFromSettings(localSettings, { name: 'confbus-client' });
+  const decryptor = await createClientDecryptor(settings, options.cwd ?? process.cwd(), (message) =>
+    logger.warn({}, message),
+  );
+  const snapshots = new SnapshotFactory(settings, localSettingsLayer(localSettings, env), decryptor);
+  const source = new EnvironmentSource(settings, logger);
+  const backup = new BackupStore(settings.backup, logger);
+
+  const fetched = await fetchAtStart(source, settings, logger).catch((error: unknown) => {
+    source.close();
+    throw error;
+  });
+  const initial = fetched
+    ? snapshots.fromEnvironment(fetched, 'server')
+    : ((await backup.restore((saved) => snapshots.fromEnvironment(saved, 'backup'))) ??
+      startLocally(snapshots, logger));
+  const live = new LiveConfig(initial, logger);
+  return { settings, localSettings, logger, parts: { source, snapshots, backup, live }, fetched };
+}
+
+function startLocally(snapshots: SnapshotFactory, logger: Logger): ConfigSnapshot {
+  logger.warn({}, 'Starting on local settings only');
+  return snapshots.localOnly();
+}
+
+/** The first fetch: with fail-fast a failure ends start-up; without, the client starts from a backup or local settings. */
+async function fetchAtStart(
+  source: EnvironmentSource,
+  settings: ClientSettings,
+  logger: Logger,
+): Promise<Environment | undefined> {
+  try {
+    return await source.fetchWithRetry();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (settings.failFast) {
+      throw new ConfigClientError(
+        'CONFBUS_FAIL_FAST',
+        `Could not locate PropertySource and the fail fast property is set, failing: ${reason}`,
+        { cause: error },
+      );
+    }
+    logger.warn({}, `Could not locate PropertySource (${reason})`);
+    return undefined;
+  }
+}
