@@ -34,6 +34,12 @@ describe('bus settings', () => {
     assert.equal(settings.username, 'guest');
     assert.equal(settings.virtualHost, '/');
     assert.deepEqual(settings.reconnectDelayMs, { min: 1000, max: 30000 });
+    assert.equal(settings.refreshSpreadMs, 0);
+  });
+
+  it('reads confbus.bus.refresh.spread in ms and refuses a negative window', () => {
+    assert.equal(read(['--confbus.bus.refresh.spread=2000']).refreshSpreadMs, 2000);
+    assert.throws(() => read(['--confbus.bus.refresh.spread=-1']), /confbus\.bus\.refresh\.spread/);
   });
 
   it('reads spring.rabbitmq.addresses as host[:port] or amqp:// URLs whose parts win', () => {
@@ -260,6 +266,21 @@ describe('client bus member', () => {
       logger.lines.indexOf(keysLine) < logger.lines.findIndex((l) => l.startsWith('debug: Sent bus ack')),
     );
   });
+  it('with confbus.bus.refresh.spread, still refreshes for the event and acks with the new version', async () => {
+    const { client } = await startClient(
+      busArgs(['--spring.cloud.bus.id=app:dev:8080:spread', '--confbus.bus.refresh.spread=300']),
+    );
+    const sender = await startNode('sender:0:spread');
+    const acks: AckBusEvent[] = [];
+    sender.on('ack', (ack) => acks.push(ack));
+    publish('spread');
+    const event = createRefreshEvent('sender:0:spread', 'app:dev:8080:spread');
+    await sender.publish(event);
+    const ack = await waitFor('the ack', () => acks.find((a) => a.ackId === event.id));
+    assert.equal(client.getString('group.comment'), 'spread');
+    assert.equal(ack.configVersion, client.status.version);
+  });
+
   it("passes an event's version hint to its server, and skips the fetch when it already serves that commit", async () => {
     const { client } = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:8080:hinted']));
     const sender = await startNode('sender:0:hint');

@@ -40,6 +40,17 @@ export const clientBusSettingSpecs: readonly SettingSpec[] = [
       "do not receive every other node's ack (N² deliveries per refresh), while Spring nodes and confbus " +
       "servers (bound with `#`) still see every ack. Set it to the destination itself for Spring's topology",
   },
+  {
+    key: 'confbus.bus.refresh.spread',
+    type: 'integer',
+    default: 0,
+    min: 0,
+    max: 600000,
+    description:
+      'Beyond Spring: delay the re-fetch for a bus refresh event by a random 0..spread ms, so a very large ' +
+      "fleet's re-fetches reach the config servers spread over that window instead of at once; 0 = off " +
+      '(servers answer a storm from cache with coalesced upstream checks; see docs/bus.md)',
+  },
 ];
 
 /** The bus package's `spring.cloud.bus.*` reading, plus the broker as a flat view and confbus's client keys. */
@@ -56,6 +67,8 @@ export interface BusSettings extends BusMemberSettings {
   readonly password: string;
   readonly virtualHost: string;
   readonly reconnectDelayMs: { readonly min: number; readonly max: number };
+  /** A bus-triggered re-fetch waits a random 0..refreshSpreadMs first (0: at once). */
+  readonly refreshSpreadMs: number;
 }
 
 export function readBusSettings(settings: Settings): BusSettings {
@@ -84,5 +97,6 @@ export function readBusSettings(settings: Settings): BusSettings {
     password: broker.password,
     virtualHost: broker.virtualHost,
     reconnectDelayMs: { min, max: Math.max(min, settings.number('confbus.bus.reconnect.max-interval')) },
+    refreshSpreadMs: settings.number('confbus.bus.refresh.spread'),
   };
 }

@@ -5,6 +5,7 @@
  * asks the config server whether a version was missed — Spring loses events sent while a node is
  * disconnected; we catch up. @confbus/bus is loaded only here, when the bus is enabled.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AckDetails, BusNode } from '@confbus/bus';
 import {
   createEnvironmentChangeEvent,
@@ -242,6 +243,7 @@ export class ClientBus {
   async #onRemoteRefresh(event: RefreshBusEvent): Promise<AckDetails> {
     this.#remoteRefreshes++;
     try {
+      await spreadDelay(this.#options.settings.refreshSpreadMs);
       if (!this.#closed) await this.#refresh(event);
     } finally {
       this.#remoteRefreshes--;
@@ -298,4 +300,10 @@ export class ClientBus {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** confbus.bus.refresh.spread: a random share of the window, so a large fleet does not re-fetch at one instant. */
+async function spreadDelay(windowMs: number): Promise<void> {
+  if (windowMs <= 0) return;
+  await delay(Math.floor(Math.random() * windowMs), undefined, { ref: false });
 }
