@@ -55,6 +55,12 @@ export interface LoadedConfigFile {
   documents: readonly ConfigDocument[];
 }
 
+/** One document of a file, in precedence order (see config-imports.ts). */
+export interface FileDocument {
+  path: string;
+  document: ConfigDocument;
+}
+
 /**
  * Turns loaded files (in candidateConfigFiles order) into property sources: only documents
  * whose activation matches the profiles, later documents of a file first, empty ones skipped.
@@ -65,16 +71,25 @@ export function buildPropertySources(
   profiles: readonly string[],
   uri: string,
 ): PropertySource[] {
+  const documents = files.flatMap((file) =>
+    [...file.documents].reverse().map((document) => ({ path: file.path, document })),
+  );
+  return propertySourcesOf(documents, profiles, uri);
+}
+
+/** Property sources of documents already in precedence order (inactive and empty ones left out). */
+export function propertySourcesOf(
+  documents: readonly FileDocument[],
+  profiles: readonly string[],
+  uri: string,
+): PropertySource[] {
   const base = uri.replace(/\/+$/, '');
   const sources: PropertySource[] = [];
-  for (const file of files) {
-    const documents = [...file.documents].reverse();
-    for (const document of documents) {
-      if (Object.keys(document.properties).length === 0) continue;
-      if (document.activation !== undefined && !matchesProfiles(document.activation, profiles)) continue;
-      const suffix = document.count > 1 ? ` (document #${document.index})` : '';
-      sources.push({ name: `${base}/${file.path}${suffix}`, source: document.properties });
-    }
+  for (const { path, document } of documents) {
+    if (Object.keys(document.properties).length === 0) continue;
+    if (document.activation !== undefined && !matchesProfiles(document.activation, profiles)) continue;
+    const suffix = document.count > 1 ? ` (document #${document.index})` : '';
+    sources.push({ name: `${base}/${path}${suffix}`, source: document.properties });
   }
   return sources;
 }

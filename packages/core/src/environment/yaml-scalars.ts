@@ -65,9 +65,11 @@ interface Analysis {
 
 /** Emitter.analyzeScalar, ported (code points, the same flags in the same order). */
 function analyze(text: string): Analysis {
-  if (text === '') return { multiline: false, allowBlockPlain: true, allowSingleQuoted: true, allowBlock: false };
+  if (text === '')
+    return { multiline: false, allowBlockPlain: true, allowSingleQuoted: true, allowBlock: false };
   const chars = [...text];
-  const whiteOrEnd = (char: string | undefined) => char === undefined || '\0 \t\r'.includes(char) || isLineBreak(char);
+  const whiteOrEnd = (char: string | undefined) =>
+    char === undefined || '\0 \t\r'.includes(char) || isLineBreak(char);
   let blockIndicators = text.startsWith('---') || text.startsWith('...');
   let lineBreaks = false;
   let special = false;
@@ -106,7 +108,13 @@ function analyze(text: string): Analysis {
     precededByWhitespace = '\0 \t'.includes(char) || lineBreak;
   });
   const leadingZeroNumber = /^0[0-9_]+$/.test(text);
-  let allowBlockPlain = !(leadingSpace || leadingBreak || trailingSpace || trailingBreak || leadingZeroNumber);
+  let allowBlockPlain = !(
+    leadingSpace ||
+    leadingBreak ||
+    trailingSpace ||
+    trailingBreak ||
+    leadingZeroNumber
+  );
   let allowSingleQuoted = true;
   let allowBlock = !trailingSpace;
   if (breakSpace) allowBlockPlain = allowSingleQuoted = false;

@@ -8,8 +8,9 @@ import {
   type ConfigDocument,
   type Environment,
   type FlatProperties,
-  buildPropertySources,
   candidateConfigFiles,
+  loadWithImports,
+  propertySourcesOf,
   mergeForRendering,
   ConfbusError,
   coreErrors,
@@ -237,29 +238,40 @@ export class EnvironmentService {
       commit,
       label: effectiveLabel,
     });
-    const candidates = candidateConfigFiles({
-      applications: [...request.applications],
-      profiles: [...request.profiles],
-      directories,
-    }).filter((candidate) => present.has(candidate.path));
-
     const ids = await repository.blobIds?.(commit);
-    const parsed = await Promise.all(
-      candidates.map((candidate) => this.documents(commit, candidate.path, ids?.get(candidate.path))),
-    );
-    let sourceBytes = 0;
-    parsed.forEach((file, i) => {
-      sourceBytes += file.bytes;
-      if (sourceBytes > this.options.maxEnvironmentBytes) {
-        throw new ConfbusError(
-          coreErrors.CONFBUS_CONFIG_LIMIT,
-          `${candidates[i]!.path}: the files of '${request.name}' (${request.profilesText}) add up to more than ` +
-            `confbus.server.max-environment-bytes (${this.options.maxEnvironmentBytes}) with this one`,
-        );
+    const tree = { applications: request.applications, profiles: request.profiles, directories };
+    // The files the search directories hold are read and parsed at once, in parallel; imported ones as the
+    // import tree asks for them (it needs a file's documents to know what it imports).
+    const reading = new Map<string, Promise<ParsedFile>>();
+    const read = (path: string): Promise<ParsedFile> => {
+      let file = reading.get(path);
+      if (!file) {
+        file = this.documents(commit, path, ids?.get(path));
+        reading.set(path, file);
       }
-    });
-    const loaded = candidates.map((candidate, i) => ({ ...candidate, documents: parsed[i]!.documents }));
-    const propertySources = this.named(buildPropertySources(loaded, [...request.profiles], this.uri));
+      return file;
+    };
+    for (const candidate of candidateConfigFiles(tree)) {
+      if (present.has(candidate.path)) read(candidate.path).catch(() => undefined);
+    }
+    let sourceBytes = 0;
+    const documents = await loadWithImports(
+      tree,
+      (path) => present.has(path),
+      async (path) => {
+        const file = await read(path);
+        sourceBytes += file.bytes;
+        if (sourceBytes > this.options.maxEnvironmentBytes) {
+          throw new ConfbusError(
+            coreErrors.CONFBUS_CONFIG_LIMIT,
+            `${path}: the files of '${request.name}' (${request.profilesText}) add up to more than ` +
+              `confbus.server.max-environment-bytes (${this.options.maxEnvironmentBytes}) with this one`,
+          );
+        }
+        return file.documents;
+      },
+    );
+    const propertySources = this.named(propertySourcesOf(documents, [...request.profiles], this.uri));
     if (propertySources.length === 0 && !this.options.acceptEmpty) {
       throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
     }

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  ConfbusError,
+  MAX_IMPORTED_FILES,
+  loadWithImports,
+  parseConfigFile,
+  resolveLocation,
+} from '@confbus/core';
+
+describe('spring.config.import locations', () => {
+  it('resolves from the importing file’s folder and stays inside the search directories', () => {
+    assert.equal(resolveLocation('optional:extra.yml', 'foo.yml', ['']), 'extra.yml');
+    assert.equal(resolveLocation('../x.properties', 'sub/a.yml', ['']), 'x.properties');
+    assert.equal(resolveLocation('./deeper/', 'sub/a.yml', ['']), 'sub/deeper/');
+    assert.equal(resolveLocation('x.yml', 'a/b.yml', ['a']), 'a/x.yml');
+    for (const hostile of [
+      '../x.yml',
+      'sub/../../x.yml',
+      '/etc/passwd.yml',
+      'file:x.yml',
+      'optional:file:/etc/x.yml',
+      'classpath:x.yml',
+      'configserver:http://h/',
+      '..\\x.yml',
+      'x', // no configuration file extension (Boot refuses it)
+      'x.xml',
+    ]) {
+      assert.equal(resolveLocation(hostile, 'foo.yml', ['']), undefined, hostile);
+    }
+    // A location outside every search directory (the native backend's folders) is not served either.
+    assert.equal(resolveLocation('../1/x.yml', '0/a.yml', ['0']), undefined);
+  });
+
+  it(`stops an environment importing more than ${MAX_IMPORTED_FILES} files`, async () => {
+    // app.yml imports f0.yml … f149.yml.
+    const files = new Map<string, string>([
+      ['app.yml', `spring.config.import: ${Array.from({ length: 150 }, (_, i) => `f${i}.yml`).join(',')}\n`],
+    ]);
+    for (let i = 0; i < 150; i++) files.set(`f${i}.yml`, `k${i}: ${i}\n`);
+    await assert.rejects(
+      loadWithImports(
+        { applications: ['app'], profiles: ['default'], directories: [''] },
+        (path) => files.has(path),
+        async (path) => parseConfigFile(path, files.get(path) ?? ''),
+      ),
+      (error: unknown) => error instanceof ConfbusError && error.code === 'CONFBUS_CONFIG_LIMIT',
+    );
+  });
+});
