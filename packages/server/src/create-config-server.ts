@@ -15,6 +15,7 @@ import { registerEnvironmentRoutes } from './environment/environment-controller.
 import { GitMirror, type MirrorHealth } from './git/index.js';
 import { registerHealthRoutes } from './health/health-controller.js';
 import { readHealthSettings } from './settings/health-settings.js';
+import { plainTextDecryptor } from './environment/plain-text-decryption.js';
 import type { ComponentHealth } from './health/health-status.js';
 import { registerActuatorRoutes } from './actuator/actuator-routes.js';
 import { readBuildInfo } from './actuator/build-info.js';
@@ -241,6 +242,7 @@ export async function createConfigServer({
   registerEnvironmentRoutes(app, {
     service: finder,
     resources: repositories,
+    decryptResource: plainTextDecryptor(settings, encryption.locator, decryptor !== undefined),
     maxProfiles: settings.number('confbus.server.max-profiles'),
     ...(fastPath ? { fastPath } : {}),
   });
