@@ -33,6 +33,7 @@ export {
   loadWithImports,
   resolveLocation,
 } from './environment/config-imports.js';
+export { rememberOrigins, withOrigins } from './environment/property-origins.js';
 export { cipherValuesIn } from './environment/resource-cipher-values.js';
 export { mergeForRendering, renderJson, renderProperties, renderYaml } from './environment/render-formats.js';
 export {

@@ -10,6 +10,7 @@
 import type { ConfigDocument } from '../codecs/config-document.js';
 import { matchesProfiles } from '../codecs/profile-expression.js';
 import type { PropertySource } from './environment.js';
+import { rememberOrigins } from './property-origins.js';
 
 export interface CandidateFile {
   /** Repository-relative path, e.g. `foo-dev.yml` or `sub/application.properties`. */
@@ -88,6 +89,7 @@ export function propertySourcesOf(
   for (const { path, document } of documents) {
     if (Object.keys(document.properties).length === 0) continue;
     if (document.activation !== undefined && !matchesProfiles(document.activation, profiles)) continue;
+    if (document.origins !== undefined) rememberOrigins(document.properties, document.origins);
     const suffix = document.count > 1 ? ` (document #${document.index})` : '';
     sources.push({ name: `${base}/${path}${suffix}`, source: document.properties });
   }

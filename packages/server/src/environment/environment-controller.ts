@@ -63,7 +63,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
     const { resolved, revision } = await service.find(withVersionHint(parsed, versionHint(request)));
     reply.headers(environmentHeaders(request.headers.accept, revision));
     options.fastPath?.remember(request.url, parsed, request.routeOptions.url ?? 'unmatched');
-    return resolved.json;
+    return resolved.body(request.headers.accept);
   };
 
   const sendFile = async (

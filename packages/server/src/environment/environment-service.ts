@@ -19,9 +19,11 @@ import {
   renderYaml,
   resolvePlaceholders,
   resolvePlaceholdersInText,
+  withOrigins,
 } from '@confbus/core';
 import { serverErrors } from '../errors.js';
 import type { ConfigFileParser } from './config-file-parser.js';
+import { wantsOrigins } from './environment-response.js';
 import type { ConfigRepository, ResolvedRevision } from './config-repository.js';
 import { LruCache } from './lru-cache.js';
 import { directoriesOf, expandSearchDirectories } from './search-directories.js';
@@ -54,6 +56,7 @@ export type RenderFormat = 'properties' | 'yml' | 'json';
 /** One resolved environment with its serialisations, built lazily and kept with the cache entry. */
 export class ResolvedEnvironment {
   private jsonBytes?: Buffer;
+  private jsonWithOriginsBytes?: Buffer;
   private readonly renderings = new Map<string, string>();
   /** The merged properties, without and with placeholders resolved: each computed once for every format. */
   private readonly merged = new Map<boolean, FlatProperties>();
@@ -74,6 +77,17 @@ export class ResolvedEnvironment {
   get json(): Buffer {
     this.jsonBytes ??= Buffer.from(JSON.stringify(this.environment));
     return this.jsonBytes;
+  }
+
+  /** The v2 media type's JSON: values with their `origin` (file line:column), serialised once too. */
+  get jsonWithOrigins(): Buffer {
+    this.jsonWithOriginsBytes ??= Buffer.from(JSON.stringify(withOrigins(this.environment, this.stored)));
+    return this.jsonWithOriginsBytes;
+  }
+
+  /** The body for a request's Accept header: with origins for Spring's v2 media type (its clients ask for it). */
+  body(accept: string | undefined): Buffer {
+    return wantsOrigins(accept) ? this.jsonWithOrigins : this.json;
   }
 
   render(format: RenderFormat, resolve: boolean): string {
