@@ -44,44 +44,39 @@ describe('confbus server from a Spring reference-style settings file (real sshd)
   it('starts, clones over ssh and serves the search paths', async () => {
     const knownHosts = join(temp.path, 'known_hosts');
     await writeFile(knownHosts, `${sshd.knownHostsLine}\n`);
-    const indentedKey = key.privateKey
-      .trim()
-      .split('\n')
-      .map((line) => `                         ${line}`)
-      .join('\n');
+    // The key indented under `privateKey: |` exactly as in Spring's reference example (25 columns).
+    const keyBlock = key.privateKey.trim().replace(/^/gm, ' '.repeat(25));
     const settingsFile = join(temp.path, 'application.yml');
     await writeFile(
       settingsFile,
-      [
-        'server:',
-        '  port: 0',
-        '  address: 127.0.0.1',
-        'spring:',
-        '  cloud:',
-        '    config:',
-        '      server:',
-        '        accept-empty: true',
-        '        health:',
-        '          downHealthStatus: OUT_OF_SERVICE',
-        '        encrypt:',
-        '          plainTextEncrypt: false',
-        '        git:',
-        `          uri: ${sshd.url(remote.path)}`,
-        `          basedir: ${join(temp.path, 'mirror')}`,
-        '          default-label: master',
-        '          try-master-branch: true',
-        '          force-pull: true',
-        '          searchPaths: "{application}"',
-        '          cloneOnStart: true',
-        '          timeout: 10',
-        '          ignoreLocalSshSettings: true',
-        '          strictHostKeyChecking: true',
-        `          knownHostsFile: ${knownHosts}`,
-        '          preferredAuthentications: publickey',
-        '          privateKey: |',
-        indentedKey,
-        '',
-      ].join('\n'),
+      `server:
+  port: 0
+  address: 127.0.0.1
+spring:
+  cloud:
+    config:
+      server:
+        accept-empty: true
+        health:
+          downHealthStatus: OUT_OF_SERVICE
+        encrypt:
+          plainTextEncrypt: false
+        git:
+          uri: ${sshd.url(remote.path)}
+          basedir: ${join(temp.path, 'mirror')}
+          default-label: master
+          try-master-branch: true
+          force-pull: true
+          searchPaths: "{application}"
+          cloneOnStart: true
+          timeout: 10
+          ignoreLocalSshSettings: true
+          strictHostKeyChecking: true
+          knownHostsFile: ${knownHosts}
+          preferredAuthentications: publickey
+          privateKey: |
+${keyBlock}
+`,
     );
     const child = startNodeProcess(CONFBUS_BIN, ['server', `--spring.config.location=${settingsFile}`]);
     const port = Number(LISTENING.exec(await child.waitForLine(LISTENING, 60_000))?.[1]);

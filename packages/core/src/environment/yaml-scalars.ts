@@ -6,7 +6,7 @@
  * so the folding points match.
  */
 import type { PropertyValue } from '../codecs/flatten.js';
-import { FoldingWriter } from './yaml-writer.js';
+import { FoldingWriter, isPrintable } from './yaml-writer.js';
 
 // SnakeYAML's dumping Resolver: each pattern only applies to text starting with its characters.
 const IMPLICIT: ReadonlyArray<readonly [RegExp, RegExp]> = [
@@ -31,20 +31,6 @@ const IMPLICIT: ReadonlyArray<readonly [RegExp, RegExp]> = [
 function resolvesToNonString(text: string): boolean {
   // The empty string resolves to null (Resolver's EMPTY pattern).
   return text === '' || IMPLICIT.some(([first, pattern]) => first.test(text) && pattern.test(text));
-}
-
-/** SnakeYAML's StreamReader.isPrintable: anything else makes a string `!!binary`. */
-function isPrintable(code: number): boolean {
-  return (
-    (code >= 0x20 && code <= 0x7e) ||
-    code === 0x09 ||
-    code === 0x0a ||
-    code === 0x0d ||
-    code === 0x85 ||
-    (code >= 0xa0 && code <= 0xd7ff) ||
-    (code >= 0xe000 && code <= 0xfffd) ||
-    (code >= 0x10000 && code <= 0x10ffff)
-  );
 }
 
 function isAllPrintable(text: string): boolean {

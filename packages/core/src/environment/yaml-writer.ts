@@ -187,7 +187,8 @@ function escape(text: string, at: number): [string, number] {
   return [`\\u${unit.toString(16).padStart(4, '0')}`, 1];
 }
 
-function isPrintable(code: number): boolean {
+/** SnakeYAML's StreamReader.isPrintable (text with anything else is dumped as `!!binary`). */
+export function isPrintable(code: number): boolean {
   return (
     (code >= 0x20 && code <= 0x7e) ||
     code === 0x09 ||
