@@ -47,4 +47,24 @@ describe('spring.config.import locations', () => {
       (error: unknown) => error instanceof ConfbusError && error.code === 'CONFBUS_CONFIG_LIMIT',
     );
   });
+
+  it('stops an environment with too many documents that import something', async () => {
+    // One file of 2,000 documents, each importing a file that exists once: bounded, not a quadratic scan.
+    const text = Array.from({ length: 2000 }, (_, i) => `k${i}: 1\nspring.config.import: x.yml\n`).join(
+      '---\n',
+    );
+    const files = new Map([
+      ['app.yml', text],
+      ['x.yml', 'x: 1\n'],
+    ]);
+    await assert.rejects(
+      loadWithImports(
+        { applications: ['app'], profiles: ['default'], directories: [''] },
+        (path) => files.has(path),
+        async (path) => parseConfigFile(path, files.get(path) ?? ''),
+      ),
+      (error: unknown) =>
+        error instanceof ConfbusError && /documents with spring.config.import/.test(error.message),
+    );
+  });
 });

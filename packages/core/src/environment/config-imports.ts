@@ -24,6 +24,11 @@ const CONFIG_EXTENSION = /\.(?:properties|ya?ml)$/;
 
 /** Most files one environment may import (directly or through other imports); beyond, the build fails. */
 export const MAX_IMPORTED_FILES = 100;
+/**
+ * Most documents with imports one environment may process: each step rescans the tree (Boot's order), so a
+ * file of thousands of documents that each import something would otherwise cost a quadratic scan.
+ */
+export const MAX_IMPORT_STEPS = 256;
 
 export interface ImportTreeRequest {
   applications: readonly string[];
@@ -62,6 +67,7 @@ class ImportTree {
   private readonly root: Contributor = newContributor(null, undefined, false);
   private readonly loaded = new Set<string>();
   private imported = 0;
+  private steps = 0;
   private readonly candidates: CandidateFile[];
 
   constructor(
@@ -106,6 +112,12 @@ class ImportTree {
           !c.processed.has(phase) && this.isActive(c, phase) && (c.path === null || importsOf(c).length > 0),
       );
       if (!next) return;
+      if (next.path !== null && ++this.steps > MAX_IMPORT_STEPS) {
+        throw new ConfbusError(
+          coreErrors.CONFBUS_CONFIG_LIMIT,
+          `${next.path}: more than ${MAX_IMPORT_STEPS} documents with ${IMPORT_KEY} in one environment`,
+        );
+      }
       next.processed.add(phase);
       const children = await this.contributors(this.resolve(next, phase), next.path !== null);
       if (phase === 'before') next.before = children;
