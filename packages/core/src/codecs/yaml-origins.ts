@@ -6,7 +6,8 @@
  */
 import { type Document, type LineCounter, type Node, isAlias, isMap, isPair, isScalar, isSeq } from 'yaml';
 
-const MERGE = '<<';
+/** A plain `<<` merge key: the parser gives it a symbol value (a quoted "<<" is an ordinary key). */
+const isMergeKey = (key: unknown): boolean => isScalar(key) && typeof key.value === 'symbol';
 
 export function yamlOrigins(document: Document, lines: LineCounter): Record<string, string> {
   const origins: Record<string, string> = {};
@@ -26,8 +27,17 @@ export function yamlOrigins(document: Document, lines: LineCounter): Record<stri
       });
     }
   };
-  const resolve = (node: unknown): Node | null =>
-    isAlias(node) ? (node.resolve(document) ?? null) : ((node as Node | null) ?? null);
+  // Alias.resolve searches the document for its anchor: each alias is looked up once.
+  const anchors = new Map<unknown, Node | null>();
+  const resolve = (node: unknown): Node | null => {
+    if (!isAlias(node)) return (node as Node | null) ?? null;
+    let target = anchors.get(node);
+    if (target === undefined) {
+      target = node.resolve(document) ?? null;
+      anchors.set(node, target);
+    }
+    return target;
+  };
 
   const walk = (raw: unknown, prefix: string, depth: number): void => {
     const node = resolve(raw);
@@ -35,10 +45,10 @@ export function yamlOrigins(document: Document, lines: LineCounter): Record<stri
     if (isMap(node)) {
       // Merged keys first: explicit keys of the map win over them, wherever the merge is written.
       for (const pair of node.items) {
-        if (isScalar(pair.key) && pair.key.value === MERGE) walkMerge(pair.value, prefix, depth);
+        if (isMergeKey(pair.key)) walkMerge(pair.value, prefix, depth);
       }
       for (const pair of node.items) {
-        if (!isPair(pair) || (isScalar(pair.key) && pair.key.value === MERGE)) continue;
+        if (!isPair(pair) || isMergeKey(pair.key)) continue;
         const key = isScalar(pair.key) ? pair.key.value : undefined;
         const name =
           typeof key === 'string' ? key : `[${key === null || key === undefined ? 'null' : String(key)}]`;
