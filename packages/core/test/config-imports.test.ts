@@ -5,7 +5,9 @@ import {
   MAX_IMPORTED_FILES,
   loadWithImports,
   parseConfigFile,
+  propertySourcesOf,
   resolveLocation,
+  withOrigins,
 } from '@confbus/core';
 
 describe('spring.config.import locations', () => {
@@ -66,5 +68,23 @@ describe('spring.config.import locations', () => {
       (error: unknown) =>
         error instanceof ConfbusError && /documents with spring.config.import/.test(error.message),
     );
+  });
+});
+
+describe('v2 origins', () => {
+  it('keeps the origin of values the file still holds (NaN included), not of changed ones', () => {
+    const [document] = parseConfigFile('a.yml', 'n: .nan\nsecret: x\nplain: y\n');
+    assert.ok(document);
+    const stored = propertySourcesOf([{ path: 'a.yml', document }], ['default'], 'repo');
+    const served = [{ name: 'repo/a.yml', source: { ...document.properties, secret: 'decrypted' } }];
+    const env = { name: 'a', profiles: ['default'], label: null, version: null, state: null };
+    const json = withOrigins({ ...env, propertySources: served }, { ...env, propertySources: stored }) as {
+      propertySources: Array<{ source: Record<string, unknown> }>;
+    };
+    assert.deepEqual(json.propertySources[0]?.source, {
+      n: { value: Number.NaN, origin: '1:4' },
+      secret: 'decrypted',
+      plain: { value: 'y', origin: '3:8' },
+    });
   });
 });

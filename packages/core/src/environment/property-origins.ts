@@ -34,7 +34,7 @@ function describeValues(source: PropertySource, stored: FlatProperties | undefin
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(source.source)) {
     const origin = origins !== undefined && Object.hasOwn(origins, key) ? origins[key] : undefined;
-    const unchanged = stored !== undefined && Object.hasOwn(stored, key) && stored[key] === value;
+    const unchanged = stored !== undefined && Object.hasOwn(stored, key) && Object.is(stored[key], value);
     Object.defineProperty(out, key, {
       value: origin !== undefined && unchanged ? { value, origin } : value,
       enumerable: true,
