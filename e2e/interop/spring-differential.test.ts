@@ -1,7 +1,7 @@
 /**
  * Differential test against the real Spring Cloud Config Server (interop/spring-config-server, Spring Cloud
  * 2025.1): one Git repository, served by both, asked the same questions — the environment JSON (names, order,
- * values) and the rendered .yml/.properties/.json. The repository holds the project's sample fixtures at
+ * values; the v2 media type's origins) and the rendered .yml/.properties/.json. The repository holds the project's sample fixtures at
  * its root and seeded random applications in `{application}/` folders (search-paths `{application}`), on
  * two branches. Every difference must be listed in docs/coming-from-spring.md: in its table when deliberate,
  * under "Not yet matched" (naming the issue) when not settled yet; anything else fails the test.
@@ -17,7 +17,12 @@ import { type GitHttpServer, startGitHttpServer } from '@confbus/testkit/git-htt
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { type SpringProcess, buildSpringPeer, startSpringApp } from '@confbus/testkit/spring-peers';
 import { type RunningServer, startServer, stopFleet } from '../support/fleet.js';
-import { type Difference, compareEnvironment, compareRendered } from './differential/compare.js';
+import {
+  type Difference,
+  compareEnvironment,
+  compareOrigins,
+  compareRendered,
+} from './differential/compare.js';
 import { readKnownDifferences } from './differential/known-differences.js';
 import { randomRepo } from './differential/random-repo.js';
 import { skipWithoutJava } from './support/spring-fleet.js';
@@ -103,6 +108,7 @@ describe('confbus and Spring Cloud Config Server answer alike', { skip: skipWith
       for (const label of LABELS) {
         for (const profile of profiles) {
           differences.push(...(await compareEnvironment(endpoints, `/${app}/${profile}/${label}`)));
+          differences.push(...(await compareOrigins(endpoints, `/${app}/${profile}/${label}`)));
           for (const format of ['yml', 'properties', 'json']) {
             differences.push(...(await compareRendered(endpoints, `/${label}/${app}-${profile}.${format}`)));
           }

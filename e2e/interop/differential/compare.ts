@@ -38,6 +38,7 @@ export const TOPICS = {
   integralFloats: 'floats with integral values',
   compoundKeys: 'a key that is both a value and a parent',
   quotedScalars: 'strings or typed values in rendered .yml and .json',
+  origins: 'origins in the v2 media type',
 } as const;
 
 /**
@@ -102,6 +103,40 @@ export async function compareEnvironment(endpoints: Endpoints, path: string): Pr
       }
     });
   }
+  return differences;
+}
+
+const V2 = 'application/vnd.spring-cloud.config-server.v2+json';
+
+/**
+ * The v2 media type (Spring's clients ask for it): the `origin` (`line:column`) of each value, source by source,
+ * where both answers list the same sources. Values themselves are compared by compareEnvironment.
+ */
+export async function compareOrigins(endpoints: Endpoints, path: string): Promise<Difference[]> {
+  const [ours, theirs] = await Promise.all([
+    fetchBoth(endpoints.confbus, path, V2),
+    fetchBoth(endpoints.spring, path, V2),
+  ]);
+  if (ours.status !== 200 || theirs.status !== 200) return [];
+  const a = JSON.parse(ours.text) as EnvironmentJson;
+  const b = JSON.parse(theirs.text) as EnvironmentJson;
+  if (a.propertySources.length !== b.propertySources.length) return [];
+  const originOf = (value: unknown) =>
+    value !== null && typeof value === 'object' && 'origin' in value
+      ? (value as { origin: unknown }).origin
+      : null;
+  const differences: Difference[] = [];
+  a.propertySources.forEach((source, i) => {
+    const other = b.propertySources[i]!.source;
+    for (const [key, value] of Object.entries(source.source)) {
+      if (!(key in other) || originOf(value) === originOf(other[key])) continue;
+      differences.push({
+        topic: TOPICS.origins,
+        request: path,
+        detail: `${normaliseName(source.name, endpoints.repoAliases)} ${key}: confbus ${j(value)}, Spring ${j(other[key])}`,
+      });
+    }
+  });
   return differences;
 }
 

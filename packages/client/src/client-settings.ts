@@ -44,6 +44,14 @@ export const clientSettingSpecs: readonly SettingSpec[] = [
       'Label (branch, tag, commit) to fetch; a comma list is tried in order (default: server default)',
   },
   {
+    key: 'spring.cloud.config.send-all-labels',
+    type: 'boolean',
+    default: false,
+    aliases: ['spring.cloud.config.sendAllLabels'],
+    description:
+      'Send a comma list of labels in one request (/{name}/{profile}/{label1},{label2}; servers since Spring 4.2 and confbus) instead of trying each',
+  },
+  {
     key: 'spring.cloud.config.username',
     type: 'string',
     description: 'Basic auth user for the config server',
@@ -165,6 +173,8 @@ export interface ClientSettings {
   readonly profiles: readonly string[];
   readonly uris: readonly string[];
   readonly labels: readonly string[];
+  /** spring.cloud.config.send-all-labels: the labels in one request, joined by commas. */
+  readonly sendAllLabels?: boolean;
   readonly username: string | undefined;
   readonly password: string | undefined;
   readonly failFast: boolean;
@@ -226,6 +236,7 @@ export function readClientSettings(settings: Settings): ClientSettings {
     profiles: profiles.length > 0 ? profiles : ['default'],
     uris,
     labels: settings.list('spring.cloud.config.label'),
+    sendAllLabels: settings.boolean('spring.cloud.config.send-all-labels'),
     username: settings.optionalString('spring.cloud.config.username'),
     password: settings.optionalString('spring.cloud.config.password'),
     failFast,

@@ -57,7 +57,12 @@ export class EnvironmentSource implements EnvironmentFetcher {
   async #fetch(minVersion: string | undefined, level: 'info' | 'debug'): Promise<Environment> {
     const { settings, logger } = this;
     const reasons: string[] = [];
-    const labels = settings.labels.length > 0 ? settings.labels : [undefined];
+    const labels =
+      settings.labels.length === 0
+        ? [undefined]
+        : settings.sendAllLabels
+          ? [settings.labels.join(',')]
+          : settings.labels;
     for (const uri of settings.uris) {
       logger[level]({}, `Fetching config from server at : ${maskUriUserInfo(uri)}`);
       for (const label of labels) {

@@ -79,6 +79,17 @@ describe('ConfigClient start-up and reads', () => {
     await client.close();
   });
 
+  it('sends every label in one request with spring.cloud.config.send-all-labels', async () => {
+    const before = stub.requestCount;
+    const client = await start([
+      '--spring.cloud.config.label=main,feature/x',
+      '--spring.cloud.config.sendAllLabels=true',
+    ]);
+    assert.equal(stub.requestCount, before + 1);
+    assert.equal(stub.requests[before]?.url, '/orders/dev%2Ceu/main%2Cfeature(_)x');
+    await client.close();
+  });
+
   it('lets remote sources beat local settings, propertySources[0] beat later ones, and resolves placeholders', async () => {
     const client = await start(['--group.profile=local', '--server.port=9000', '--local.only=here'], {
       USER_NAME: 'ann',

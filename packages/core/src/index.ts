@@ -22,8 +22,19 @@ export {
   candidateConfigFiles,
   type CandidateFile,
   type CandidateRequest,
+  type FileDocument,
   type LoadedConfigFile,
+  propertySourcesOf,
 } from './environment/config-file-order.js';
+export {
+  type DocumentLoader,
+  type ImportTreeRequest,
+  MAX_IMPORTED_FILES,
+  loadWithImports,
+  resolveLocation,
+} from './environment/config-imports.js';
+export { rememberOrigins, withOrigins } from './environment/property-origins.js';
+export { cipherValuesIn } from './environment/resource-cipher-values.js';
 export { mergeForRendering, renderJson, renderProperties, renderYaml } from './environment/render-formats.js';
 export {
   resolvePlaceholders,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   mergeForRendering,
+  parseConfigFile,
   renderJson,
   renderProperties,
   renderYaml,
@@ -107,7 +108,92 @@ describe('renderers', () => {
         '',
       ].join('\n'),
     );
-    assert.equal(renderYaml({ c: '\u0001' }), 'c: "\\x01"\n');
+    // SnakeYAML's default NonPrintableStyle.BINARY: text it cannot print becomes base64 (Spring: `!!binary |-`).
+    assert.equal(renderYaml({ c: 'a\u0001b' }), 'c: !!binary |-\n  YQFi\n');
+  });
+
+  // Expected texts are what Spring Cloud Config Server 5.0.2 (SnakeYAML 2.x) answered for the same
+  // properties in /{app}-default.yml, captured from a running server.
+  it('writes multi-line text as literal blocks, as Spring does', () => {
+    const flat = {
+      multi: 'line one\nline two\n',
+      multiNoEnd: 'a\nb',
+      multiTrail: 'a \nb',
+      multiLead: '\nfoo',
+      multiPlus: 'a\n\n',
+      tab: 'a\tb',
+      'nested.text': 'x\ny',
+    };
+    assert.equal(
+      renderYaml(flat),
+      [
+        'multi: |',
+        '  line one',
+        '  line two',
+        'multiNoEnd: |-',
+        '  a',
+        '  b',
+        'multiTrail: "a \\nb"',
+        'multiLead: |2-',
+        '',
+        '  foo',
+        'multiPlus: |+',
+        '  a',
+        '',
+        'tab: "a\\tb"',
+        'nested:',
+        '  text: |-',
+        '    x',
+        '    y',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('folds long scalars past column 80, as SnakeYAML does', () => {
+    const words = Array.from({ length: 20 }, () => 'word').join(' ');
+    assert.equal(
+      renderYaml({ longplain: words, longquoted: `'${words}` }),
+      [
+        `longplain: ${Array.from({ length: 15 }, () => 'word').join(' ')}`,
+        `  ${Array.from({ length: 5 }, () => 'word').join(' ')}`,
+        `longquoted: '''${Array.from({ length: 14 }, () => 'word').join(' ')}`,
+        `  ${Array.from({ length: 6 }, () => 'word').join(' ')}'`,
+        '',
+      ].join('\n'),
+    );
+    // Folded text reads back as the same string.
+    const long = Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ');
+    assert.deepEqual(parseConfigFile('x.yml', renderYaml({ 'a.b': long, 'l[0]': long }))[0]?.properties, {
+      'a.b': long,
+      'l[0]': long,
+    });
+  });
+
+  it('keeps non-numeric brackets in names, as PropertyNavigator does', () => {
+    assert.equal(
+      renderYaml({
+        'mapkeys[a.b]': 'x',
+        'mapkeys[weird]': 'y',
+        'mapkeys.key[x]': 'z',
+        'mapkeys.key[x].sub': 'w',
+        'mapkeys.k[1x]': 'v',
+        'nested.list[abc].deep': 1,
+      }),
+      [
+        'mapkeys[a:',
+        '  b]: x',
+        'mapkeys[weird]: y',
+        'mapkeys:',
+        '  key[x]: z',
+        '  key[x].sub: w',
+        '  k[1x]: v',
+        'nested:',
+        '  list[abc]:',
+        '    deep: 1',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('strips a lone document key and handles an empty map', () => {

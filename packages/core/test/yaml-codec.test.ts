@@ -185,3 +185,38 @@ function catchError(fn: () => unknown): unknown {
   }
   assert.fail('expected an error');
 }
+
+describe('YAML origins (v2 environment JSON; the same as Spring Config Server 5.0.2 served for this file)', () => {
+  it('records line:column of each value, through lists, anchors and merge keys', () => {
+    const text = [
+      'base: &base',
+      '  timeout: 5',
+      '  retries: 2',
+      'service:',
+      '  <<: *base',
+      '  retries: 3',
+      '  hosts:',
+      '    - "a"',
+      '    - b',
+      '  empty: []',
+      'key.with.dots: |',
+      '  text',
+      '',
+    ].join('\n');
+    const [document] = parseConfigFile('app.yml', text);
+    assert.deepEqual(document?.origins, {
+      'base.timeout': '2:12',
+      'base.retries': '3:12',
+      'service.timeout': '2:12',
+      'service.retries': '6:12',
+      'service.hosts[0]': '8:7',
+      'service.hosts[1]': '9:7',
+      'service.empty': '10:10',
+      'key.with.dots': '11:16',
+    });
+    assert.deepEqual(parseConfigFile('app.properties', 'a=1\n  b : 2\n#---\nc=3\n')[1]?.origins, {
+      c: '4:3',
+    });
+    assert.deepEqual(parseConfigFile('app.properties', 'a=1\n  b : 2\n')[0]?.origins, { a: '1:3', b: '2:7' });
+  });
+});

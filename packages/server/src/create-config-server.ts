@@ -14,6 +14,8 @@ import { RepeatRequestFastPath } from './environment/repeat-request-fast-path.js
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
 import { GitMirror, type MirrorHealth } from './git/index.js';
 import { registerHealthRoutes } from './health/health-controller.js';
+import { readHealthSettings } from './settings/health-settings.js';
+import { plainTextDecryptor } from './environment/plain-text-decryption.js';
 import type { ComponentHealth } from './health/health-status.js';
 import { registerActuatorRoutes } from './actuator/actuator-routes.js';
 import { readBuildInfo } from './actuator/build-info.js';
@@ -221,6 +223,7 @@ export async function createConfigServer({
   };
 
   registerHealthRoutes(app, {
+    settings: readHealthSettings(settings),
     showDetails: showHealthDetails,
     git: defaultHealth,
     repositories: () => repositories.health(),
@@ -239,6 +242,7 @@ export async function createConfigServer({
   registerEnvironmentRoutes(app, {
     service: finder,
     resources: repositories,
+    decryptResource: plainTextDecryptor(settings, encryption.locator, decryptor !== undefined),
     maxProfiles: settings.number('confbus.server.max-profiles'),
     ...(fastPath ? { fastPath } : {}),
   });

@@ -19,6 +19,11 @@ export interface ConfigDocument {
   properties: FlatProperties;
   /** From `spring.config.activate.on-profile` or the legacy `spring.profiles`. */
   activation?: ProfileExpression;
+  /**
+   * Where each property's value was written, `line:column` (1-based), as Boot's origin tracking records it;
+   * served as `origin` in the v2 environment JSON. Absent when the codec does not track it.
+   */
+  origins?: Readonly<Record<string, string>>;
 }
 
 export interface ConfigParseErrorDetails {
@@ -68,10 +73,16 @@ const LEGACY_PROFILES = 'spring.profiles';
 export const MAX_KEY_SEGMENTS = 128;
 
 /** Builds the documents of one file, reading each document's profile activation. */
-export function toConfigDocuments(file: string, documents: readonly FlatProperties[]): ConfigDocument[] {
+export function toConfigDocuments(
+  file: string,
+  documents: readonly FlatProperties[],
+  origins: readonly Readonly<Record<string, string>>[] = [],
+): ConfigDocument[] {
   return documents.map((properties, index) => {
     checkKeyDepth(file, properties, index + 1);
     const document: ConfigDocument = { index, count: documents.length, properties };
+    const documentOrigins = origins[index];
+    if (documentOrigins !== undefined) document.origins = documentOrigins;
     const activation = readActivation(file, properties, index + 1);
     if (activation !== undefined) document.activation = activation;
     return document;

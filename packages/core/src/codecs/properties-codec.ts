@@ -19,16 +19,24 @@ interface Chunk {
 
 export function parseProperties(text: string, file: string): ConfigDocument[] {
   const documents: FlatProperties[] = [];
+  const origins: Record<string, string>[] = [];
   const chunks = splitDocuments(text);
   chunks.forEach((chunk, position) => {
-    const properties = parseChunk(chunk, file, chunks.length > 1 ? position + 1 : 1);
+    const parsed = parseChunk(chunk, file, chunks.length > 1 ? position + 1 : 1);
     // Boot drops documents without properties and numbers only the remaining ones.
-    if (Object.keys(properties).length > 0) documents.push(properties);
+    if (Object.keys(parsed.properties).length > 0) {
+      documents.push(parsed.properties);
+      origins.push(parsed.origins);
+    }
   });
-  return toConfigDocuments(file, documents);
+  return toConfigDocuments(file, documents, origins);
 }
 
-function parseChunk(chunk: Chunk, file: string, documentNumber: number): FlatProperties {
+function parseChunk(
+  chunk: Chunk,
+  file: string,
+  documentNumber: number,
+): { properties: FlatProperties; origins: Record<string, string> } {
   let parsed: Properties;
   try {
     parsed = new Properties(chunk.text);
@@ -41,9 +49,21 @@ function parseChunk(chunk: Chunk, file: string, documentNumber: number): FlatPro
     });
   }
   const properties: FlatProperties = {};
+  const origins: Record<string, string> = {};
   // Like Boot's LinkedHashMap: a repeated key keeps its first position and takes the last value.
-  for (const node of parsed.getProperties()) setFlatProperty(properties, node.key, node.value);
-  return properties;
+  for (const node of parsed.getProperties()) {
+    setFlatProperty(properties, node.key, node.value);
+    // Boot's origin: where the value starts (after the key, separator and the blanks around it).
+    const column =
+      node.leadingWhitespace.length +
+      node.escapedKey.length +
+      node.separatorLeading.length +
+      (node.separatorChar === undefined ? 0 : 1) +
+      node.separatorTrailing.length +
+      1;
+    setFlatProperty(origins, node.key, `${chunk.firstLine + node.startingLineNumber}:${column}`);
+  }
+  return { properties, origins };
 }
 
 const LINE = /[^\r\n]*(?:\r\n|\r|\n|$)/g;

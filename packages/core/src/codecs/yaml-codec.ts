@@ -16,6 +16,7 @@ import {
 } from 'yaml';
 import { ConfigParseError, type ConfigDocument, toConfigDocuments } from './config-document.js';
 import { type FlatProperties, flattenProperties } from './flatten.js';
+import { yamlOrigins } from './yaml-origins.js';
 
 const YAML_TAG = 'tag:yaml.org,2002:';
 
@@ -101,6 +102,7 @@ export function parseYaml(text: string, file: string): ConfigDocument[] {
   });
   const list = Array.isArray(documents) ? documents : [documents];
   const flattened: FlatProperties[] = [];
+  const origins: Record<string, string>[] = [];
   list.forEach((document, position) => {
     const documentNumber = position + 1;
     const [error] = document.errors;
@@ -130,8 +132,9 @@ export function parseYaml(text: string, file: string): ConfigDocument[] {
       );
     }
     flattened.push(properties);
+    origins.push(yamlOrigins(document, lineCounter));
   });
-  return toConfigDocuments(file, flattened);
+  return toConfigDocuments(file, flattened, origins);
 }
 
 /** A linear scan for flow nesting; brackets inside quoted scalars count too, which only makes it stricter. */

@@ -10,6 +10,7 @@
 import type { ConfigDocument } from '../codecs/config-document.js';
 import { matchesProfiles } from '../codecs/profile-expression.js';
 import type { PropertySource } from './environment.js';
+import { rememberOrigins } from './property-origins.js';
 
 export interface CandidateFile {
   /** Repository-relative path, e.g. `foo-dev.yml` or `sub/application.properties`. */
@@ -55,6 +56,12 @@ export interface LoadedConfigFile {
   documents: readonly ConfigDocument[];
 }
 
+/** One document of a file, in precedence order (see config-imports.ts). */
+export interface FileDocument {
+  path: string;
+  document: ConfigDocument;
+}
+
 /**
  * Turns loaded files (in candidateConfigFiles order) into property sources: only documents
  * whose activation matches the profiles, later documents of a file first, empty ones skipped.
@@ -65,16 +72,26 @@ export function buildPropertySources(
   profiles: readonly string[],
   uri: string,
 ): PropertySource[] {
+  const documents = files.flatMap((file) =>
+    [...file.documents].reverse().map((document) => ({ path: file.path, document })),
+  );
+  return propertySourcesOf(documents, profiles, uri);
+}
+
+/** Property sources of documents already in precedence order (inactive and empty ones left out). */
+export function propertySourcesOf(
+  documents: readonly FileDocument[],
+  profiles: readonly string[],
+  uri: string,
+): PropertySource[] {
   const base = uri.replace(/\/+$/, '');
   const sources: PropertySource[] = [];
-  for (const file of files) {
-    const documents = [...file.documents].reverse();
-    for (const document of documents) {
-      if (Object.keys(document.properties).length === 0) continue;
-      if (document.activation !== undefined && !matchesProfiles(document.activation, profiles)) continue;
-      const suffix = document.count > 1 ? ` (document #${document.index})` : '';
-      sources.push({ name: `${base}/${file.path}${suffix}`, source: document.properties });
-    }
+  for (const { path, document } of documents) {
+    if (Object.keys(document.properties).length === 0) continue;
+    if (document.activation !== undefined && !matchesProfiles(document.activation, profiles)) continue;
+    if (document.origins !== undefined) rememberOrigins(document.properties, document.origins);
+    const suffix = document.count > 1 ? ` (document #${document.index})` : '';
+    sources.push({ name: `${base}/${path}${suffix}`, source: document.properties });
   }
   return sources;
 }

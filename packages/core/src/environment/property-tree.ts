@@ -84,22 +84,25 @@ function write(container: TreeMap | TreeList, token: Token, value: TreeNode): vo
   container[token.index] = value;
 }
 
-/** Splits `a.b[0].c` into tokens; undefined for keys PropertyNavigator calls invalid. */
+/**
+ * Splits `a.b[0].c` into tokens as PropertyNavigator reads them; undefined for keys it calls invalid. A name
+ * runs to the next `.`, or to a `[` whose brackets hold an index: brackets with anything else (`a[x].b`,
+ * `k[1x]`) are part of the name, and a `.` inside them still splits (`m[a.b]` → `m[a`, `b]`), as in Spring.
+ */
 function tokenize(key: string): Token[] | undefined {
   const tokens: Token[] = [];
   let i = 0;
   let expectKey = true;
   while (i < key.length) {
     if (expectKey) {
-      let end = i;
-      while (end < key.length && key[end] !== '.' && key[end] !== '[') end++;
+      const end = nameEnd(key, i);
       if (end === i) return undefined;
       tokens.push({ kind: 'key', name: key.slice(i, end), start: i, end });
       i = end;
     } else {
       const close = key.indexOf(']', i);
       const digits = close === -1 ? '' : key.slice(i + 1, close);
-      if (!/^[0-9]+$/.test(digits) || digits.length > 9) return undefined;
+      if (!isIndex(digits)) return undefined;
       tokens.push({ kind: 'index', index: Number(digits), start: i, end: close + 1 });
       i = close + 1;
     }
@@ -115,4 +118,20 @@ function tokenize(key: string): Token[] | undefined {
     }
   }
   return tokens.length > 0 ? tokens : undefined;
+}
+
+/** Where the name starting at `from` ends: at a `.`, at the `[` of an index, or at the end of the key. */
+function nameEnd(key: string, from: number): number {
+  let open = -1;
+  for (let i = from; i < key.length; i++) {
+    const char = key[i];
+    if (char === '.') return i;
+    if (char === '[') open = i;
+    else if (char === ']' && open !== -1 && isIndex(key.slice(open + 1, i))) return open;
+  }
+  return key.length;
+}
+
+function isIndex(text: string): boolean {
+  return /^[0-9]{1,9}$/.test(text);
 }

@@ -70,16 +70,20 @@ function emitMap(map: TreeMap, indent: number): string {
   let out = '';
   const pad = ' '.repeat(indent);
   for (const [key, value] of map) {
-    out += `${pad}${yamlScalar(key, indent + 2, true)}:${emitValue(value, indent, indent + 2)}`;
+    const keyText = yamlScalar(key, indent + 2, true);
+    out += `${pad}${keyText}:${emitValue(value, indent, indent + 2, indent + keyText.length + 2)}`;
   }
   return out;
 }
 
-/** What follows `key:` or `-`: a nested block on the next lines, or ` scalar\n`. */
-function emitValue(value: TreeNode, listIndent: number, mapIndent: number): string {
+/**
+ * What follows `key:` or `-`: a nested block on the next lines, or ` scalar\n`; `column` is where the
+ * scalar's text would start (long scalars fold past column 80, as SnakeYAML's do).
+ */
+function emitValue(value: TreeNode, listIndent: number, mapIndent: number, column: number): string {
   if (value instanceof Map) return value.size === 0 ? ' {}\n' : `\n${emitMap(value, mapIndent)}`;
   if (Array.isArray(value)) return value.length === 0 ? ' []\n' : `\n${emitList(value, listIndent)}`;
-  return ` ${yamlScalar(value, mapIndent)}\n`;
+  return ` ${yamlScalar(value, mapIndent, false, column)}\n`;
 }
 
 /** SnakeYAML's default indicator indent 0: `- ` at the parent key's column. */
@@ -92,7 +96,7 @@ function emitList(list: TreeList, indent: number): string {
       const block = item instanceof Map ? emitMap(item, indent + 2) : emitList(item as TreeList, indent + 2);
       out += `${pad}- ${block.slice(indent + 2)}`;
     } else {
-      out += `${pad}-${emitValue(item, indent, indent + 2)}`;
+      out += `${pad}-${emitValue(item, indent, indent + 2, indent + 2)}`;
     }
   }
   return out;

@@ -1,10 +1,12 @@
 /**
- * Writes scalars the way SnakeYAML's emitter chooses their style: plain when the text would
- * read back as the same string, single-quoted when a plain scalar would change type (`'on'`,
- * `'123'`, `'2001-12-14'`, `''`) or is not allowed (`': x'`, leading spaces), double-quoted
- * with escapes when the text holds characters YAML cannot print.
+ * Writes scalars the way SnakeYAML's `new Yaml().dumpAsMap` does (Spring's `.yml` endpoint): the style its
+ * Emitter chooses (plain, single-quoted, double-quoted, or literal `|` for multi-line text, which its
+ * Representer asks for), lines folded at spaces past column 80 as its writers fold them, and text with
+ * characters YAML cannot print as `!!binary` base64. The writers follow SnakeYAML's Emitter step by step,
+ * so the folding points match.
  */
 import type { PropertyValue } from '../codecs/flatten.js';
+import { FoldingWriter, isPrintable } from './yaml-writer.js';
 
 // SnakeYAML's dumping Resolver: each pattern only applies to text starting with its characters.
 const IMPLICIT: ReadonlyArray<readonly [RegExp, RegExp]> = [
@@ -26,53 +28,139 @@ const IMPLICIT: ReadonlyArray<readonly [RegExp, RegExp]> = [
   [/^=/, /^=$/],
 ];
 
-const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
-const FIRST_INDICATOR = /^[#,[\]{}&*!|>'"%@`]/;
-const DOCUMENT_MARKER = /^(?:---|\.\.\.)(?:[ \t\n\r\u0085\u2028\u2029]|$)/;
-
 function resolvesToNonString(text: string): boolean {
-  return IMPLICIT.some(([first, pattern]) => first.test(text) && pattern.test(text));
+  // The empty string resolves to null (Resolver's EMPTY pattern).
+  return text === '' || IMPLICIT.some(([first, pattern]) => first.test(text) && pattern.test(text));
 }
 
-function isPrintable(code: number): boolean {
+function isAllPrintable(text: string): boolean {
+  for (const char of text) if (!isPrintable(char.codePointAt(0) as number)) return false;
+  return true;
+}
+
+const LINE_BREAKS = '\n\u0085\u2028\u2029';
+const isLineBreak = (char: string | undefined): boolean => char !== undefined && LINE_BREAKS.includes(char);
+
+/** The styles SnakeYAML's Emitter.analyzeScalar allows for a text. */
+interface Analysis {
+  readonly multiline: boolean;
+  readonly allowBlockPlain: boolean;
+  readonly allowSingleQuoted: boolean;
+  readonly allowBlock: boolean;
+}
+
+/** Emitter.analyzeScalar, ported (code points, the same flags in the same order). */
+function analyze(text: string): Analysis {
+  if (text === '')
+    return { multiline: false, allowBlockPlain: true, allowSingleQuoted: true, allowBlock: false };
+  const chars = [...text];
+  const whiteOrEnd = (char: string | undefined) =>
+    char === undefined || '\0 \t\r'.includes(char) || isLineBreak(char);
+  let blockIndicators = text.startsWith('---') || text.startsWith('...');
+  let lineBreaks = false;
+  let special = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let precededByWhitespace = true;
+  let previousSpace = false;
+  let previousBreak = false;
+  chars.forEach((char, index) => {
+    const followedByWhitespace = whiteOrEnd(chars[index + 1]);
+    if (index === 0) {
+      if ('#,[]{}&*!|>\'"%@`'.includes(char)) blockIndicators = true;
+      if ((char === '?' || char === ':' || char === '-') && followedByWhitespace) blockIndicators = true;
+    } else if ((char === ':' && followedByWhitespace) || (char === '#' && precededByWhitespace)) {
+      blockIndicators = true;
+    }
+    const lineBreak = isLineBreak(char);
+    if (lineBreak) lineBreaks = true;
+    const code = char.codePointAt(0) as number;
+    if (!(char === '\n' || (code >= 0x20 && code <= 0x7e)) && !isUnicodeText(code)) special = true;
+    if (char === ' ') {
+      if (index === 0) leadingSpace = true;
+      if (index === chars.length - 1) trailingSpace = true;
+      if (previousBreak) breakSpace = true;
+    } else if (lineBreak) {
+      if (index === 0) leadingBreak = true;
+      if (index === chars.length - 1) trailingBreak = true;
+      if (previousSpace) spaceBreak = true;
+    }
+    previousSpace = char === ' ';
+    previousBreak = lineBreak;
+    precededByWhitespace = '\0 \t'.includes(char) || lineBreak;
+  });
+  const leadingZeroNumber = /^0[0-9_]+$/.test(text);
+  let allowBlockPlain = !(
+    leadingSpace ||
+    leadingBreak ||
+    trailingSpace ||
+    trailingBreak ||
+    leadingZeroNumber
+  );
+  let allowSingleQuoted = true;
+  let allowBlock = !trailingSpace;
+  if (breakSpace) allowBlockPlain = allowSingleQuoted = false;
+  if (spaceBreak || special) allowBlockPlain = allowSingleQuoted = allowBlock = false;
+  if (blockIndicators) allowBlockPlain = false;
+  return { multiline: lineBreaks, allowBlockPlain, allowSingleQuoted, allowBlock };
+}
+
+function isUnicodeText(code: number): boolean {
   return (
-    code === 0x09 ||
-    code === 0x0a ||
-    code === 0x0d ||
-    (code >= 0x20 && code <= 0x7e) ||
     code === 0x85 ||
     (code >= 0xa0 && code <= 0xd7ff) ||
-    (code >= 0xe000 && code <= 0xfffd && code !== 0xfeff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
     (code >= 0x10000 && code <= 0x10ffff)
   );
 }
 
-function hasSpecialCharacters(text: string): boolean {
-  for (const char of text) if (!isPrintable(char.codePointAt(0) as number)) return true;
-  return false;
-}
-
-function plainAllowed(text: string): boolean {
-  if (text === '' || LINE_BREAK.test(text)) return false;
-  if (/^[ \t]|[ \t]$/.test(text)) return false;
-  if (FIRST_INDICATOR.test(text) || DOCUMENT_MARKER.test(text)) return false;
-  if (/^[-?:](?:[ \t]|$)/.test(text)) return false;
-  if (text.includes(': ') || text.includes(':\t') || text.endsWith(':')) return false;
-  if (text.includes(' #') || text.includes('\t#')) return false;
-  return !resolvesToNonString(text);
-}
-
-/** Renders a scalar; `indent` is the column continuation lines of a quoted scalar start at. */
-export function yamlScalar(value: PropertyValue | null, indent: number, isKey = false): string {
+/**
+ * Renders a scalar. `indent` is the column continuation lines start at; `column` the column the scalar's
+ * text starts at (after `key: ` or `- `), which decides where long lines fold. A literal block ends without
+ * its last line break (the caller ends every value with one).
+ */
+export function yamlScalar(value: PropertyValue | null, indent: number, isKey = false, column = 0): string {
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return yamlNumber(value);
-  if (hasSpecialCharacters(value)) return doubleQuoted(value);
-  if (plainAllowed(value)) return value;
-  const multiline = LINE_BREAK.test(value);
-  // SnakeYAML refuses single quotes for a space right before a line break, and for multi-line keys.
-  if (multiline && (isKey || / [\n\r\u0085\u2028\u2029]/.test(value))) return doubleQuoted(value);
-  return singleQuoted(value, indent);
+  if (isKey) return keyScalar(value);
+  const writer = new FoldingWriter(indent, column);
+  if (!isAllPrintable(value)) {
+    writer.write('!!binary ');
+    writer.literal(Buffer.from(value, 'utf8').toString('base64'));
+    return writer.text;
+  }
+  const analysis = analyze(value);
+  // The Representer asks for a literal block for multi-line text; the Emitter grants it unless forbidden.
+  if (analysis.multiline) {
+    if (analysis.allowBlock) writer.literal(value);
+    else writer.doubleQuoted(value, true);
+  } else if (analysis.allowBlockPlain && !resolvesToNonString(value)) {
+    writer.plain(value, true);
+  } else if (analysis.allowSingleQuoted) {
+    writer.singleQuoted(value, true);
+  } else {
+    writer.doubleQuoted(value, true);
+  }
+  return writer.text;
+}
+
+/** A simple key: never folded; SnakeYAML writes no plain or single-quoted multi-line keys. */
+function keyScalar(value: string): string {
+  const analysis = analyze(value);
+  const writer = new FoldingWriter(0, 0);
+  if (value !== '' && !analysis.multiline && analysis.allowBlockPlain && !resolvesToNonString(value)) {
+    writer.plain(value, false);
+  } else if (analysis.allowSingleQuoted && !analysis.multiline) {
+    writer.singleQuoted(value, false);
+  } else {
+    writer.doubleQuoted(value, false);
+  }
+  return writer.text;
 }
 
 function yamlNumber(value: number): string {
@@ -80,58 +168,4 @@ function yamlNumber(value: number): string {
   if (value === Number.POSITIVE_INFINITY) return '.inf';
   if (value === Number.NEGATIVE_INFINITY) return '-.inf';
   return String(value);
-}
-
-function singleQuoted(text: string, indent: number): string {
-  let out = "'";
-  const pad = ' '.repeat(indent);
-  let i = 0;
-  while (i < text.length) {
-    const char = text[i] as string;
-    if (LINE_BREAK.test(char)) {
-      let end = i;
-      while (end < text.length && LINE_BREAK.test(text[end] as string)) end++;
-      // Folding turns one newline into a space, so a kept `\n` is written as an empty line.
-      if (char === '\n') out += '\n';
-      for (let b = i; b < end; b++) out += text[b] === '\r' ? '\n' : text[b];
-      out += pad;
-      i = end;
-      continue;
-    }
-    out += char === "'" ? "''" : char;
-    i++;
-  }
-  return `${out}'`;
-}
-
-const ESCAPES: Record<string, string> = {
-  '\0': '\\0',
-  '\u0007': '\\a',
-  '\b': '\\b',
-  '\t': '\\t',
-  '\n': '\\n',
-  '\u000b': '\\v',
-  '\f': '\\f',
-  '\r': '\\r',
-  '\u001b': '\\e',
-  '"': '\\"',
-  '\\': '\\\\',
-  '\u0085': '\\N',
-  '\u00a0': '\\_',
-  '\u2028': '\\L',
-  '\u2029': '\\P',
-};
-
-function doubleQuoted(text: string): string {
-  let out = '"';
-  for (const char of text) {
-    const code = char.codePointAt(0) as number;
-    const escape = ESCAPES[char];
-    if (escape !== undefined) out += escape;
-    else if (isPrintable(code)) out += char;
-    else if (code <= 0xff) out += `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`;
-    else if (code <= 0xffff) out += `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
-    else out += `\\U${code.toString(16).toUpperCase().padStart(8, '0')}`;
-  }
-  return `${out}"`;
 }

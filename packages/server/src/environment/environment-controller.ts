@@ -22,6 +22,7 @@ import { type EnvironmentRequest, type RenderFormat, withVersionHint } from './e
 import type { EnvironmentFinder } from './environment-finder.js';
 import { LruCache } from './lru-cache.js';
 import { environmentHeaders, revisionHeaders } from './environment-response.js';
+import type { PlainTextDecryptor } from './plain-text-decryption.js';
 import type { RepeatRequestFastPath } from './repeat-request-fast-path.js';
 import { type ResourceSource, decodeSegment, rawSegmentsAfter, sendResource } from './resource-responses.js';
 import { VERSION_HINT_HEADER, readVersionHint } from './version-hint.js';
@@ -35,6 +36,8 @@ export interface EnvironmentRoutesOptions {
   resources?: ResourceSource;
   /** Remembers URLs answered with 200, so repeats can skip fastify (undefined: no fast path). */
   fastPath?: RepeatRequestFastPath;
+  /** Decrypts `{cipher}` values in plain-text resources (undefined: plain-text-encrypt is off). */
+  decryptResource?: PlainTextDecryptor;
 }
 
 export function registerEnvironmentRoutes(app: FastifyInstance, options: EnvironmentRoutesOptions): void {
@@ -60,7 +63,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
     const { resolved, revision } = await service.find(withVersionHint(parsed, versionHint(request)));
     reply.headers(environmentHeaders(request.headers.accept, revision));
     options.fastPath?.remember(request.url, parsed, request.routeOptions.url ?? 'unmatched');
-    return resolved.json;
+    return resolved.body(request.headers.accept);
   };
 
   const sendFile = async (
@@ -109,7 +112,8 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
       if (options.resources && (rest.length > 1 || useDefaultLabel)) {
         const label = rest.length > 1 || !useDefaultLabel ? decodeSegment(rest[0] ?? '') : null;
         const parsed = parseRequest({ name, profiles, label });
-        return sendResource(options.resources, request, reply, parsed, label === null ? rest : rest.slice(1));
+        const path = label === null ? rest : rest.slice(1);
+        return sendResource(options.resources, request, reply, parsed, path, options.decryptResource);
       }
       return sendEnvironment(request, reply, { name, profiles, label: request.params['*'] });
     },

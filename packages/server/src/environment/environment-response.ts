@@ -15,11 +15,16 @@ export function revisionHeaders(
     : { 'x-config-version': revision.commit };
 }
 
+/** Whether the client asked for Spring's v2 media type, whose values carry their origin. */
+export function wantsOrigins(accept: string | undefined): boolean {
+  return (accept ?? '').includes(V2_MEDIA_TYPE);
+}
+
 /** Spring's v2 media type when the client asks for it (Spring's own clients do), else plain JSON; and the revision. */
 export function environmentHeaders(
   accept: string | undefined,
   revision: Pick<ResolvedRevision, 'commit' | 'stale'>,
 ): Record<string, string> {
-  const type = (accept ?? '').includes(V2_MEDIA_TYPE) ? V2_MEDIA_TYPE : 'application/json';
+  const type = wantsOrigins(accept) ? V2_MEDIA_TYPE : 'application/json';
   return { 'content-type': type, ...revisionHeaders(revision) };
 }

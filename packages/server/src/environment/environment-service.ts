@@ -8,8 +8,9 @@ import {
   type ConfigDocument,
   type Environment,
   type FlatProperties,
-  buildPropertySources,
   candidateConfigFiles,
+  loadWithImports,
+  propertySourcesOf,
   mergeForRendering,
   ConfbusError,
   coreErrors,
@@ -18,9 +19,11 @@ import {
   renderYaml,
   resolvePlaceholders,
   resolvePlaceholdersInText,
+  withOrigins,
 } from '@confbus/core';
 import { serverErrors } from '../errors.js';
 import type { ConfigFileParser } from './config-file-parser.js';
+import { wantsOrigins } from './environment-response.js';
 import type { ConfigRepository, ResolvedRevision } from './config-repository.js';
 import { LruCache } from './lru-cache.js';
 import { directoriesOf, expandSearchDirectories } from './search-directories.js';
@@ -53,6 +56,7 @@ export type RenderFormat = 'properties' | 'yml' | 'json';
 /** One resolved environment with its serialisations, built lazily and kept with the cache entry. */
 export class ResolvedEnvironment {
   private jsonBytes?: Buffer;
+  private jsonWithOriginsBytes?: Buffer;
   private readonly renderings = new Map<string, string>();
   /** The merged properties, without and with placeholders resolved: each computed once for every format. */
   private readonly merged = new Map<boolean, FlatProperties>();
@@ -73,6 +77,17 @@ export class ResolvedEnvironment {
   get json(): Buffer {
     this.jsonBytes ??= Buffer.from(JSON.stringify(this.environment));
     return this.jsonBytes;
+  }
+
+  /** The v2 media type's JSON: values with their `origin` (file line:column), serialised once too. */
+  get jsonWithOrigins(): Buffer {
+    this.jsonWithOriginsBytes ??= Buffer.from(JSON.stringify(withOrigins(this.environment, this.stored)));
+    return this.jsonWithOriginsBytes;
+  }
+
+  /** The body for a request's Accept header: with origins for Spring's v2 media type (its clients ask for it). */
+  body(accept: string | undefined): Buffer {
+    return wantsOrigins(accept) ? this.jsonWithOrigins : this.json;
   }
 
   render(format: RenderFormat, resolve: boolean): string {
@@ -237,29 +252,40 @@ export class EnvironmentService {
       commit,
       label: effectiveLabel,
     });
-    const candidates = candidateConfigFiles({
-      applications: [...request.applications],
-      profiles: [...request.profiles],
-      directories,
-    }).filter((candidate) => present.has(candidate.path));
-
     const ids = await repository.blobIds?.(commit);
-    const parsed = await Promise.all(
-      candidates.map((candidate) => this.documents(commit, candidate.path, ids?.get(candidate.path))),
-    );
-    let sourceBytes = 0;
-    parsed.forEach((file, i) => {
-      sourceBytes += file.bytes;
-      if (sourceBytes > this.options.maxEnvironmentBytes) {
-        throw new ConfbusError(
-          coreErrors.CONFBUS_CONFIG_LIMIT,
-          `${candidates[i]!.path}: the files of '${request.name}' (${request.profilesText}) add up to more than ` +
-            `confbus.server.max-environment-bytes (${this.options.maxEnvironmentBytes}) with this one`,
-        );
+    const tree = { applications: request.applications, profiles: request.profiles, directories };
+    // The files the search directories hold are read and parsed at once, in parallel; imported ones as the
+    // import tree asks for them (it needs a file's documents to know what it imports).
+    const reading = new Map<string, Promise<ParsedFile>>();
+    const read = (path: string): Promise<ParsedFile> => {
+      let file = reading.get(path);
+      if (!file) {
+        file = this.documents(commit, path, ids?.get(path));
+        reading.set(path, file);
       }
-    });
-    const loaded = candidates.map((candidate, i) => ({ ...candidate, documents: parsed[i]!.documents }));
-    const propertySources = this.named(buildPropertySources(loaded, [...request.profiles], this.uri));
+      return file;
+    };
+    for (const candidate of candidateConfigFiles(tree)) {
+      if (present.has(candidate.path)) read(candidate.path).catch(() => undefined);
+    }
+    let sourceBytes = 0;
+    const documents = await loadWithImports(
+      tree,
+      (path) => present.has(path),
+      async (path) => {
+        const file = await read(path);
+        sourceBytes += file.bytes;
+        if (sourceBytes > this.options.maxEnvironmentBytes) {
+          throw new ConfbusError(
+            coreErrors.CONFBUS_CONFIG_LIMIT,
+            `${path}: the files of '${request.name}' (${request.profilesText}) add up to more than ` +
+              `confbus.server.max-environment-bytes (${this.options.maxEnvironmentBytes}) with this one`,
+          );
+        }
+        return file.documents;
+      },
+    );
+    const propertySources = this.named(propertySourcesOf(documents, [...request.profiles], this.uri));
     if (propertySources.length === 0 && !this.options.acceptEmpty) {
       throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
     }

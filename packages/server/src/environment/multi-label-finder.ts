@@ -49,7 +49,9 @@ export class MultiLabelFinder implements EnvironmentFinder {
     const key = [version, request.name, request.profilesText, request.label].join('\u0000');
     let resolved = this.combined.get(key);
     if (!resolved) {
-      resolved = new ResolvedEnvironment(combine(request, version, found));
+      // The labels' stored environments too, so v2 answers keep each value's origin.
+      const stored = combine(request, version, found, (each) => each.resolved.stored);
+      resolved = new ResolvedEnvironment(combine(request, version, found), 0, stored);
       this.combined.set(key, resolved);
     }
     return {
@@ -63,8 +65,13 @@ export class MultiLabelFinder implements EnvironmentFinder {
   }
 }
 
-function combine(request: EnvironmentRequest, version: string, found: FoundEnvironment[]): Environment {
-  const sources = found.flatMap((each) => each.resolved.environment.propertySources);
+function combine(
+  request: EnvironmentRequest,
+  version: string,
+  found: FoundEnvironment[],
+  environmentOf: (each: FoundEnvironment) => Environment = (each) => each.resolved.environment,
+): Environment {
+  const sources = found.flatMap((each) => environmentOf(each).propertySources);
   const overrides = sources.find((source) => source.name === OVERRIDES);
   const files = sources.filter((source) => source.name !== OVERRIDES);
   return {

@@ -52,7 +52,7 @@ export class RepeatRequestFastPath {
     const started = performance.now();
     this.service.find(withVersionHint(entry.request, hint)).then(
       ({ resolved, revision }) => {
-        const body = resolved.json;
+        const body = resolved.body(req.headers.accept);
         res.writeHead(200, {
           ...environmentHeaders(req.headers.accept, revision),
           'content-length': body.length,

@@ -1,7 +1,8 @@
 /**
  * Answers `GET /{name}/{profile}/{label}/{path}` and `GET /{name}/{profile}/{path}?useDefaultLabel`: the file as
  * text with `${...}` resolved from the application's environment (`?resolvePlaceholders=false` to skip), or its
- * raw bytes for `Accept: application/octet-stream`, as Spring's ResourceController does.
+ * raw bytes for `Accept: application/octet-stream`, as Spring's ResourceController does; `{cipher}` values
+ * decrypted in text answers when plain-text-encrypt is on (plain-text-decryption.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConfbusError } from '@confbus/core';
@@ -9,6 +10,7 @@ import { serverErrors } from '../errors.js';
 import { revisionHeaders } from './environment-response.js';
 import type { FoundEnvironment } from './environment-finder.js';
 import type { EnvironmentRequest, EnvironmentService } from './environment-service.js';
+import type { PlainTextDecryptor } from './plain-text-decryption.js';
 import { findResource, validateResourcePath } from './plain-text-resources.js';
 
 /** Finds the environment in the repository that serves the request and hands over that repository's service. */
@@ -25,6 +27,7 @@ export async function sendResource(
   reply: FastifyReply,
   parsed: EnvironmentRequest,
   rawPathSegments: readonly string[],
+  decrypt?: PlainTextDecryptor,
 ): Promise<Buffer | string> {
   const path = validateResourcePath(rawPathSegments);
   const binary = (request.headers.accept ?? '').includes('application/octet-stream');
@@ -38,8 +41,12 @@ export async function sendResource(
       return resource.bytes;
     }
     reply.type('text/plain; charset=utf-8');
-    const text = resource.bytes.toString('utf8');
-    return resolve ? found.resolved.resolveText(text, resource.path) : text;
+    const raw = resource.bytes.toString('utf8');
+    const text = resolve ? found.resolved.resolveText(raw, resource.path) : raw;
+    // After placeholders, as Spring's ResourceController does.
+    return decrypt
+      ? decrypt(text, resource.path, { name: parsed.name, profiles: parsed.profilesText })
+      : text;
   });
 }
 

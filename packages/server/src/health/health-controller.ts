@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MirrorHealth } from '../git/index.js';
 import { ConfbusError } from '@confbus/core';
 import { serverErrors } from '../errors.js';
+import type { HealthSettings } from '../settings/health-settings.js';
 import { type ComponentHealth, type HealthStatus, aggregateStatus, httpStatusOf } from './health-status.js';
 
 export interface HealthSources {
@@ -23,6 +24,8 @@ export interface HealthSources {
   showDetails?: (request: FastifyRequest) => boolean;
   /** Extra components (the bus adds one); reported, but they do not change the overall status. */
   components?: () => Record<string, ComponentHealth>;
+  /** `spring.cloud.config.server.health.*` (default: enabled, DOWN). */
+  settings?: HealthSettings;
 }
 
 export const LIVENESS_PATH = '/actuator/health/liveness';
@@ -59,17 +62,21 @@ class HealthView {
   private readonly repositories: Record<string, MirrorHealth>;
   private readonly extra: Record<string, ComponentHealth>;
 
+  private readonly settings: HealthSettings;
+
   constructor(
     sources: HealthSources,
     private readonly details: boolean,
   ) {
+    this.settings = sources.settings ?? { enabled: true, downStatus: 'DOWN' };
     this.gitHealth = sources.git();
     this.repositories = sources.repositories?.() ?? {};
     this.extra = sources.components?.() ?? {};
   }
 
   overall(): HealthBody {
-    const status = aggregateStatus([this.git().status]);
+    // health.enabled=false: Spring drops its repository indicator, so only the other (reporting) ones remain.
+    const status = this.settings.enabled ? aggregateStatus([this.git().status]) : 'UP';
     if (!this.details) return { status };
     return { status, components: { git: this.git(), ...this.extra, ...this.probes() } };
   }
@@ -78,8 +85,11 @@ class HealthView {
     return this.group({ livenessState: { status: 'UP' } });
   }
 
+  /** Not ready while nothing can be served, whatever status down-health-status names. */
   readiness(): HealthBody {
-    return this.group({ readinessState: this.readinessState(), git: this.git() });
+    const body = this.group({ readinessState: this.readinessState(), git: this.git() });
+    const serving = this.gitHealth.available || httpStatusOf(body.status) === 503;
+    return serving ? body : { ...body, status: 'OUT_OF_SERVICE' };
   }
 
   component(name: string): HealthBody | undefined {
@@ -106,7 +116,7 @@ class HealthView {
   /** The default repository decides; every other one is listed in the details with its own status. */
   private git(): ComponentHealth {
     const git = this.gitHealth;
-    const status: HealthStatus = !git.available ? 'DOWN' : git.stale ? 'STALE' : 'UP';
+    const status: HealthStatus = !git.available ? this.settings.downStatus : git.stale ? 'STALE' : 'UP';
     const repositories = Object.fromEntries(
       Object.entries(this.repositories).map(([name, health]) => [
         name,

@@ -66,7 +66,11 @@ export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
     `${server}.strip-document-from-yaml`,
     'a YAML document that is a single value is served as Spring does by default.',
   ),
-  warn(`${server}.health`, 'the health of the repository is always reported (see docs/endpoints.md).', true),
+  warn(
+    `${server}.health`,
+    'only health.enabled and health.down-health-status apply; the repository check is built in (see docs/endpoints.md).',
+    true,
+  ),
   warn(`${server}.bootstrap`, 'confbus does not read its own configuration from the repository.'),
   warn(
     'management.endpoints',

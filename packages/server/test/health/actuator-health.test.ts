@@ -55,6 +55,57 @@ describe('actuator health with a repository that was never reachable', () => {
   });
 });
 
+describe('health.down-health-status and health.enabled, as Spring names them', () => {
+  let missing: { path: string; remove: () => Promise<void> };
+  const servers: TestServer[] = [];
+
+  before(async () => {
+    missing = await makeTempDir('confbus-no-repo-');
+  });
+  after(async () => {
+    for (const server of servers) await server.stop();
+    await missing?.remove();
+  });
+
+  const startBroken = async (settings: Record<string, string>): Promise<TestServer> => {
+    const server = await startTestServer({
+      'spring.cloud.config.server.git.uri': `file://${missing.path}/none.git`,
+      ...settings,
+    });
+    servers.push(server);
+    await server.server.mirror?.start().catch(() => undefined);
+    return server;
+  };
+
+  it('reports the configured status, with Boot’s HTTP mapping, while readiness stays 503', async () => {
+    const custom = await startBroken({ 'spring.cloud.config.server.health.downHealthStatus': 'CRITICAL' });
+    const overall = await custom.get('/actuator/health');
+    // Boot maps only DOWN and OUT_OF_SERVICE to 503; an operator's own status sorts first and answers 200.
+    assert.equal(overall.status, 200);
+    assert.equal((overall.json() as Health).status, 'CRITICAL');
+    assert.equal((overall.json() as Health).components?.git?.status, 'CRITICAL');
+    const readiness = await custom.get('/actuator/health/readiness');
+    assert.equal(readiness.status, 503);
+    assert.equal((readiness.json() as Health).status, 'OUT_OF_SERVICE');
+
+    const outOfService = await startBroken({
+      'spring.cloud.config.server.health.down-health-status': 'OUT_OF_SERVICE',
+    });
+    const body = await outOfService.get('/actuator/health');
+    assert.equal(body.status, 503);
+    assert.equal((body.json() as Health).status, 'OUT_OF_SERVICE');
+  });
+
+  it('leaves the overall status to the other indicators with health.enabled=false', async () => {
+    const disabled = await startBroken({ 'spring.cloud.config.server.health.enabled': 'false' });
+    const overall = await disabled.get('/actuator/health');
+    assert.equal(overall.status, 200);
+    assert.equal((overall.json() as Health).status, 'UP');
+    assert.equal((overall.json() as Health).components?.git?.status, 'DOWN');
+    assert.equal((await disabled.get('/actuator/health/readiness')).status, 503);
+  });
+});
+
 describe('actuator health, index and info with a reachable repository', () => {
   let remote: GitRemote;
   let server: TestServer;

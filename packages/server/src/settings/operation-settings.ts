@@ -1,0 +1,95 @@
+/** Access log, basic auth, webhooks and the console (docs/operations.md, docs/console.md); the log format is core's. */
+import type { SettingSpec } from '@confbus/core';
+import { WEBHOOK_SECRET_HOSTS } from '../monitor/webhook-signature.js';
+
+export const loggingSettingSpecs: readonly SettingSpec[] = [
+  {
+    key: 'confbus.logging.access-log',
+    type: 'boolean',
+    default: false,
+    description: 'Log one line per answered request (method, URL, status, milliseconds, remote address)',
+  },
+];
+
+export const securitySettingSpecs: readonly SettingSpec[] = [
+  {
+    key: 'spring.security.user.name',
+    type: 'string',
+    default: 'user',
+    description: 'HTTP basic auth user (only used when spring.security.user.password is set)',
+  },
+  {
+    key: 'spring.security.user.password',
+    type: 'string',
+    secret: true,
+    description: 'HTTP basic auth password; when set, every endpoint needs it except the open ones below',
+  },
+  {
+    key: 'confbus.security.health-open',
+    type: 'boolean',
+    default: true,
+    description: 'GET /actuator/health answers without credentials (for load balancers)',
+  },
+  {
+    key: 'confbus.security.monitor-open',
+    type: 'boolean',
+    default: true,
+    description: 'POST /monitor answers without credentials (webhooks authenticate with their own secrets)',
+  },
+];
+
+export const monitorAndConsoleSettingSpecs: readonly SettingSpec[] = [
+  ...WEBHOOK_SECRET_HOSTS.map((host): SettingSpec => ({
+    key: `confbus.monitor.${host}.secret`,
+    type: 'string',
+    secret: true,
+    description: `Webhook secret for ${host} pushes to /monitor; when set, a missing or wrong signature gets 401`,
+  })),
+  {
+    key: 'confbus.monitor.require-signature',
+    type: 'boolean',
+    default: false,
+    description:
+      'Reject /monitor requests that carry no verifiable signature (form posts, hosts without a secret)',
+  },
+  {
+    key: 'confbus.monitor.allow-unsigned',
+    type: 'boolean',
+    default: false,
+    description:
+      'When a secret is set for any host, still accept /monitor requests that cannot be verified (form posts, simple bodies, hosts without a secret)',
+  },
+  {
+    key: 'confbus.monitor.max-files',
+    type: 'integer',
+    default: 100,
+    description:
+      'Changed files (and guessed services) /monitor announces one by one; beyond, one refresh for every service (*)',
+  },
+  {
+    key: 'confbus.console.enabled',
+    type: 'boolean',
+    default: true,
+    description: 'Serve the operator console at /-/console/ and its JSON API at /-/console/api/',
+  },
+  {
+    key: 'confbus.console.max-event-streams',
+    type: 'integer',
+    default: 64,
+    description: 'Most console live-update streams (server-sent events) open at once (503 beyond)',
+  },
+  {
+    key: 'confbus.console.watch-interval',
+    type: 'integer',
+    default: 10,
+    description:
+      'Seconds between upstream checks while a console is open, so a push shows without a webhook (0 = none; never when refresh-rate < 0)',
+  },
+  {
+    key: 'confbus.console.presence-interval',
+    type: 'integer',
+    default: 60,
+    description:
+      'Seconds between presence requests on the bus; an instance not heard from for three intervals leaves the fleet view',
+  },
+];

@@ -1,0 +1,61 @@
+/**
+ * Where configuration comes from besides the Git uri: the native backend, overrides, empty applications, and
+ * what the plain-text endpoint does with `{cipher}` values (docs/repositories.md).
+ */
+import type { SettingSpec } from '@confbus/core';
+
+const server = 'spring.cloud.config.server';
+
+export const sourceSettingSpecs: readonly SettingSpec[] = [
+  {
+    key: 'spring.profiles.active',
+    type: 'list',
+    default: [],
+    description: "The server's profiles: `native` serves folders (native.search-locations) instead of Git",
+  },
+  {
+    key: 'spring.cloud.config.server.native.search-locations',
+    type: 'list',
+    default: ['file:./', 'file:./config/'],
+    description:
+      'With the native profile: folders to serve, in precedence order (later wins); file: paths, {application}/{profile}/{label} allowed',
+  },
+  {
+    key: 'spring.cloud.config.server.native.default-label',
+    type: 'string',
+    default: 'master',
+    description: 'With the native profile: the label (sub-folder) used when a request names none',
+  },
+  {
+    key: 'spring.cloud.config.server.native.add-label-locations',
+    type: 'boolean',
+    default: true,
+    description: 'With the native profile: also search <location>/<label>/ for each plain location',
+  },
+  {
+    key: 'spring.cloud.config.server.overrides',
+    type: 'string',
+    isPrefix: true,
+    description:
+      'overrides.<key>=<value>: served first to every application as the `overrides` property source; ${...} passed through to clients',
+  },
+];
+
+export const PLAIN_TEXT_ENCRYPT = `${server}.encrypt.plain-text-encrypt`;
+
+export const emptyAndResourceSettingSpecs: readonly SettingSpec[] = [
+  {
+    key: 'spring.cloud.config.server.accept-empty',
+    type: 'boolean',
+    default: true,
+    description: 'When false, an application with no configuration files answers 404',
+  },
+  {
+    key: PLAIN_TEXT_ENCRYPT,
+    type: 'boolean',
+    default: false,
+    aliases: [`${server}.encrypt.plainTextEncrypt`],
+    description:
+      'Decrypt {cipher} values in .yml, .yaml, .properties and .json files served by the plain-text endpoint (needs a key and encrypt.enabled)',
+  },
+];

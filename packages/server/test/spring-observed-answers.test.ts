@@ -1,0 +1,71 @@
+/**
+ * Answers pinned to what a running Spring Cloud Config Server 5.0.2 (Boot 4.1) gave for the same repository,
+ * where an issue had expected something else:
+ * - `${ greeting }` (spaces inside the braces) is not resolved: the key looked up is ` greeting `, so the text
+ *   stays literal, and `${ missing : dflt }` yields ` dflt ` (spaces kept);
+ * - `profiles` echoes the request's profiles as one element (`["dev,mysql"]`): CompositeEnvironmentRepository
+ *   builds the answer with `new String[] { profile }`, in the v1 and v2 media types alike;
+ * - a multi-label request on the plain-text endpoint (`/{name}/{profile}/{l1},{l2}/{path}`) answers 404.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { type TestServer, startTestServer } from './server-harness.js';
+
+describe('answers as Spring Cloud Config Server gives them', () => {
+  let remote: GitRemote;
+  let server: TestServer;
+
+  before(async () => {
+    remote = await createGitRemote();
+    await remote.commit({
+      'application.yml': [
+        'greeting: hello',
+        'spaced: "${ greeting } world"',
+        'spaced2: "${greeting } and ${ greeting}"',
+        'spacedDefault: "${ missing : dflt }"',
+        'plain: "${greeting} world"',
+        '',
+      ].join('\n'),
+      'foo-dev.yml': 'dev: yes\n',
+      'foo-mysql.yml': 'mysql: yes\n',
+      'nginx.conf': 'server ${greeting} ${ greeting };\n',
+    });
+    server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await remote?.remove();
+  });
+
+  it('leaves ${ key } with spaces unresolved, in rendered files and plain text', async () => {
+    const properties = await server.get('/foo-default.properties');
+    assert.equal(properties.status, 200);
+    assert.equal(
+      properties.body,
+      [
+        'greeting: hello',
+        'spaced: ${ greeting } world',
+        'spaced2: ${greeting } and ${ greeting}',
+        'spacedDefault:  dflt ',
+        'plain: hello world',
+      ].join('\n'),
+    );
+    const yml = await server.get('/foo-default.yml');
+    assert.match(yml.body, /^spacedDefault: ' dflt '$/m);
+    assert.equal((await server.get('/foo/default/main/nginx.conf')).body, 'server hello ${ greeting };\n');
+  });
+
+  it('echoes the profiles as one element, in v1 and v2 answers', async () => {
+    for (const accept of ['application/json', 'application/vnd.spring-cloud.config-server.v2+json']) {
+      const response = await server.get('/foo/dev,mysql', { accept });
+      assert.equal(response.status, 200);
+      assert.deepEqual((response.json() as { profiles: string[] }).profiles, ['dev,mysql']);
+    }
+  });
+
+  it('answers 404 for several labels on the plain-text endpoint', async () => {
+    assert.equal((await server.get('/foo/default/main,main/nginx.conf')).status, 404);
+  });
+});
