@@ -87,6 +87,11 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     this.files = new CommitFiles(this.git, this.reader);
   }
 
+  /** The mirror's bare repository (absolute), for history queries. */
+  get gitDir(): string {
+    return this.basedir;
+  }
+
   /**
    * Prepares basedir without touching the network: a new mirror, or an adopted one of the same remote (whose
    * fetched refs are served at once). Throws CONFBUS_GIT_BASEDIR when basedir holds anything else, so the

@@ -7,11 +7,11 @@
  * Anything else — a new URL, another method, a query string, an error, auth turned on — goes through fastify.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { environmentHeaders } from './environment-response.js';
-import { type EnvironmentRequest, withVersionHint } from './environment-service.js';
-import type { EnvironmentFinder } from './environment-finder.js';
-import { LruCache } from './lru-cache.js';
-import { readVersionHint } from './version-hint.js';
+import { environmentHeaders } from '../environment/environment-response.js';
+import { type EnvironmentRequest, withVersionHint } from '../environment/environment-service.js';
+import type { EnvironmentFinder } from '../environment/environment-finder.js';
+import { LruCache } from '../environment/lru-cache.js';
+import { readVersionHint } from '../environment/version-hint.js';
 
 export interface FastPathObserver {
   /** Called for each request answered here, as fastify's onResponse hook would be. */
