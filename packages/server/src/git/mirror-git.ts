@@ -5,6 +5,7 @@ import { killProcessGroup, runGit, type GitResult, type RunGitOptions } from './
 export class MirrorGit {
   private readonly children = new Set<ChildProcess>();
   private closedFlag = false;
+  private readonly closing = new AbortController();
 
   constructor(
     /** The bare repository (absolute). */
@@ -17,6 +18,11 @@ export class MirrorGit {
     return this.closedFlag;
   }
 
+  /** Aborted by close(): for work that is not a child process (a connection to the upstream). */
+  get signal(): AbortSignal {
+    return this.closing.signal;
+  }
+
   /** Bound, so it can be handed to the upstream and basedir helpers as their runner. */
   readonly run = (args: readonly string[], options: RunGitOptions = {}): Promise<GitResult> => {
     if (this.closedFlag) return Promise.reject(new Error('GitMirror is closed'));
@@ -26,6 +32,7 @@ export class MirrorGit {
   /** Later runs are refused; running ones are killed with their process groups. */
   close(): void {
     this.closedFlag = true;
+    this.closing.abort();
     for (const child of this.children) killProcessGroup(child);
   }
 }

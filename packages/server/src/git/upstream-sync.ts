@@ -32,7 +32,7 @@ export class UpstreamSync {
   /** Brings the mirror level with the upstream; says whether its refs moved. Throws when the upstream fails. */
   async sync(): Promise<{ changed: boolean; refs: number }> {
     const { upstream, git, refs } = this.options;
-    const remote = await upstream.listRefs(git.run);
+    const remote = await upstream.listRefs(git.run, git.signal);
     const before = refs.raw;
     // Refs only we have (deleted upstream) do not call for a fetch: they stay unless deleted below.
     if (!refs.fetched || !hasAllRefs(before, remote)) await this.fetch();
