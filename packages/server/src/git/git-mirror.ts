@@ -28,6 +28,8 @@ import { VersionHintChecks } from './version-hint-checks.js';
 export type { ResolvedRevision };
 export type { FetchOutcome, GitMirrorEvents, GitMirrorOptions, MirrorHealth };
 
+const MAX_VALID_LABELS = 1000;
+
 export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly safeUri: string;
   private readonly basedir: string;
@@ -40,6 +42,8 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly labels: LabelResolver;
   private readonly hints: VersionHintChecks;
   private readonly files: CommitFiles;
+  /** Labels already validated (see requestedLabel). */
+  private readonly validLabels = new Set<string>();
   private startPromise: Promise<void> | undefined;
   private openPromise: Promise<void> | undefined;
 
@@ -137,13 +141,19 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   /**
    * Resolves a label (null = default) to a commit, checking upstream as refresh-rate demands, or, with a
    * version hint (`atLeast`: a commit a refresh event announced), as the hint demands (version-hint-checks.ts).
+   * Every cached answer passes through here, so when no check is due it answers without an extra turn.
    */
-  async resolve(label: string | null, atLeast?: string): Promise<ResolvedRevision> {
-    const requested = this.requestedLabel(label);
-    if (!this.refs.fetched) await this.start();
-    else if (atLeast === undefined) await this.checks.freshen();
-    else await this.hints.freshenFor(requested, atLeast.toLowerCase());
-    return this.labels.revisionOf(requested, this.checks.stale);
+  resolve(label: string | null, atLeast?: string): Promise<ResolvedRevision> {
+    let requested: string;
+    try {
+      requested = this.requestedLabel(label);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (!this.refs.fetched) return this.start().then(() => this.revisionOf(requested));
+    const wait =
+      atLeast === undefined ? this.checks.freshen() : this.hints.freshenFor(requested, atLeast.toLowerCase());
+    return wait === undefined ? this.revisionOf(requested) : wait.then(() => this.revisionOf(requested));
   }
 
   /**
@@ -153,7 +163,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   async resolveFetched(label: string | null): Promise<ResolvedRevision> {
     const requested = this.requestedLabel(label);
     if (!this.refs.fetched) await this.start();
-    return this.labels.revisionOf(requested, this.checks.stale);
+    return this.revisionOf(requested);
   }
 
   /** Forced upstream check (e.g. from a webhook); coalesced with concurrent checks like resolve(). */
@@ -202,9 +212,23 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     await this.reader.close();
   }
 
+  /** The label asked for, validated (the route validated it already; the console and webhook did not). */
   private requestedLabel(label: string | null): string {
     const requested = label === null || label === '' ? this.options.defaultLabel : label;
-    requireValidLabel(requested);
+    if (!this.validLabels.has(requested)) {
+      requireValidLabel(requested);
+      // Bounded: labels come from requests. Clearing only costs the next requests a validation each.
+      if (this.validLabels.size >= MAX_VALID_LABELS) this.validLabels.clear();
+      this.validLabels.add(requested);
+    }
     return requested;
+  }
+
+  /** A branch or tag (the common case) is answered from memory; anything else goes through the resolver. */
+  private revisionOf(requested: string): Promise<ResolvedRevision> {
+    const stale = this.checks.stale;
+    const head = this.labels.headOf(requested);
+    if (head !== undefined) return Promise.resolve({ label: requested, commit: head, stale });
+    return this.labels.revisionOf(requested, stale);
   }
 }

@@ -60,17 +60,17 @@ export class UpstreamChecks {
     return this.check.requestFresh();
   }
 
-  /** Checks upstream as refresh-rate demands; returns at once during an outage or once one starts. */
-  async freshen(): Promise<void> {
+  /**
+   * Checks upstream as refresh-rate demands: the check to wait for (settled at the latest when an outage is
+   * discovered), or undefined when none is due (an answer from memory then takes no further turn).
+   */
+  freshen(): Promise<unknown> | undefined {
     const rate = this.options.refreshRateSeconds;
-    if (rate < 0 || this.stale) return;
-    if (rate === 0) {
-      await Promise.race([this.check.requestFresh(), this.outageStarted()]);
-      return;
-    }
+    if (rate < 0 || this.stale) return undefined;
+    if (rate === 0) return Promise.race([this.check.requestFresh(), this.outageStarted()]);
     const due =
       this.lastCheckMonotonic === undefined || performance.now() - this.lastCheckMonotonic >= rate * 1000;
-    if (due) await Promise.race([this.check.requestAny(), this.outageStarted()]);
+    return due ? Promise.race([this.check.requestAny(), this.outageStarted()]) : undefined;
   }
 
   /** Settles when the next outage is discovered. */

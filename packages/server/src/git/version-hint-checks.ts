@@ -20,14 +20,17 @@ export class VersionHintChecks {
     private readonly checks: UpstreamChecks,
   ) {}
 
-  /** Settles once the mirror holds `atLeast` (lower-case hex) at `requested`'s head, or may not get it. */
-  async freshenFor(requested: string, atLeast: string): Promise<void> {
-    if (this.checks.stale || this.labels.isHead(this.labels.headLabel(requested), atLeast)) return;
+  /**
+   * The check to wait for so that the mirror holds `atLeast` (lower-case hex) at `requested`'s head, or may not
+   * get it (an outage); undefined when there is nothing to wait for.
+   */
+  freshenFor(requested: string, atLeast: string): Promise<unknown> | undefined {
+    if (this.checks.stale || this.labels.isHead(this.labels.headLabel(requested), atLeast)) return undefined;
     let check = this.hintChecks.get(atLeast);
     if (check === undefined) {
       check = this.checks.requestFresh().then(() => undefined);
       this.hintChecks.set(atLeast, check);
     }
-    await Promise.race([check, this.checks.outageStarted()]);
+    return Promise.race([check, this.checks.outageStarted()]);
   }
 }
