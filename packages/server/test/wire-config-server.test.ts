@@ -106,6 +106,41 @@ describe('wireConfigServer: the environment endpoint on a fake repository', () =
   });
 });
 
+describe('wireConfigServer: the repeat-request fast path, over loopback HTTP', () => {
+  it('answers repeats itself with the headers of each answer: media type, new commit, stale', async () => {
+    const { server, repository, bus } = await wire({ settings: { 'server.address': '127.0.0.1' } });
+    const base = await server.listen();
+    assert.equal(bus.joined, base, 'the bus joined with the bound address');
+    const v2 = 'application/vnd.spring-cloud.config-server.v2+json';
+    const fetchFoo = async (accept?: string) => {
+      const response = await fetch(`${base}/foo/dev`, { headers: accept ? { accept } : {} });
+      const body = await response.text();
+      return { headers: response.headers, body };
+    };
+    const first = await fetchFoo();
+    const served = server.fastPath?.served ?? 0;
+    const repeats = [await fetchFoo(v2), await fetchFoo(), await fetchFoo(v2)];
+    assert.equal(server.fastPath?.served, served + 3, 'the repeats went through the fast path');
+    assert.deepEqual(
+      repeats.map((r) => r.headers.get('content-type')),
+      [v2, 'application/json', v2],
+    );
+    for (const repeat of repeats) assert.equal(repeat.body, first.body);
+    const pushed = repository.push({ 'foo.yml': 'greeting: pushed\n' });
+    const fresh = await fetchFoo();
+    assert.equal(fresh.headers.get('x-config-version'), pushed);
+    assert.equal(fresh.headers.get('content-length'), String(Buffer.byteLength(fresh.body)));
+    assert.match(fresh.body, /pushed/);
+    repository.upstreamDown = true;
+    const stale = await fetchFoo();
+    assert.equal(stale.headers.get('x-config-stale'), 'true');
+    repository.upstreamDown = false;
+    const recovered = await fetchFoo();
+    assert.equal(recovered.headers.get('x-config-stale'), null);
+    assert.equal(server.fastPath?.served, served + 6);
+  });
+});
+
 describe('wireConfigServer: /monitor on a fake repository and bus', () => {
   it('re-reads the repository and publishes one event per affected application, listed in refresh-events', async () => {
     const { server, repository, bus } = await wire();
