@@ -37,6 +37,14 @@ export class ServerMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly durations: Histogram<'method' | 'route'>;
+  /**
+   * Requests counted since the counter was last read, by method, route and status: added to it at scrape time,
+   * so a request pays for a Map lookup instead of prom-client's label hashing (a cache hit is a few µs in all).
+   */
+  private readonly uncounted = new Map<
+    string,
+    { labels: { method: string; route: string; status: string }; n: number }
+  >();
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -55,6 +63,7 @@ export class ServerMetrics {
       help: 'HTTP requests answered, by method, route pattern and status code',
       labelNames: ['method', 'route', 'status'],
       registers,
+      collect: () => this.countRequests(),
     });
     this.durations = new Histogram({
       name: 'confbus_http_request_duration_seconds',
@@ -114,12 +123,21 @@ export class ServerMetrics {
   }
 
   observeRequest(observation: RequestObservation): void {
-    this.requests.inc({
-      method: observation.method,
-      route: observation.route,
-      status: String(observation.status),
-    });
-    this.durations.observe({ method: observation.method, route: observation.route }, observation.seconds);
+    const { method, route, status } = observation;
+    const key = `${method} ${status} ${route}`;
+    const pending = this.uncounted.get(key);
+    if (pending) pending.n++;
+    else this.uncounted.set(key, { labels: { method, route, status: String(status) }, n: 1 });
+    this.durations.observe({ method, route }, observation.seconds);
+  }
+
+  /** Adds the requests observed since the last read to the counter (keys stay: their number is bounded). */
+  private countRequests(): void {
+    for (const pending of this.uncounted.values()) {
+      if (pending.n === 0) continue;
+      this.requests.inc(pending.labels, pending.n);
+      pending.n = 0;
+    }
   }
 
   /** The text exposition format, and its content type. */
