@@ -33,18 +33,21 @@ export interface RequestObservation {
   seconds: number;
 }
 
+interface UncountedRequests {
+  readonly labels: { method: string; route: string; status: string };
+  n: number;
+}
+
 export class ServerMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly durations: Histogram<'method' | 'route'>;
   /**
-   * Requests counted since the counter was last read, by method, route and status: added to it at scrape time,
-   * so a request pays for a Map lookup instead of prom-client's label hashing (a cache hit is a few µs in all).
+   * Requests counted since the counter was last read, by route, status and method: added to it at scrape time,
+   * so a request pays for three Map lookups instead of prom-client's label hashing (a cache hit is a few µs in
+   * all). The keys are bounded as the counter's label sets are.
    */
-  private readonly uncounted = new Map<
-    string,
-    { labels: { method: string; route: string; status: string }; n: number }
-  >();
+  private readonly uncounted = new Map<string, Map<number, Map<string, UncountedRequests>>>();
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -124,20 +127,25 @@ export class ServerMetrics {
 
   observeRequest(observation: RequestObservation): void {
     const { method, route, status } = observation;
-    const key = `${method} ${status} ${route}`;
-    const pending = this.uncounted.get(key);
+    let byStatus = this.uncounted.get(route);
+    if (!byStatus) this.uncounted.set(route, (byStatus = new Map()));
+    let byMethod = byStatus.get(status);
+    if (!byMethod) byStatus.set(status, (byMethod = new Map()));
+    const pending = byMethod.get(method);
     if (pending) pending.n++;
-    else this.uncounted.set(key, { labels: { method, route, status: String(status) }, n: 1 });
+    else byMethod.set(method, { labels: { method, route, status: String(status) }, n: 1 });
     this.durations.observe({ method, route }, observation.seconds);
   }
 
   /** Adds the requests observed since the last read to the counter (keys stay: their number is bounded). */
   private countRequests(): void {
-    for (const pending of this.uncounted.values()) {
-      if (pending.n === 0) continue;
-      this.requests.inc(pending.labels, pending.n);
-      pending.n = 0;
-    }
+    for (const byStatus of this.uncounted.values())
+      for (const byMethod of byStatus.values())
+        for (const pending of byMethod.values()) {
+          if (pending.n === 0) continue;
+          this.requests.inc(pending.labels, pending.n);
+          pending.n = 0;
+        }
   }
 
   /** The text exposition format, and its content type. */
