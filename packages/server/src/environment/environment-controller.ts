@@ -22,8 +22,8 @@ import { type EnvironmentRequest, type RenderFormat, withVersionHint } from './e
 import type { EnvironmentFinder } from './environment-finder.js';
 import { LruCache } from './lru-cache.js';
 import { environmentHeaders, revisionHeaders } from './environment-response.js';
+import type { RepeatRequestFastPath } from '../http/repeat-request-fast-path.js';
 import type { PlainTextDecryptor } from './plain-text-decryption.js';
-import type { RepeatRequestFastPath } from './repeat-request-fast-path.js';
 import { type ResourceSource, decodeSegment, rawSegmentsAfter, sendResource } from './resource-responses.js';
 import { VERSION_HINT_HEADER, readVersionHint } from './version-hint.js';
 

@@ -2,7 +2,10 @@
 // timeout, and progress reporting. Every git command that talks to the upstream goes through here, so each
 // gets the same environment and no secret reaches argv, logs or errors.
 import type { Logger } from '@confbus/core';
+import { daemonAddress, readDaemonRefs, type DaemonAddress } from './git-daemon-refs.js';
+import { GitCommandError } from './errors.js';
 import { basicAuthHeader, gitConfigEnv, type GitResult, type RunGitOptions } from './git-process.js';
+import { localUpstreamPath, readLocalUpstreamRefs } from './local-upstream-refs.js';
 import { ProgressTracker } from './git-progress.js';
 import { parseLsRemote } from './refs.js';
 import { isSshUri, needsSshCommand, SshCommand, type SshSettings } from './ssh.js';
@@ -47,6 +50,9 @@ export class Upstream {
   readonly secrets: readonly string[];
   private readonly env: Record<string, string>;
   private readonly ssh: SshCommand | undefined;
+  /** Set when the refs can be listed without spawning git (see listRefs). */
+  private readonly localPath: string | undefined;
+  private readonly daemon: DaemonAddress | undefined;
 
   constructor(private readonly options: UpstreamOptions) {
     const split = splitCredentials(options.uri, options.username, options.password);
@@ -71,16 +77,37 @@ export class Upstream {
         ? new SshCommand(options.ssh, options.timeoutSeconds)
         : undefined;
     for (const warning of this.ssh?.warnings ?? []) options.logger.warn({ uri: this.safeUri }, warning);
+    this.localPath = localUpstreamPath(this.uri);
+    this.daemon = daemonAddress(this.uri);
   }
 
-  /** The upstream's branches and tags (full ref name -> object id). */
-  async listRefs(git: MirrorGit): Promise<Map<string, string>> {
+  /**
+   * The upstream's branches and tags (full ref name -> object id): what `git ls-remote --heads --tags --refs`
+   * prints. The upstream check with refresh-rate 0, so as cheap as the transport allows: a local repository's
+   * refs are read from its files, a git:// daemon's over a socket from Node; otherwise, and whenever those
+   * cannot answer faithfully, git is spawned (its error messages are the ones operators know).
+   */
+  async listRefs(git: MirrorGit, signal: AbortSignal): Promise<Map<string, string>> {
+    if (this.localPath !== undefined) {
+      const refs = await readLocalUpstreamRefs(this.localPath);
+      if (refs !== undefined) return refs;
+    } else if (this.daemon !== undefined) {
+      try {
+        return await readDaemonRefs(this.daemon, {
+          safeUri: this.safeUri,
+          idleTimeoutMs: this.options.timeoutSeconds * 1000,
+          idleTimeoutHint: TIMEOUT_SETTING,
+          signal,
+        });
+      } catch (error) {
+        // A timeout is the answer (git would wait as long); any other failure is worded by git below.
+        if (!(error instanceof GitCommandError) || error.timedOut) throw error;
+      }
+    }
     const listing = await this.network(
       git,
       ['ls-remote', '--heads', '--tags', '--refs', '--end-of-options', this.uri],
-      {
-        what: `git ls-remote ${this.safeUri}`,
-      },
+      { what: `git ls-remote ${this.safeUri}` },
     );
     return parseLsRemote(listing.stdout.toString('utf8'));
   }

@@ -33,10 +33,21 @@ export interface RequestObservation {
   seconds: number;
 }
 
+interface UncountedRequests {
+  readonly labels: { method: string; route: string; status: string };
+  n: number;
+}
+
 export class ServerMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly durations: Histogram<'method' | 'route'>;
+  /**
+   * Requests counted since the counter was last read, by route, status and method: added to it at scrape time,
+   * so a request pays for three Map lookups instead of prom-client's label hashing (a cache hit is a few µs in
+   * all). The keys are bounded as the counter's label sets are.
+   */
+  private readonly uncounted = new Map<string, Map<number, Map<string, UncountedRequests>>>();
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -55,6 +66,7 @@ export class ServerMetrics {
       help: 'HTTP requests answered, by method, route pattern and status code',
       labelNames: ['method', 'route', 'status'],
       registers,
+      collect: () => this.countRequests(),
     });
     this.durations = new Histogram({
       name: 'confbus_http_request_duration_seconds',
@@ -114,12 +126,26 @@ export class ServerMetrics {
   }
 
   observeRequest(observation: RequestObservation): void {
-    this.requests.inc({
-      method: observation.method,
-      route: observation.route,
-      status: String(observation.status),
-    });
-    this.durations.observe({ method: observation.method, route: observation.route }, observation.seconds);
+    const { method, route, status } = observation;
+    let byStatus = this.uncounted.get(route);
+    if (!byStatus) this.uncounted.set(route, (byStatus = new Map()));
+    let byMethod = byStatus.get(status);
+    if (!byMethod) byStatus.set(status, (byMethod = new Map()));
+    const pending = byMethod.get(method);
+    if (pending) pending.n++;
+    else byMethod.set(method, { labels: { method, route, status: String(status) }, n: 1 });
+    this.durations.observe({ method, route }, observation.seconds);
+  }
+
+  /** Adds the requests observed since the last read to the counter (keys stay: their number is bounded). */
+  private countRequests(): void {
+    for (const byStatus of this.uncounted.values())
+      for (const byMethod of byStatus.values())
+        for (const pending of byMethod.values()) {
+          if (pending.n === 0) continue;
+          this.requests.inc(pending.labels, pending.n);
+          pending.n = 0;
+        }
   }
 
   /** The text exposition format, and its content type. */

@@ -1,6 +1,8 @@
 /**
- * Builds the repository router from settings: a GitMirror and an EnvironmentService per repository (each with
- * its own cache and its own coalesced upstream checks), sharing the parser and the decryptor.
+ * The repositories served, in two halves: `mirrorsFromSettings` builds the real stores (a GitMirror per
+ * repository, or the native backend's folders), and `openRepositories` puts an EnvironmentService (its own cache,
+ * its own coalesced upstream checks) in front of whatever store the `OpenMirror` port yields — a test's fake
+ * included — sharing the parser and the decryptor.
  */
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -22,38 +24,45 @@ import { NativeRepository } from '../native/native-repository.js';
 
 const NATIVE = 'spring.cloud.config.server.native';
 
-export interface RepositoryDependencies {
+/** One repository's store, opened: what the environment service reads through. */
+export interface OpenedMirror {
+  readonly mirror: ServedMirror;
+  /** The property sources' name prefix (default: the uri, credentials masked). */
+  readonly displayUri?: string;
+  /** The folders searched (default: the definition's search-paths). */
+  readonly searchPaths?: readonly string[];
+  /** `removeFiles`: a placeholder-made mirror evicted from its pool removes its directory too. */
+  close(options?: { removeFiles?: boolean }): Promise<void>;
+}
+
+/** The repository port: opens the store of one repository at one (expanded) uri. */
+export type OpenMirror = (definition: RepositoryDefinition, uri: string, name: string) => OpenedMirror;
+
+export interface MirrorSettings {
   settings: Settings;
   /** The default repository's uri (the embedded sample's path when none is configured). */
   uri: string;
   cwd: string;
-  parser: ConfigFileParser;
-  transform: ((environment: Environment) => Promise<Environment>) | undefined;
   logger: Logger;
 }
 
-export function openRepositories(dependencies: RepositoryDependencies): {
-  router: RepositoryRouter;
+const isNative = (settings: Settings): boolean => settings.list('spring.profiles.active').includes('native');
+
+/** The real stores: Git mirrors under basedir (or `.confbus/mirrors/`), or the native backend's folders. */
+export function mirrorsFromSettings({ settings, uri, cwd, logger }: MirrorSettings): {
+  openMirror: OpenMirror;
   /** Where the default repository's mirror lives. */
   basedir: string;
 } {
-  const { settings, uri, cwd, logger } = dependencies;
   const mirrorsDir = (key: string): string =>
     `.confbus/mirrors/${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
   const configuredBasedir = settings.optionalString(`${GIT}.basedir`);
   const basedir = resolve(cwd, configuredBasedir ?? mirrorsDir(uri));
-  const native = settings.list('spring.profiles.active').includes('native');
-  const defaultRepository = native
-    ? { ...defaultRepositoryDefinition(settings, 'native'), searchPaths: [] }
-    : defaultRepositoryDefinition(settings, uri);
-  const named = namedRepositoryDefinitions(settings, defaultRepository, (message) => logger.warn(message));
-  if (native && named.length > 0) {
-    logger.warn(`spring.profiles.active=native: ${GIT}.repos.* are ignored (one set of folders is served)`);
-    named.length = 0;
-  }
+  if (isNative(settings)) return { openMirror: () => openNative(settings, cwd, logger), basedir };
 
   const directoryOf = (definition: RepositoryDefinition, expandedUri: string): string => {
-    if (definition === defaultRepository && expandedUri === uri) return basedir;
+    // The default repository is the one without patterns (a named one matches at least its own name).
+    if (definition.patterns.length === 0 && expandedUri === uri) return basedir;
     const key = `${definition.name}\u0000${expandedUri}`;
     // Beside an explicit basedir (not inside it: that one is a bare repository of its own).
     return configuredBasedir === undefined
@@ -61,8 +70,7 @@ export function openRepositories(dependencies: RepositoryDependencies): {
       : `${basedir}.repos/${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
   };
 
-  const open: OpenRepository = (definition, expandedUri, name): ServedRepository => {
-    if (native) return openNative(dependencies, name);
+  const openMirror: OpenMirror = (definition, expandedUri, name) => {
     const directory = directoryOf(definition, expandedUri);
     const mirror = new GitMirror({
       uri: expandedUri,
@@ -79,31 +87,77 @@ export function openRepositories(dependencies: RepositoryDependencies): {
       ssh: definition.ssh,
       logger: logger.child({ component: 'git', repository: name }),
     });
-    const environments = environmentsOf(
-      dependencies,
-      mirror,
-      maskUriUserInfo(expandedUri),
-      definition.searchPaths,
-    );
     return {
-      name,
       mirror,
-      environments,
       async close(options) {
         await mirror.close();
         if (options?.removeFiles) await rm(directory, { recursive: true, force: true });
       },
     };
   };
+  return { openMirror, basedir };
+}
 
-  const router = new RepositoryRouter({
+/** The native backend: the folders of spring.cloud.config.server.native.search-locations. */
+function openNative(settings: Settings, cwd: string, logger: Logger): OpenedMirror {
+  const repository = new NativeRepository({
+    searchLocations: settings.list(`${NATIVE}.search-locations`),
+    defaultLabel: settings.string(`${NATIVE}.default-label`),
+    addLabelLocations: settings.boolean(`${NATIVE}.add-label-locations`),
+    cwd,
+    warn: (message) => logger.warn(message),
+  });
+  return {
+    mirror: repository,
+    displayUri: 'native',
+    searchPaths: repository.searchPaths(),
+    close: () => repository.close(),
+  };
+}
+
+export interface RepositoryDependencies {
+  settings: Settings;
+  /** The default repository's uri. */
+  uri: string;
+  openMirror: OpenMirror;
+  parser: ConfigFileParser;
+  transform: ((environment: Environment) => Promise<Environment>) | undefined;
+  logger: Logger;
+}
+
+/** The router over every configured repository (default, repos.*, placeholder-made ones). */
+export function openRepositories(dependencies: RepositoryDependencies): RepositoryRouter {
+  const { settings, uri, openMirror, logger } = dependencies;
+  const native = isNative(settings);
+  const defaultRepository = native
+    ? { ...defaultRepositoryDefinition(settings, 'native'), searchPaths: [] }
+    : defaultRepositoryDefinition(settings, uri);
+  const named = namedRepositoryDefinitions(settings, defaultRepository, (message) => logger.warn(message));
+  if (native && named.length > 0) {
+    logger.warn(`spring.profiles.active=native: ${GIT}.repos.* are ignored (one set of folders is served)`);
+    named.length = 0;
+  }
+  const open: OpenRepository = (definition, expandedUri, name): ServedRepository => {
+    const opened = openMirror(definition, expandedUri, name);
+    return {
+      name,
+      mirror: opened.mirror,
+      environments: environmentsOf(
+        dependencies,
+        opened.mirror,
+        opened.displayUri ?? maskUriUserInfo(expandedUri),
+        opened.searchPaths ?? definition.searchPaths,
+      ),
+      close: (options) => opened.close(options),
+    };
+  };
+  return new RepositoryRouter({
     defaultRepository,
     named,
     open,
     maxPlaceholderRepositories: settings.number('confbus.server.git.max-placeholder-repositories'),
     logger: logger.child({ component: 'repositories' }),
   });
-  return { router, basedir };
 }
 
 function environmentsOf(
@@ -123,18 +177,4 @@ function environmentsOf(
     acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),
     ...(transform ? { transform } : {}),
   });
-}
-
-/** The native backend: the folders of spring.cloud.config.server.native.search-locations. */
-function openNative(dependencies: RepositoryDependencies, name: string): ServedRepository {
-  const { settings, cwd, logger } = dependencies;
-  const repository = new NativeRepository({
-    searchLocations: settings.list(`${NATIVE}.search-locations`),
-    defaultLabel: settings.string(`${NATIVE}.default-label`),
-    addLabelLocations: settings.boolean(`${NATIVE}.add-label-locations`),
-    cwd,
-    warn: (message) => logger.warn(message),
-  });
-  const environments = environmentsOf(dependencies, repository, 'native', repository.searchPaths());
-  return { name, mirror: repository, environments, close: () => repository.close() };
 }

@@ -87,6 +87,9 @@ export class RepositoryRouter implements EnvironmentFinder {
   }
 
   find(request: EnvironmentRequest): Promise<FoundEnvironment> {
+    // One fixed repository and nothing else (the usual set-up): nothing to route, so no turn spent routing.
+    if (this.named.length === 0 && this.defaultEntry.fixed)
+      return this.defaultEntry.fixed.environments.find(request);
     return this.serve(request, (_served, found) => Promise.resolve(found));
   }
 

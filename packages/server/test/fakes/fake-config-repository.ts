@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { ConfigRepository, ResolvedRevision } from '../../src/environment/config-repository.js';
+import { LabelNotFoundError, type MirrorHealth } from '../../src/git/index.js';
 import type { MonitorRepository } from '../../src/monitor/monitor-service.js';
+import type { ServedMirror } from '../../src/repositories/served-repository.js';
 
 /**
  * An in-memory repository in place of the Git mirror: labels point at commits, a commit is a map of files.
  * `push()` changes upstream; like the mirror, what is served moves only on `resolve()` (a checked label) or
  * `refreshNow()`. `upstreamDown` makes those serve the last fetched state as stale.
  */
-export class FakeConfigRepository implements ConfigRepository, MonitorRepository {
+export class FakeConfigRepository implements ConfigRepository, MonitorRepository, ServedMirror {
   upstreamDown = false;
   /** Calls, for tests that count upstream work. */
   readonly calls = { resolve: 0, refreshNow: 0, listFiles: 0, readFile: 0 };
@@ -70,6 +72,20 @@ export class FakeConfigRepository implements ConfigRepository, MonitorRepository
     return ids;
   }
 
+  /** As the mirror reports it to /actuator/health and the metrics. */
+  health(): MirrorHealth {
+    return {
+      uri: 'fake://config',
+      available: true,
+      stale: this.upstreamDown,
+      checks: this.calls.resolve + this.calls.refreshNow,
+      fetches: 0,
+    };
+  }
+
+  /** Nothing to clone: the fake is fetched from the start. */
+  async start(): Promise<void> {}
+
   #fetchAll(): void {
     for (const [label, commit] of this.#upstream) this.#fetched.set(label, commit);
   }
@@ -77,7 +93,7 @@ export class FakeConfigRepository implements ConfigRepository, MonitorRepository
   #served(label: string | null): ResolvedRevision {
     const name = label ?? this.defaultLabel;
     const commit = this.#fetched.get(name);
-    if (commit === undefined) throw new Error(`No such label: ${name}`);
+    if (commit === undefined) throw new LabelNotFoundError(name);
     return { label: name, commit, stale: this.upstreamDown };
   }
 

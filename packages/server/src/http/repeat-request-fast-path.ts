@@ -7,19 +7,34 @@
  * Anything else — a new URL, another method, a query string, an error, auth turned on — goes through fastify.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { environmentHeaders } from './environment-response.js';
-import { type EnvironmentRequest, withVersionHint } from './environment-service.js';
-import type { EnvironmentFinder } from './environment-finder.js';
-import { LruCache } from './lru-cache.js';
-import { readVersionHint } from './version-hint.js';
+import { V2_MEDIA_TYPE, environmentHeaders } from '../environment/environment-response.js';
+import { type EnvironmentRequest, withVersionHint } from '../environment/environment-service.js';
+import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
+import { LruCache } from '../environment/lru-cache.js';
+import { readVersionHint } from '../environment/version-hint.js';
 
 export interface FastPathObserver {
   /** Called for each request answered here, as fastify's onResponse hook would be. */
   answered(route: string, status: number, seconds: number): void;
 }
 
+/** The headers last written for a URL, kept while the same environment is served the same way. */
+interface WrittenHeaders {
+  found: FoundEnvironment['resolved'];
+  commit: string;
+  stale: boolean;
+  v2: boolean;
+  headers: Record<string, string>;
+}
+
+interface KnownUrl {
+  request: EnvironmentRequest;
+  route: string;
+  written?: WrittenHeaders;
+}
+
 export class RepeatRequestFastPath {
-  private readonly known = new LruCache<string, { request: EnvironmentRequest; route: string }>(2000);
+  private readonly known = new LruCache<string, KnownUrl>(2000);
   /** Requests answered here, for tests and metrics. */
   served = 0;
 
@@ -51,12 +66,9 @@ export class RepeatRequestFastPath {
     if (hint === null) return false;
     const started = performance.now();
     this.service.find(withVersionHint(entry.request, hint)).then(
-      ({ resolved, revision }) => {
-        const body = resolved.body(req.headers.accept);
-        res.writeHead(200, {
-          ...environmentHeaders(req.headers.accept, revision),
-          'content-length': body.length,
-        });
+      (found) => {
+        const body = found.resolved.body(req.headers.accept);
+        res.writeHead(200, headersFor(entry, found, req.headers.accept, body.length));
         res.end(body);
         this.served++;
         this.observer.answered(entry.route, 200, (performance.now() - started) / 1000);
@@ -68,4 +80,29 @@ export class RepeatRequestFastPath {
     );
     return true;
   }
+}
+
+/**
+ * The controller's headers (environmentHeaders) for this answer, built once per environment, revision and media
+ * type rather than per request: node:http writes a headers object it is given without copying it.
+ */
+function headersFor(
+  entry: KnownUrl,
+  { resolved, revision }: FoundEnvironment,
+  accept: string | undefined,
+  length: number,
+): Record<string, string> {
+  const v2 = accept !== undefined && accept.includes(V2_MEDIA_TYPE);
+  const written = entry.written;
+  if (
+    written !== undefined &&
+    written.found === resolved &&
+    written.commit === revision.commit &&
+    written.stale === revision.stale &&
+    written.v2 === v2
+  )
+    return written.headers;
+  const headers = { ...environmentHeaders(accept, revision), 'content-length': String(length) };
+  entry.written = { found: resolved, commit: revision.commit, stale: revision.stale, v2, headers };
+  return headers;
 }

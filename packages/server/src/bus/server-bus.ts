@@ -1,0 +1,47 @@
+/**
+ * The server's place on the refresh bus, as a port: it publishes the refreshes /monitor announces and, once the
+ * server listens, joins the bus to collect acks and other servers' refreshes. `busFromSettings` is the real one
+ * (a BusNode over RabbitMQ or Kafka); tests of the wiring use a fake publisher in its place.
+ */
+import { BusNode, busNodeOptionsFromSettings, readBusMemberSettings } from '@confbus/bus';
+import { type RefreshBusEvent, type Settings, defaultBusId } from '@confbus/core';
+import type { Logger } from 'pino';
+import type { RefreshPublisher } from '../monitor/monitor-service.js';
+
+export interface ServerBus extends RefreshPublisher {
+  /** The bus member once joined (health, metrics and the console read it); undefined before. */
+  readonly node: BusNode | undefined;
+  /**
+   * Joins the bus as the server listening on `address` (its port goes into the bus id). `attach` subscribes to
+   * the node's events before it starts, so nothing delivered at start-up is missed.
+   */
+  join(address: string, attach: (node: BusNode) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The bus of spring.cloud.bus.* (call only when the bus is enabled). */
+export function busFromSettings(settings: Settings, logger: Logger): ServerBus {
+  let node: BusNode | undefined;
+  return {
+    get node() {
+      return node;
+    },
+    publishRefresh(destination: string | undefined, configVersion: string): Promise<RefreshBusEvent> {
+      if (!node) return Promise.reject(new Error('The bus is not started'));
+      return node.publishRefresh(destination, configVersion);
+    },
+    async join(address, attach) {
+      const port = new URL(address).port;
+      const busId =
+        readBusMemberSettings(settings).id ??
+        defaultBusId({ applicationName: settings.string('spring.application.name'), port });
+      // The server publishes refreshes and collects acks; it has nothing of its own to refresh, so it sends no acks.
+      node = new BusNode({ ...busNodeOptionsFromSettings(settings, { busId, logger }), ackEnabled: false });
+      attach(node);
+      await node.start();
+    },
+    async close() {
+      await node?.close();
+    },
+  };
+}

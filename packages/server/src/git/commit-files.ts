@@ -1,0 +1,71 @@
+// The files of a commit: the list (one `git ls-tree` per commit, cached: commits never change) and their
+// contents (through the long-lived cat-file reader).
+import { LruCache } from '../environment/lru-cache.js';
+import type { CatFileBatch } from './cat-file-batch.js';
+import type { MirrorGit } from './mirror-git.js';
+
+const FULL_COMMIT = /^[0-9a-f]{40}$/;
+const FILE_LIST_CACHE_SIZE = 64;
+
+/** A commit's files, listed once. */
+interface Tree {
+  readonly paths: readonly string[];
+  readonly ids: ReadonlyMap<string, string>;
+}
+
+export class CommitFiles {
+  private readonly trees = new LruCache<string, Tree>(FILE_LIST_CACHE_SIZE);
+
+  constructor(
+    private readonly git: MirrorGit,
+    private readonly reader: CatFileBatch,
+  ) {}
+
+  /** All blob paths at `commit` (a 40-hex id). */
+  async listFiles(commit: string): Promise<readonly string[]> {
+    return (await this.tree(commit)).paths;
+  }
+
+  /** Path → blob id at `commit`: files unchanged between two commits keep their id (and parsed form). */
+  async blobIds(commit: string): Promise<ReadonlyMap<string, string>> {
+    return (await this.tree(commit)).ids;
+  }
+
+  /** Content of `path` at `commit`, or undefined when there is no such file. */
+  async readFile(commit: string, path: string): Promise<Buffer | undefined> {
+    assertCommitId(commit);
+    const clean = path.replace(/^\/+/, '');
+    // Newlines would split the batch request; "." and ".." make git resolve relative to a working tree.
+    if (clean === '' || /[\n\0]/.test(clean)) return undefined;
+    if (clean.split('/').some((part) => part === '' || part === '.' || part === '..')) return undefined;
+    const object = await this.reader.read(`${commit}:${clean}`);
+    return object?.type === 'blob' ? object.content : undefined;
+  }
+
+  private async tree(commit: string): Promise<Tree> {
+    assertCommitId(commit);
+    const cached = this.trees.get(commit);
+    if (cached) return cached;
+    const { stdout } = await this.git.run(['ls-tree', '-r', '-z', '--full-tree', '--end-of-options', commit]);
+    const paths: string[] = [];
+    const ids = new Map<string, string>();
+    for (const entry of stdout.toString('utf8').split('\0')) {
+      // "<mode> SP <type> SP <oid> TAB <path>"; submodules (type commit) are not files of this repository.
+      const tab = entry.indexOf('\t');
+      if (tab < 0) continue;
+      const [, type, oid] = entry.slice(0, tab).split(' ');
+      if (type !== 'blob' || oid === undefined) continue;
+      const path = entry.slice(tab + 1);
+      paths.push(path);
+      ids.set(path, oid);
+    }
+    const tree: Tree = { paths: Object.freeze(paths), ids };
+    this.trees.set(commit, tree);
+    return tree;
+  }
+}
+
+function assertCommitId(commit: string): void {
+  if (!FULL_COMMIT.test(commit))
+    throw new TypeError(`Expected a 40-hex commit id, got ${JSON.stringify(commit)}`);
+}

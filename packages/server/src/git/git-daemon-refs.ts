@@ -1,0 +1,129 @@
+// The refs of a git:// upstream, read over one TCP connection from Node instead of spawning `git ls-remote`
+// (which costs a fork and exec of git on top of the daemon's own upload-pack): git's protocol v0 — send the
+// upload-pack request, read the ref advertisement up to its flush packet, answer "no wants" with a flush, close.
+// https://git-scm.com/docs/pack-protocol (git transport; pkt-line format).
+import { connect, type Socket } from 'node:net';
+import { GitCommandError } from './errors.js';
+
+/** A git:// uri split for the request line; undefined when this client does not handle it (git will). */
+export interface DaemonAddress {
+  host: string;
+  port: number;
+  /** As the request names it: the uri's `host[:port]`. */
+  hostHeader: string;
+  path: string;
+}
+
+export function daemonAddress(uri: string): DaemonAddress | undefined {
+  const match = /^git:\/\/([^/@?#%\s]+)(\/[^?#%\s\\]*)$/i.exec(uri);
+  if (!match) return undefined;
+  const [, authority = '', path = ''] = match;
+  const hostPort = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(authority);
+  if (!hostPort) return undefined;
+  const [, host = '', port] = hostPort;
+  return {
+    host: host.replace(/^\[|\]$/g, ''),
+    port: port ? Number(port) : 9418,
+    hostHeader: authority,
+    path,
+  };
+}
+
+export interface DaemonRefsOptions {
+  /** For messages: the uri without credentials. */
+  safeUri: string;
+  /** No byte from the daemon for this long: the connection is dropped, naming `idleTimeoutHint`. */
+  idleTimeoutMs: number;
+  idleTimeoutHint: string;
+  /** Aborted when the mirror closes. */
+  signal: AbortSignal;
+}
+
+/** Full ref name -> object id for the daemon's branches and tags (peeled entries left out, as `--refs` does). */
+export function readDaemonRefs(
+  address: DaemonAddress,
+  options: DaemonRefsOptions,
+): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    const what = `git ls-remote ${options.safeUri}`;
+    const socket: Socket = connect({ host: address.host, port: address.port });
+    socket.setNoDelay(true);
+    const refs = new Map<string, string>();
+    let buffer: Buffer = Buffer.alloc(0);
+    let idle: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(idle);
+      options.signal.removeEventListener('abort', aborted);
+      if (error) {
+        socket.destroy();
+        reject(error);
+      } else {
+        // "No wants": upload-pack ends without sending anything more.
+        socket.end('0000');
+        resolve(refs);
+      }
+    };
+    const activity = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        const seconds = options.idleTimeoutMs / 1000;
+        const reason = `timed out: no data from the upstream for ${seconds} s (${options.idleTimeoutHint})`;
+        finish(new GitCommandError(`${what} ${reason}`, null, true));
+      }, options.idleTimeoutMs);
+    };
+    const aborted = () => finish(new Error('GitMirror is closed'));
+    if (options.signal.aborted) return aborted();
+    options.signal.addEventListener('abort', aborted);
+    activity();
+    socket.on('connect', () => {
+      socket.write(pktLine(`git-upload-pack ${address.path}\0host=${address.hostHeader}\0`));
+    });
+    socket.on('data', (chunk: Buffer) => {
+      activity();
+      buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+      try {
+        const consumed = readAdvertisement(buffer, refs);
+        if (consumed === 'done') finish();
+        else buffer = buffer.subarray(consumed);
+      } catch (error) {
+        finish(new GitCommandError(`${what} failed: ${(error as Error).message}`, null, false));
+      }
+    });
+    socket.on('error', (error) =>
+      finish(new GitCommandError(`${what} failed: ${error.message}`, null, false)),
+    );
+    socket.on('close', () =>
+      finish(new GitCommandError(`${what} failed: the daemon closed the connection`, null, false)),
+    );
+  });
+}
+
+function pktLine(text: string): Buffer {
+  const payload = Buffer.from(text, 'utf8');
+  return Buffer.concat([Buffer.from((payload.length + 4).toString(16).padStart(4, '0')), payload]);
+}
+
+/** Adds the complete pkt-lines of `buffer` to `refs`; 'done' at the flush packet, else the bytes consumed. */
+function readAdvertisement(buffer: Buffer, refs: Map<string, string>): number | 'done' {
+  let offset = 0;
+  while (buffer.length - offset >= 4) {
+    const length = Number.parseInt(buffer.subarray(offset, offset + 4).toString('latin1'), 16);
+    if (!Number.isInteger(length) || (length > 0 && length < 4)) throw new Error('malformed pkt-line');
+    if (length === 0) return 'done';
+    if (buffer.length - offset < length) break;
+    const line = buffer.subarray(offset + 4, offset + length).toString('utf8');
+    offset += length;
+    if (line.startsWith('ERR ')) throw new Error(`remote error: ${line.slice(4).trim()}`);
+    // "<oid> SP <refname>[NUL <capabilities>] LF"; the first line of an empty repository names no ref.
+    const entry = line.split('\0')[0]?.replace(/\n$/, '') ?? '';
+    const space = entry.indexOf(' ');
+    const name = entry.slice(space + 1);
+    if (space < 0) throw new Error(`unexpected ref advertisement: ${entry.slice(0, 100)}`);
+    if ((name.startsWith('refs/heads/') || name.startsWith('refs/tags/')) && !name.endsWith('^{}'))
+      refs.set(name, entry.slice(0, space));
+  }
+  return offset;
+}

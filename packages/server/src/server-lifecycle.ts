@@ -1,0 +1,100 @@
+/**
+ * Start and stop of a wired config server: listen (basedir check, first clone, the port, the bus, the start-up
+ * line) and close (requests get a grace period, then everything else within the shutdown budget).
+ */
+import type { BusNode } from '@confbus/bus';
+import { type Settings, effectiveSettings, maskUriUserInfo } from '@confbus/core';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { RefreshTracker } from './bus/refresh-tracker.js';
+import type { ServerBus } from './bus/server-bus.js';
+import type { OperatorConsole } from './console/index.js';
+import type { ConfigFileParser } from './environment/config-file-parser.js';
+import type { GitMirror } from './git/index.js';
+import type { RepositoryRouter } from './repositories/repository-router.js';
+import { REQUEST_GRACE_MS, SHUTDOWN_BUDGET_MS, settlesBefore } from './shutdown-deadline.js';
+
+/** The parts of a wired server that start and stop. */
+export interface ServerParts {
+  settings: Settings;
+  logger: Logger;
+  uri: string;
+  basedir?: string;
+  repositories: RepositoryRouter;
+  mirror: GitMirror | undefined;
+  bus: ServerBus | undefined;
+  tracker: RefreshTracker;
+  console: OperatorConsole | undefined;
+  parser: ConfigFileParser;
+  build: { version: string };
+}
+
+export async function listen(w: ServerParts, app: FastifyInstance): Promise<string> {
+  const { settings, logger, repositories } = w;
+  // basedir is checked before anything else: a wrong one stops the start (naming the setting).
+  await repositories.open().catch(async (error: unknown) => {
+    await close(w, app);
+    throw error;
+  });
+  // The port opens at once, even while a large first clone runs (health reports the repository as not
+  // yet available meanwhile). With clone-on-start a clone that fails still fails the start, as in Spring.
+  const cloned = repositories.startCloning((name, error) =>
+    logger.warn({ err: error, repository: name }, 'Initial clone failed; will retry on the first request'),
+  );
+  const address = await app.listen({
+    port: settings.number('server.port'),
+    host: settings.string('server.address'),
+  });
+  await w.bus?.join(address, (node) => listenToBus(w, node));
+  if (w.bus?.node) w.console?.busStarted(w.bus.node);
+  // The start-up summary: what runs and with which settings (non-default ones, secrets masked).
+  logger.info(
+    {
+      version: w.build.version,
+      uri: maskUriUserInfo(w.uri),
+      basedir: w.basedir ?? w.mirror?.gitDir,
+      settings: effectiveSettings(settings),
+    },
+    `Config server listening on ${address}`,
+  );
+  const cloneFailure = await cloned;
+  if (cloneFailure !== undefined) {
+    await close(w, app);
+    throw cloneFailure;
+  }
+  return address;
+}
+
+/** What the server follows on the bus: acks, other servers' refreshes, and (for the console) everything else. */
+function listenToBus(w: ServerParts, node: BusNode): void {
+  const { tracker, console: operatorConsole } = w;
+  // Refreshes other config servers announced (they carry the commit): with several servers behind one
+  // bus, each lists every refresh and, bound with `#`, every ack, so their refresh-events agree.
+  node.on('observed', (event) => {
+    if (event.configVersion !== undefined) tracker.published(event, event.configVersion);
+  });
+  node.on('ack', (ack) => {
+    tracker.acked(ack);
+    operatorConsole?.acked(ack);
+  });
+  if (operatorConsole) {
+    node.on('other', (event) => operatorConsole.busEvent(event));
+    const connected = () => operatorConsole.busConnected();
+    node.on('connected', connected).on('reconnected', connected);
+  }
+}
+
+export async function close(w: ServerParts, app: FastifyInstance): Promise<void> {
+  const start = performance.now();
+  const deadline = start + SHUTDOWN_BUDGET_MS;
+  w.console?.close();
+  // Requests in flight get a grace period; then their connections are dropped.
+  if (!(await settlesBefore(app.close(), start + REQUEST_GRACE_MS))) {
+    w.logger.warn('Requests still running at shutdown: their connections are closed');
+    app.server.closeAllConnections();
+  }
+  w.tracker.close();
+  const steps = [w.bus?.close(), w.repositories.close(), w.parser.close()];
+  const settled = await Promise.all(steps.map((step) => settlesBefore(step, deadline)));
+  if (settled.includes(false)) w.logger.warn('Shutdown did not finish in time; exiting anyway');
+}
