@@ -11,8 +11,8 @@ export {
   ApplicationNotFoundError,
   type EnvironmentRequest,
   type EnvironmentServiceOptions,
-  type RenderFormat,
 } from './environment/environment-service.js';
+export type { RenderFormat } from './environment/resolved-environment.js';
 export { sampleFiles } from './sample-repo/sample-repository.js';
 export { serverSettingSpecs } from './settings/server-settings.js';
 export {

@@ -47,15 +47,8 @@ export function resolvePlaceholders(
  */
 export function resolvePlaceholdersInText(flat: FlatProperties, text: string, name: string): string {
   const resolver = new PlaceholderResolver(lookupIn(flat), new PlaceholderBudget(), 'keep-outermost');
-  try {
-    resolver.budget.nextValue();
-    // The key a cycle would be detected on: no property can be named like this.
-    return resolver.resolveTopLevel(`\u0000${name}`, text);
-  } catch (error) {
-    if (error instanceof PlaceholderBudgetExceeded)
-      throw new PlaceholderLimitError(name, name, error.message);
-    throw error;
-  }
+  // Cycles are detected on a key no property can have, so the text never counts as one of its own keys.
+  return resolveBounded(resolver, name, text, () => name, `\u0000${name}`);
 }
 
 /**
@@ -78,10 +71,11 @@ function resolveBounded(
   key: string,
   value: string,
   sourceOf: (key: string) => string | undefined,
+  cycleKey = key,
 ): string {
   try {
     resolver.budget.nextValue();
-    return resolver.resolveTopLevel(key, value);
+    return resolver.resolveTopLevel(cycleKey, value);
   } catch (error) {
     if (error instanceof PlaceholderBudgetExceeded)
       throw new PlaceholderLimitError(key, sourceOf(key), error.message);

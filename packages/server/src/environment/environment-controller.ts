@@ -18,7 +18,8 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireValidLabel } from '../git/index.js';
 import { serverErrors } from '../errors.js';
-import { type EnvironmentRequest, type RenderFormat, withVersionHint } from './environment-service.js';
+import { type EnvironmentRequest, withVersionHint } from './environment-service.js';
+import type { RenderFormat } from './resolved-environment.js';
 import type { EnvironmentFinder } from './environment-finder.js';
 import { LruCache } from './lru-cache.js';
 import { environmentHeaders, revisionHeaders } from './environment-response.js';

@@ -1,5 +1,6 @@
 /** What the HTTP routes need to answer an environment request: the repository router, or one repository. */
-import type { EnvironmentRequest, ResolvedEnvironment } from './environment-service.js';
+import type { EnvironmentRequest } from './environment-service.js';
+import type { ResolvedEnvironment } from './resolved-environment.js';
 import type { ResolvedRevision } from './config-repository.js';
 
 export interface FoundEnvironment {

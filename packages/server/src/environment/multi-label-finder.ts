@@ -8,7 +8,8 @@
  */
 import type { Environment } from '@confbus/core';
 import type { EnvironmentFinder, FoundEnvironment } from './environment-finder.js';
-import { type EnvironmentRequest, ResolvedEnvironment } from './environment-service.js';
+import type { EnvironmentRequest } from './environment-service.js';
+import { ResolvedEnvironment } from './resolved-environment.js';
 import { LruCache } from './lru-cache.js';
 
 const OVERRIDES = 'overrides';

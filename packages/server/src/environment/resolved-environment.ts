@@ -1,0 +1,93 @@
+/**
+ * One resolved environment with its serialisations (environment JSON, v2 JSON with origins, `.properties`,
+ * `.yml`, `.json`), each built once on first use and kept with the environment service's cache entry.
+ */
+import {
+  type Environment,
+  type FlatProperties,
+  mergeForRendering,
+  renderJson,
+  renderProperties,
+  renderYaml,
+  resolvePlaceholders,
+  resolvePlaceholdersInText,
+  withOrigins,
+} from '@confbus/core';
+import { wantsOrigins } from './environment-response.js';
+
+export type RenderFormat = 'properties' | 'yml' | 'json';
+
+export class ResolvedEnvironment {
+  private jsonBytes?: Buffer;
+  private jsonWithOriginsBytes?: Buffer;
+  private readonly renderings = new Map<string, string>();
+  /** The merged properties, without and with placeholders resolved: each computed once for every format. */
+  private readonly merged = new Map<boolean, FlatProperties>();
+
+  /**
+   * @param sourceBytes the size of the files it was built from: the cache weighs an entry at a few times
+   * that (parsed objects, JSON, renderings), an estimate rather than a measurement.
+   * @param stored the environment as the repository holds it, before `transform` (server-side decryption): the
+   * console shows this one, so a decrypted `{cipher}` value never reaches it. The same object when nothing changed.
+   */
+  constructor(
+    readonly environment: Environment,
+    readonly sourceBytes = 0,
+    readonly stored: Environment = environment,
+  ) {}
+
+  /** Serialised once; a Buffer so that sending it costs no re-encoding per request. */
+  get json(): Buffer {
+    this.jsonBytes ??= Buffer.from(JSON.stringify(this.environment));
+    return this.jsonBytes;
+  }
+
+  /** The v2 media type's JSON: values with their `origin` (file line:column), serialised once too. */
+  get jsonWithOrigins(): Buffer {
+    this.jsonWithOriginsBytes ??= Buffer.from(JSON.stringify(withOrigins(this.environment, this.stored)));
+    return this.jsonWithOriginsBytes;
+  }
+
+  /** The body for a request's Accept header: with origins for Spring's v2 media type (its clients ask for it). */
+  body(accept: string | undefined): Buffer {
+    return wantsOrigins(accept) ? this.jsonWithOrigins : this.json;
+  }
+
+  render(format: RenderFormat, resolve: boolean): string {
+    const key = `${format}:${resolve}`;
+    let text = this.renderings.get(key);
+    if (text === undefined) {
+      const merged = this.mergedProperties(resolve);
+      text =
+        format === 'properties'
+          ? renderProperties(merged)
+          : format === 'yml'
+            ? renderYaml(merged)
+            : JSON.stringify(renderJson(merged));
+      this.renderings.set(key, text);
+    }
+    return text;
+  }
+
+  /** `${...}` in a plain-text resource, resolved from this environment's merged properties. */
+  resolveText(text: string, path: string): string {
+    return resolvePlaceholdersInText(this.mergedProperties(false), text, path);
+  }
+
+  private mergedProperties(resolve: boolean): FlatProperties {
+    let merged = this.merged.get(resolve);
+    if (merged === undefined) {
+      const { propertySources } = this.environment;
+      merged = resolve
+        ? resolvePlaceholders(
+            this.mergedProperties(false),
+            (key) =>
+              // The file a merged value came from: the first (highest-precedence) source holding the key.
+              propertySources.find((source) => Object.hasOwn(source.source, key))?.name,
+          )
+        : mergeForRendering(propertySources);
+      this.merged.set(resolve, merged);
+    }
+    return merged;
+  }
+}
