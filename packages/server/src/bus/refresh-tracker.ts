@@ -5,8 +5,8 @@
  * store is commented out, spring-cloud-bus#278).
  *
  * Acks come from the network and anyone on the broker can forge them, so everything here is bounded: events
- * kept, acks per event (one per service), and the estimated bytes of all acks together. Acks for events not
- * tracked and acks with oversized fields are ignored; acks beyond a bound are counted, not kept.
+ * kept, acks per event (one per service), the estimated bytes of all acks together, and acks held for events not
+ * registered yet. Acks with oversized fields are ignored; acks beyond a bound are counted, not kept.
  */
 import type { AckBusEvent, Logger, RefreshBusEvent } from '@confbus/core';
 
@@ -52,6 +52,12 @@ export const MAX_ACK_SERVICE_LENGTH = 512;
 export const MAX_ACK_VERSION_LENGTH = 128;
 /** Per-ack bookkeeping beyond its strings (object, map entry). */
 const ACK_OVERHEAD_BYTES = 96;
+/**
+ * Acks held for events not (yet) tracked. The broker routes an event to the clients, which may refresh and ack
+ * it, before it confirms the publication to this server; such an ack waits here until published() registers the
+ * event. Forged acks for ids never published only ever take this many places (the oldest are let go first).
+ */
+const MAX_EARLY_ACKS = 10_000;
 
 export const DEFAULT_TRACKER_LIMITS: RefreshTrackerLimits = {
   maxEvents: 200,
@@ -75,6 +81,9 @@ interface Tracked {
 export class RefreshTracker {
   private readonly events = new Map<string, Tracked>();
   private bytes = 0;
+  /** Acks that arrived before their event was registered, by event id (see MAX_EARLY_ACKS). */
+  private readonly early = new Map<string, AckBusEvent[]>();
+  private earlyCount = 0;
 
   constructor(
     private readonly logger: Logger,
@@ -98,15 +107,24 @@ export class RefreshTracker {
     });
     while (this.events.size > this.limits.maxEvents) this.forgetOldest();
     this.scheduleSummary(event.id);
+    const early = this.early.get(event.id);
+    if (early !== undefined) {
+      this.early.delete(event.id);
+      this.earlyCount -= early.length;
+      for (const ack of early) this.acked(ack);
+    }
   }
 
   acked(ack: AckBusEvent): void {
-    const tracked = this.events.get(ack.ackId);
-    if (!tracked) return; // not an event tracked here (or long forgotten)
     const service = ack.originService;
     const configVersion = ack.configVersion;
     if (service.length > MAX_ACK_SERVICE_LENGTH) return;
     if (configVersion !== undefined && configVersion.length > MAX_ACK_VERSION_LENGTH) return;
+    const tracked = this.events.get(ack.ackId);
+    if (!tracked) {
+      this.holdEarly(ack); // not tracked yet (or long forgotten, or never published here)
+      return;
+    }
     if (tracked.acks.has(service)) return; // the first ack of a service is the one that tells
     const size = (service.length + (configVersion?.length ?? 0)) * 2 + ACK_OVERHEAD_BYTES;
     if (tracked.acks.size >= this.limits.maxAcksPerEvent || !this.makeRoom(size, tracked)) {
@@ -145,6 +163,18 @@ export class RefreshTracker {
 
   close(): void {
     for (const tracked of this.events.values()) clearTimeout(tracked.timer);
+  }
+
+  private holdEarly(ack: AckBusEvent): void {
+    const held = this.early.get(ack.ackId);
+    if (held === undefined) this.early.set(ack.ackId, [ack]);
+    else held.push(ack);
+    this.earlyCount++;
+    while (this.earlyCount > MAX_EARLY_ACKS) {
+      const [oldestId, oldest] = this.early.entries().next().value as [string, AckBusEvent[]];
+      this.early.delete(oldestId);
+      this.earlyCount -= oldest.length;
+    }
   }
 
   /** Forgets the oldest events other than `keep` until `size` more bytes fit; false when they cannot. */

@@ -62,6 +62,31 @@ describe('RefreshTracker bounds', () => {
     tracker.close();
   });
 
+  it('keeps an ack that arrives before its event is registered (the broker confirms after the clients ack)', () => {
+    const tracker = new RefreshTracker(silentLogger);
+    const event = createRefreshEvent('configserver:8888:x', 'foo');
+    tracker.acked(ackFor(event.id, 'foo:8080:fast', COMMIT));
+    assert.equal(tracker.list().total, 0);
+    tracker.published(event, COMMIT);
+    tracker.acked(ackFor(event.id, 'foo:8080:slow', COMMIT));
+    const [entry] = tracker.list().events;
+    assert.deepEqual(
+      entry?.acks.map((a) => a.service),
+      ['foo:8080:fast', 'foo:8080:slow'],
+    );
+    tracker.close();
+  });
+
+  it('holds at most 10,000 acks for events never registered, letting the oldest go', () => {
+    const tracker = new RefreshTracker(silentLogger);
+    const first = createRefreshEvent('configserver:8888:x', 'foo');
+    tracker.acked(ackFor(first.id, 'foo:8080:first', COMMIT));
+    for (let i = 0; i < 10_000; i++) tracker.acked(ackFor(randomUUID(), `foo:8080:${i}`, COMMIT));
+    tracker.published(first, COMMIT);
+    assert.equal(tracker.list().events[0]?.ackCount, 0, 'the oldest held ack was let go');
+    tracker.close();
+  });
+
   it('forgets the oldest events when the acks outgrow maxBytes, and drops acks that cannot fit', () => {
     const tracker = new RefreshTracker(silentLogger, {
       maxEvents: 100,
