@@ -7,20 +7,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
-import { busSettings } from '../support/bus-fleet.js';
+import { busSettings, postJson } from '../support/bus-fleet.js';
 import { type RunningClient, startClient, startServer, stopFleet, waitUntil } from '../support/fleet.js';
 
 const dev = (comment: string) => `group:\n  profile: dev\n  comment: ${comment}\n`;
-
-async function postJson(base: string, path: string, body: unknown): Promise<number> {
-  const response = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
 
 describe('busenv and busshutdown between confbus sample clients', () => {
   let vhost: TestVhost;

@@ -10,7 +10,7 @@ import { stopAllNodeProcesses } from '@confbus/testkit/child-process';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestVhost, createTestVhost, listVhostQueues } from '@confbus/testkit/rabbit-vhost';
 import { type SpringProcess, buildSpringPeer, startSpringApp } from '@confbus/testkit/spring-peers';
-import { busSettings } from '../support/bus-fleet.js';
+import { busSettings, postJson } from '../support/bus-fleet.js';
 import {
   type RunningClient,
   type RunningServer,
@@ -28,17 +28,6 @@ import {
 } from './support/spring-fleet.js';
 
 const dev = (comment: string) => `group:\n  profile: dev\n  comment: ${comment}\n  owner: repo\n`;
-
-/** POST a JSON body; resolves with the status. */
-async function postJson(base: string, path: string, body: unknown): Promise<number> {
-  const response = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
 
 describe('busenv and busshutdown between Spring Boot and confbus', { skip: skipWithoutJava() }, () => {
   let vhost: TestVhost;

@@ -66,3 +66,14 @@ export async function postPushWebhook(
   const text = await response.text();
   return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
 }
+
+/** POST `body` as JSON to `<base><path>` (a bus command such as busenv); resolves with the status. */
+export async function postJson(base: string, path: string, body: unknown): Promise<number> {
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
