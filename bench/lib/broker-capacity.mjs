@@ -64,22 +64,25 @@ export async function ensureBrokerSockets(sockets) {
  */
 export async function fleetBroker(connections, log) {
   const { createTestVhost } = await tsImport('@confbus/testkit/rabbit-vhost', import.meta.url);
-  let shortfall;
-  try {
-    const capacity = await ensureBrokerSockets(connections);
-    const vhost = await createTestVhost();
-    return {
-      pid: Number(await rabbitEval('list_to_integer(os:getpid()).')),
-      port: 5672,
-      vhost: vhost.name,
-      node: undefined,
-      describe: `the shared RabbitMQ on 127.0.0.1:5672, vhost ${vhost.name} (${capacity})`,
-      stop: onCleanup(() => vhost.remove()),
-    };
-  } catch (error) {
-    if (!(error instanceof BrokerCapacityError)) throw error;
-    shortfall = error.message;
-  }
+  // CONFBUS_BENCH_PRIVATE_BROKER=1: a private node even for fleets the shared broker holds (to compare them).
+  const forced = process.env.CONFBUS_BENCH_PRIVATE_BROKER === '1';
+  let shortfall = forced ? 'CONFBUS_BENCH_PRIVATE_BROKER=1' : undefined;
+  if (!forced)
+    try {
+      const capacity = await ensureBrokerSockets(connections);
+      const vhost = await createTestVhost();
+      return {
+        pid: Number(await rabbitEval('list_to_integer(os:getpid()).')),
+        port: 5672,
+        vhost: vhost.name,
+        node: undefined,
+        describe: `the shared RabbitMQ on 127.0.0.1:5672, vhost ${vhost.name} (${capacity})`,
+        stop: onCleanup(() => vhost.remove()),
+      };
+    } catch (error) {
+      if (!(error instanceof BrokerCapacityError)) throw error;
+      shortfall = error.message;
+    }
   log(`${shortfall}; starting a private broker node for this run`);
   const port = await freePort();
   const broker = await startPrivateBroker({ port });

@@ -205,8 +205,9 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     };
   }
 
-  /** Ends the cat-file process and kills any running git. */
+  /** Ends the cat-file process, kills any running git and cancels maintenance not yet started. */
   async close(): Promise<void> {
+    this.sync.close();
     this.git.close();
     this.checks.close();
     await this.reader.close();
