@@ -163,6 +163,32 @@ async function writeReadmeExample(dir: string): Promise<void> {
   await writeFile(join(dir, 'app.mjs'), outputText);
 }
 
+test("the README's client example type-checks, strict and with library checks, against the client installed alone", async () => {
+  const clientDir = installs.get('@confbus/client') as string;
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(example, 'the README has a TypeScript client example');
+  const file = join(clientDir, 'typed-app.mts');
+  await writeFile(file, example);
+  // skipLibCheck off: the published .d.ts files are checked too, so a type naming @confbus/bus (an optional
+  // peer, absent here) fails this test.
+  const program = ts.createProgram([file], {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    // A Node project's own @types/node (the repository's: the install folder has none of its own).
+    typeRoots: [join(root, 'node_modules/@types')],
+    types: ['node'],
+  });
+  const problems = ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  assert.deepEqual(problems, []);
+});
+
 test("the README's client example runs against the installed server", async () => {
   const serverDir = installs.get('confbus') as string;
   const server = startNodeProcess(

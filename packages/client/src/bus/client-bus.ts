@@ -108,7 +108,11 @@ export class ClientBus {
     return this.#options.busId;
   }
 
-  /** The underlying bus member (its counts feed the client's metrics). */
+  /**
+   * The underlying bus member (its counts feed the client's metrics). Internal: left out of the published
+   * types (stripInternal), which would otherwise name @confbus/bus, an optional peer a user may not install.
+   * @internal
+   */
   get node(): BusNode {
     return this.#node;
   }
