@@ -64,8 +64,8 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     this.basedir = resolvePath(options.basedir);
     this.logger = options.logger;
     this.git = new MirrorGit(this.basedir, upstream.secrets);
-    this.refs = new LocalRefs(this.git);
     this.reader = new CatFileBatch(this.basedir);
+    this.refs = new LocalRefs(this.git, this.reader);
     this.sync = new UpstreamSync({
       upstream,
       git: this.git,

@@ -42,12 +42,12 @@ export class UpstreamSync {
     const remote = await upstream.listRefs(git.run, git.signal);
     const before = refs.raw;
     // Refs only we have (deleted upstream) do not call for a fetch: they stay unless deleted below.
-    if (!refs.fetched || !hasAllRefs(before, remote)) await this.fetch();
+    if (!refs.fetched || !hasAllRefs(before, remote)) await this.fetch(remote);
     if (this.options.deleteUntrackedBranches) await this.deleteUntrackedBranches(remote);
     return { changed: !sameRefs(before, refs.raw), refs: refs.count };
   }
 
-  private async fetch(): Promise<void> {
+  private async fetch(listed: ReadonlyMap<string, string>): Promise<void> {
     const { upstream, git, refs, logger } = this.options;
     const fetchStarted = performance.now();
     const cloning = !refs.fetched;
@@ -60,7 +60,7 @@ export class UpstreamSync {
     );
     this.fetches++;
     this.maintainSoon();
-    const after = await refs.load();
+    const after = cloning ? await refs.load() : await refs.applyFetched(listed);
     logger.info(
       { uri: this.safeUri, refs: after.raw.size, ms: Math.round(performance.now() - fetchStarted) },
       cloning ? 'Cloned the configuration repository' : 'Fetched new commits from the Git upstream',
