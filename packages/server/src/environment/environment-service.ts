@@ -16,6 +16,7 @@ import {
 import { serverErrors } from '../errors.js';
 import type { ConfigFileParser } from './config-file-parser.js';
 import type { ConfigRepository, ResolvedRevision } from './config-repository.js';
+import type { FoundEnvironment } from './environment-finder.js';
 import { LruCache } from './lru-cache.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
 import { directoriesOf, expandSearchDirectories } from './search-directories.js';
@@ -74,6 +75,10 @@ export class ApplicationNotFoundError extends ConfbusError<'CONFBUS_APPLICATION_
   }
 }
 
+/** An environment's cache key: a commit never changes, so neither does what is built at it. */
+const cacheKey = (request: EnvironmentRequest, revision: ResolvedRevision): string =>
+  `${revision.commit}\u0000${request.name}\u0000${request.profilesText}\u0000${request.label ?? ''}`;
+
 export class EnvironmentService {
   private readonly cache: LruCache<string, ResolvedEnvironment>;
   private readonly building = new Map<string, Promise<ResolvedEnvironment>>();
@@ -108,6 +113,16 @@ export class EnvironmentService {
     return this.findAt(request, await this.options.repository.resolve(request.label, request.atLeast));
   }
 
+  /** find()'s answer when it is a cache hit at a revision known at once (ConfigRepository.resolveNow). */
+  findNow(request: EnvironmentRequest): FoundEnvironment | undefined {
+    const revision = this.options.repository.resolveNow?.(request.label, request.atLeast);
+    if (revision === undefined) return undefined;
+    const hit = this.cache.get(cacheKey(request, revision));
+    if (hit === undefined) return undefined;
+    this.cacheHits++;
+    return { resolved: hit, revision };
+  }
+
   /**
    * The environment at a revision the caller already resolved (the console resolves two labels with one
    * upstream check for a diff). `request.label` still names the environment, as Spring echoes it.
@@ -116,7 +131,7 @@ export class EnvironmentService {
     request: EnvironmentRequest,
     revision: ResolvedRevision,
   ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
-    const key = [revision.commit, request.name, request.profilesText, request.label ?? ''].join('\u0000');
+    const key = cacheKey(request, revision);
     const hit = this.cache.get(key);
     if (hit) {
       this.cacheHits++;
