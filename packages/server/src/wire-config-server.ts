@@ -301,7 +301,7 @@ function buildFastPath(
     findNow: (request) => (request.label?.includes(',') ? undefined : repositories.findNow(request)),
   };
   return new RepeatRequestFastPath(single, {
-    answered: (route, status, seconds) => metrics.observeRequest({ method: 'GET', route, status, seconds }),
+    recorderFor: (route) => metrics.requestRecorder('GET', route, 200),
   });
 }
 

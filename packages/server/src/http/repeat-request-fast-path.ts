@@ -15,8 +15,11 @@ import { LruCache } from '../environment/lru-cache.js';
 import { readVersionHint } from '../environment/version-hint.js';
 
 export interface FastPathObserver {
-  /** Called for each request answered here, as fastify's onResponse hook would be. */
-  answered(route: string, status: number, seconds: number): void;
+  /**
+   * What counts a request answered here (200 on `route`), as fastify's onResponse hook would; asked for once per
+   * URL remembered, so that a request pays no label lookup.
+   */
+  recorderFor(route: string): (seconds: number) => void;
 }
 
 /** The headers last written for a URL, kept while the same environment is served the same way. */
@@ -30,7 +33,7 @@ interface WrittenHeaders {
 
 interface KnownUrl {
   request: EnvironmentRequest;
-  route: string;
+  record: (seconds: number) => void;
   written?: WrittenHeaders;
 }
 
@@ -48,7 +51,7 @@ export class RepeatRequestFastPath {
 
   /** The environment route calls this after answering `url` with 200. */
   remember(url: string, request: EnvironmentRequest, route: string): void {
-    if (!url.includes('?')) this.known.set(url, { request, route });
+    if (!url.includes('?')) this.known.set(url, { request, record: this.observer.recorderFor(route) });
   }
 
   /**
@@ -104,7 +107,7 @@ export class RepeatRequestFastPath {
     res.writeHead(200, headersFor(entry, found, accept, body.length));
     res.end(body);
     this.served++;
-    this.observer.answered(entry.route, 200, (performance.now() - started) / 1000);
+    entry.record((performance.now() - started) / 1000);
   }
 }
 
