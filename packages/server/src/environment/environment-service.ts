@@ -88,6 +88,11 @@ export class EnvironmentService {
    */
   private readonly parsed: LruCache<string, ParsedFile>;
   private readonly uri: string;
+  /**
+   * The cache key last built for each request object: the fast path asks with the same object for a URL, and a
+   * key built once keeps its hash (a new concatenation is flattened and hashed again on every lookup).
+   */
+  private readonly keys = new WeakMap<EnvironmentRequest, { commit: string; key: string }>();
   /** Builds, for tests and benchmarks that check "one read per (commit, app, profiles)"; also exported as metrics. */
   builds = 0;
   /** Files parsed (not found in the parsed-documents cache). */
@@ -117,7 +122,7 @@ export class EnvironmentService {
   findNow(request: EnvironmentRequest): FoundEnvironment | undefined {
     const revision = this.options.repository.resolveNow?.(request.label, request.atLeast);
     if (revision === undefined) return undefined;
-    const hit = this.cache.get(cacheKey(request, revision));
+    const hit = this.cache.get(this.keyOf(request, revision));
     if (hit === undefined) return undefined;
     this.cacheHits++;
     return { resolved: hit, revision };
@@ -131,7 +136,7 @@ export class EnvironmentService {
     request: EnvironmentRequest,
     revision: ResolvedRevision,
   ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
-    const key = cacheKey(request, revision);
+    const key = this.keyOf(request, revision);
     const hit = this.cache.get(key);
     if (hit) {
       this.cacheHits++;
@@ -146,6 +151,14 @@ export class EnvironmentService {
     const resolved = await pending;
     this.cache.set(key, resolved);
     return { resolved, revision };
+  }
+
+  private keyOf(request: EnvironmentRequest, revision: ResolvedRevision): string {
+    const known = this.keys.get(request);
+    if (known?.commit === revision.commit) return known.key;
+    const key = cacheKey(request, revision);
+    this.keys.set(request, { commit: revision.commit, key });
+    return key;
   }
 
   /**
