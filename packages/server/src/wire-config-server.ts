@@ -298,9 +298,10 @@ function buildFastPath(
   // A single label needs no combining: straight to the repositories, without the multi-label finder's turn.
   const single: EnvironmentFinder = {
     find: (request) => (request.label?.includes(',') ? finder.find(request) : repositories.find(request)),
+    findNow: (request) => (request.label?.includes(',') ? undefined : repositories.findNow(request)),
   };
   return new RepeatRequestFastPath(single, {
-    answered: (route, status, seconds) => metrics.observeRequest({ method: 'GET', route, status, seconds }),
+    recorderFor: (route) => metrics.requestRecorder('GET', route, 200),
   });
 }
 

@@ -23,4 +23,20 @@ describe('LruCache', () => {
       [undefined, undefined, 2, 3, 4],
     );
   });
+
+  it('keeps exact LRU order when the most recent key is asked for again (no reordering then)', () => {
+    const cache = new LruCache<string, number>(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    assert.equal(cache.get('b'), 2); // already the newest
+    assert.equal(cache.get('a'), 1); // a becomes the newest
+    assert.equal(cache.get('a'), 1);
+    cache.set('c', 3); // b is the least recently used
+    assert.deepEqual([cache.get('a'), cache.get('b'), cache.get('c')], [1, undefined, 3]);
+    cache.delete('c'); // the newest gone: the next get of a reorders again
+    assert.equal(cache.get('a'), 1);
+    cache.set('d', 4);
+    cache.set('e', 5); // a is older than d
+    assert.deepEqual([cache.get('a'), cache.get('d'), cache.get('e')], [undefined, 4, 5]);
+  });
 });

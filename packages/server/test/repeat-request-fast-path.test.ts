@@ -80,3 +80,58 @@ describe('repeat-request fast path', () => {
     assert.equal(await served(), before + 2);
   });
 });
+
+describe('repeat-request fast path, cached mode (refresh-rate > 0)', () => {
+  let remote: GitRemote;
+  let server: TestServer;
+
+  before(async () => {
+    remote = await createGitRemote();
+    await remote.commit({ 'foo.yml': 'value: one\n' }, { branch: 'master' });
+    server = await startTestServer({
+      'spring.cloud.config.server.git.uri': remote.url,
+      'spring.cloud.config.server.git.refresh-rate': '3600',
+    });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await remote?.remove();
+  });
+
+  it('writes a cache hit at once, with the same bytes, headers and request metrics', async () => {
+    const fastPath = server.server.fastPath;
+    assert.ok(fastPath);
+    const first = await server.get('/foo/dev');
+    const atOnce = fastPath.servedAtOnce;
+    const second = await server.get('/foo/dev');
+    assert.equal(fastPath.servedAtOnce, atOnce + 1, 'no check due: answered without waiting');
+    assert.equal(second.body, first.body);
+    for (const header of ['content-type', 'content-length', 'x-config-version'])
+      assert.equal(second.headers.get(header), first.headers.get(header), header);
+    const metrics = (await server.get('/actuator/prometheus')).body;
+    const count = (name: string) =>
+      Number(new RegExp(`${name}\\{method="GET",route="/:name/:profiles"[^}]*\\} (\\d+)`).exec(metrics)?.[1]);
+    assert.equal(count('confbus_http_requests_total'), 2);
+    assert.equal(count('confbus_http_request_duration_seconds_count'), 2);
+  });
+
+  it('waits for a check when a version hint is ahead of the head, then sees the push', async () => {
+    const fastPath = server.server.fastPath;
+    assert.ok(fastPath);
+    await server.get('/foo/dev');
+    const pushed = await remote.commit({ 'foo.yml': 'value: two\n' }, { branch: 'master' });
+    const cached = await server.get('/foo/dev');
+    assert.notEqual(cached.headers.get('x-config-version'), pushed, 'refresh-rate 3600: the cached commit');
+    const served = fastPath.served;
+    const atOnce = fastPath.servedAtOnce;
+    const hinted = await server.get('/foo/dev', { 'x-config-min-version': pushed });
+    assert.equal(fastPath.served, served + 1);
+    assert.equal(fastPath.servedAtOnce, atOnce, 'the hint made it wait for a check');
+    assert.equal(hinted.headers.get('x-config-version'), pushed);
+    assert.match(hinted.body, /"value":"two"/);
+    const again = await server.get('/foo/dev', { 'x-config-min-version': pushed });
+    assert.equal(fastPath.servedAtOnce, atOnce + 1, 'the hint is now the head: at once');
+    assert.equal(again.body, hinted.body);
+  });
+});

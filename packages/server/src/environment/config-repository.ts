@@ -14,6 +14,11 @@ export interface ConfigRepository {
    * `X-Config-Min-Version` header): a repository that cannot take hints ignores it.
    */
   resolve(label: string | null, atLeast?: string): Promise<ResolvedRevision>;
+  /**
+   * Optional: the same revision when it is known at once, without an upstream check being due (so the same
+   * freshness rule as resolve()); undefined when resolve() must decide. Must start nothing.
+   */
+  resolveNow?(label: string | null, atLeast?: string): ResolvedRevision | undefined;
   listFiles(commit: string): Promise<readonly string[]>;
   readFile(commit: string, path: string): Promise<Buffer | undefined>;
   /** Optional: path → content id, so a file unchanged since an earlier commit is not parsed again. */

@@ -10,4 +10,9 @@ export interface FoundEnvironment {
 
 export interface EnvironmentFinder {
   find(request: EnvironmentRequest): Promise<FoundEnvironment>;
+  /**
+   * Optional: what find() would answer, when that is a cache hit needing no wait (see
+   * ConfigRepository.resolveNow); undefined otherwise, and nothing counted or started.
+   */
+  findNow?(request: EnvironmentRequest): FoundEnvironment | undefined;
 }

@@ -16,6 +16,7 @@ import {
 import { serverErrors } from '../errors.js';
 import type { ConfigFileParser } from './config-file-parser.js';
 import type { ConfigRepository, ResolvedRevision } from './config-repository.js';
+import type { FoundEnvironment } from './environment-finder.js';
 import { LruCache } from './lru-cache.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
 import { directoriesOf, expandSearchDirectories } from './search-directories.js';
@@ -74,6 +75,10 @@ export class ApplicationNotFoundError extends ConfbusError<'CONFBUS_APPLICATION_
   }
 }
 
+/** An environment's cache key: a commit never changes, so neither does what is built at it. */
+const cacheKey = (request: EnvironmentRequest, revision: ResolvedRevision): string =>
+  `${revision.commit}\u0000${request.name}\u0000${request.profilesText}\u0000${request.label ?? ''}`;
+
 export class EnvironmentService {
   private readonly cache: LruCache<string, ResolvedEnvironment>;
   private readonly building = new Map<string, Promise<ResolvedEnvironment>>();
@@ -83,6 +88,11 @@ export class EnvironmentService {
    */
   private readonly parsed: LruCache<string, ParsedFile>;
   private readonly uri: string;
+  /**
+   * The cache key last built for each request object: the fast path asks with the same object for a URL, and a
+   * key built once keeps its hash (a new concatenation is flattened and hashed again on every lookup).
+   */
+  private readonly keys = new WeakMap<EnvironmentRequest, { commit: string; key: string }>();
   /** Builds, for tests and benchmarks that check "one read per (commit, app, profiles)"; also exported as metrics. */
   builds = 0;
   /** Files parsed (not found in the parsed-documents cache). */
@@ -108,6 +118,16 @@ export class EnvironmentService {
     return this.findAt(request, await this.options.repository.resolve(request.label, request.atLeast));
   }
 
+  /** find()'s answer when it is a cache hit at a revision known at once (ConfigRepository.resolveNow). */
+  findNow(request: EnvironmentRequest): FoundEnvironment | undefined {
+    const revision = this.options.repository.resolveNow?.(request.label, request.atLeast);
+    if (revision === undefined) return undefined;
+    const hit = this.cache.get(this.keyOf(request, revision));
+    if (hit === undefined) return undefined;
+    this.cacheHits++;
+    return { resolved: hit, revision };
+  }
+
   /**
    * The environment at a revision the caller already resolved (the console resolves two labels with one
    * upstream check for a diff). `request.label` still names the environment, as Spring echoes it.
@@ -116,7 +136,7 @@ export class EnvironmentService {
     request: EnvironmentRequest,
     revision: ResolvedRevision,
   ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
-    const key = [revision.commit, request.name, request.profilesText, request.label ?? ''].join('\u0000');
+    const key = this.keyOf(request, revision);
     const hit = this.cache.get(key);
     if (hit) {
       this.cacheHits++;
@@ -131,6 +151,14 @@ export class EnvironmentService {
     const resolved = await pending;
     this.cache.set(key, resolved);
     return { resolved, revision };
+  }
+
+  private keyOf(request: EnvironmentRequest, revision: ResolvedRevision): string {
+    const known = this.keys.get(request);
+    if (known?.commit === revision.commit) return known.key;
+    const key = cacheKey(request, revision);
+    this.keys.set(request, { commit: revision.commit, key });
+    return key;
   }
 
   /**

@@ -12,6 +12,8 @@ export interface LruWeight<V> {
 export class LruCache<K, V> {
   private readonly map = new Map<K, { value: V; weight: number }>();
   private totalWeight = 0;
+  /** The key last inserted or moved to the end of `map`, while it is still there. */
+  private newest: K | undefined;
 
   constructor(
     private readonly maxEntries: number,
@@ -20,11 +22,14 @@ export class LruCache<K, V> {
 
   get(key: K): V | undefined {
     const entry = this.map.get(key);
-    if (entry !== undefined) {
+    if (entry === undefined) return undefined;
+    // Already the most recent (a hot key asked for again): no reordering, which costs a delete and an insert.
+    if (key !== this.newest) {
       this.map.delete(key);
       this.map.set(key, entry);
+      this.newest = key;
     }
-    return entry?.value;
+    return entry.value;
   }
 
   set(key: K, value: V): void {
@@ -33,6 +38,7 @@ export class LruCache<K, V> {
     // A value heavier than the whole budget is not kept at all (it would evict everything else).
     if (this.weight && weight > this.weight.maxWeight) return;
     this.map.set(key, { value, weight });
+    this.newest = key;
     this.totalWeight += weight;
     while (this.map.size > this.maxEntries || (this.weight && this.totalWeight > this.weight.maxWeight)) {
       const oldest = this.map.keys().next();
@@ -46,6 +52,7 @@ export class LruCache<K, V> {
     if (entry === undefined) return;
     this.totalWeight -= entry.weight;
     this.map.delete(key);
+    if (key === this.newest) this.newest = undefined;
   }
 
   get size(): number {

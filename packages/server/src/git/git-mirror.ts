@@ -157,6 +157,28 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   }
 
   /**
+   * The label's revision when it can be answered from memory at once: no upstream check due (refresh-rate, or the
+   * version hint already at the label's head) and the label a branch or tag. Otherwise undefined: resolve() then
+   * decides. Starts nothing; lets a cached answer be written without a promise turn (the repeat-request fast path).
+   */
+  resolveNow(label: string | null, atLeast?: string): ResolvedRevision | undefined {
+    if (!this.refs.fetched) return undefined;
+    let requested: string;
+    try {
+      requested = this.requestedLabel(label);
+    } catch {
+      return undefined;
+    }
+    const due =
+      atLeast === undefined ? this.checks.due() : !this.hints.satisfied(requested, atLeast.toLowerCase());
+    if (due) return undefined;
+    // As revisionOf answers a branch or tag, with try-master-branch's 'main' → 'master'.
+    const head = this.labels.headLabel(requested);
+    const commit = this.labels.headOf(head);
+    return commit === undefined ? undefined : { label: head, commit, stale: this.checks.stale };
+  }
+
+  /**
    * The commit of a label in the state fetched last, with no upstream check: for callers that have just
    * forced one (the webhook after refreshNow()).
    */

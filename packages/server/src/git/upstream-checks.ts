@@ -65,12 +65,19 @@ export class UpstreamChecks {
    * discovered), or undefined when none is due (an answer from memory then takes no further turn).
    */
   freshen(): Promise<unknown> | undefined {
+    if (!this.due()) return undefined;
+    const check = this.options.refreshRateSeconds === 0 ? this.check.requestFresh() : this.check.requestAny();
+    return Promise.race([check, this.outageStarted()]);
+  }
+
+  /** Whether refresh-rate demands a check before the next answer (always with 0); starts nothing. */
+  due(): boolean {
     const rate = this.options.refreshRateSeconds;
-    if (rate < 0 || this.stale) return undefined;
-    if (rate === 0) return Promise.race([this.check.requestFresh(), this.outageStarted()]);
-    const due =
-      this.lastCheckMonotonic === undefined || performance.now() - this.lastCheckMonotonic >= rate * 1000;
-    return due ? Promise.race([this.check.requestAny(), this.outageStarted()]) : undefined;
+    if (rate < 0 || this.stale) return false;
+    if (rate === 0) return true;
+    return (
+      this.lastCheckMonotonic === undefined || performance.now() - this.lastCheckMonotonic >= rate * 1000
+    );
   }
 
   /** Settles when the next outage is discovered. */

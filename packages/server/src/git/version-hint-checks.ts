@@ -25,12 +25,17 @@ export class VersionHintChecks {
    * get it (an outage); undefined when there is nothing to wait for.
    */
   freshenFor(requested: string, atLeast: string): Promise<unknown> | undefined {
-    if (this.checks.stale || this.labels.isHead(this.labels.headLabel(requested), atLeast)) return undefined;
+    if (this.satisfied(requested, atLeast)) return undefined;
     let check = this.hintChecks.get(atLeast);
     if (check === undefined) {
       check = this.checks.requestFresh().then(() => undefined);
       this.hintChecks.set(atLeast, check);
     }
     return Promise.race([check, this.checks.outageStarted()]);
+  }
+
+  /** Nothing to wait for: `atLeast` is `requested`'s head, or there is an outage. Starts nothing. */
+  satisfied(requested: string, atLeast: string): boolean {
+    return this.checks.stale || this.labels.isHead(this.labels.headLabel(requested), atLeast);
   }
 }

@@ -93,6 +93,11 @@ export class RepositoryRouter implements EnvironmentFinder {
     return this.serve(request, (_served, found) => Promise.resolve(found));
   }
 
+  /** find()'s answer when known at once (EnvironmentService.findNow); only with one fixed repository. */
+  findNow(request: EnvironmentRequest): FoundEnvironment | undefined {
+    return this.named.length === 0 ? this.defaultEntry.fixed?.environments.findNow(request) : undefined;
+  }
+
   /**
    * Finds the request's environment in the repository that serves it and hands both to `use` (the
    * plain-text endpoint reads a file from that same repository and commit). Only failures to find the

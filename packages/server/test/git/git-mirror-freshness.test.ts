@@ -100,6 +100,34 @@ describe('GitMirror freshness', () => {
     assert.equal((await mirror.resolve('master')).commit, pushed);
   });
 
+  it('resolveNow answers from memory only when resolve() would not check: never with refresh-rate 0', async () => {
+    const eager = open();
+    assert.equal(eager.resolveNow('master'), undefined, 'nothing fetched yet');
+    const head = (await eager.resolve('master')).commit;
+    const checks = eager.health().checks;
+    assert.equal(eager.resolveNow('master'), undefined, 'refresh-rate 0: every answer waits for a check');
+    assert.deepEqual(eager.resolveNow('master', head.toUpperCase()), {
+      label: 'master',
+      commit: head,
+      stale: false,
+    });
+    assert.equal(eager.health().checks, checks, 'resolveNow starts no check');
+
+    const cached = open({ refreshRateSeconds: 3600, defaultLabel: 'main' });
+    await cached.start();
+    const now = cached.resolveNow(null);
+    assert.deepEqual(
+      now,
+      await cached.resolve(null),
+      "the same answer as resolve(), 'main' → 'master' included",
+    );
+    assert.equal(cached.resolveNow('no-such-branch'), undefined);
+    assert.equal(cached.resolveNow('bad..label'), undefined);
+    const pushed = await remote.commit({ 'application.yml': 'hinted\n' });
+    assert.equal(cached.resolveNow(null, pushed), undefined, 'a hint not at the head waits for a check');
+    assert.equal(cached.resolveNow(null)?.commit, now?.commit);
+  });
+
   it('refresh-rate < 0: never checks after start', async () => {
     const mirror = open({ refreshRateSeconds: -1 });
     const old = (await mirror.resolve('master')).commit;
