@@ -172,7 +172,7 @@ export function isUnderPrefix(key: string, prefix: string): boolean {
   if (prefix === '') return true;
   if (key.length <= prefix.length || !key.startsWith(prefix)) return false;
   const next = key.charCodeAt(prefix.length);
-  return next === 46 /* . */ || next === 91 /* [ */;
+  return next === 46 /* . */ || next === 91; /* [ */
 }
 
 /** Keys added, removed or changed between two snapshots, sorted. */

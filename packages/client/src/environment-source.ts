@@ -39,7 +39,8 @@ export interface FetchRequest {
 interface RequestTarget {
   readonly shown: string;
   readonly label: string | undefined;
-  readonly prepared: { readonly url: URL; readonly authorization: string | undefined } | { readonly error: unknown };
+  readonly prepared:
+    { readonly url: URL; readonly authorization: string | undefined } | { readonly error: unknown };
 }
 
 interface ServerTargets {
