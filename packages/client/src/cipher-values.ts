@@ -65,9 +65,8 @@ export function decryptedLayer(
   layers: readonly PropertyLayer[],
   decryptor: ClientDecryptor,
 ): PropertyLayer | undefined {
-  // The common case, nothing encrypted, costs one pass over the values.
-  if (!layers.some((layer) => [...layer.keys()].some((key) => isCipherValue(layer.get(key)))))
-    return undefined;
+  // The common case, nothing encrypted, costs one pass over the values (no copy of each layer's keys).
+  if (!layers.some(hasCipherValue)) return undefined;
   const decrypted: Record<string, PropertyValue> = {};
   let any = false;
   const visited = new Set<string>();
@@ -96,6 +95,11 @@ export function decryptedLayer(
     }
   }
   return any ? mapLayer(DECRYPTED_LAYER, decrypted) : undefined;
+}
+
+function hasCipherValue(layer: PropertyLayer): boolean {
+  for (const key of layer.keys()) if (isCipherValue(layer.get(key))) return true;
+  return false;
 }
 
 function decryptValue(key: string, value: PropertyValue, decryptor: ClientDecryptor): PropertyValue {

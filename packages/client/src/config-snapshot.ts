@@ -29,7 +29,9 @@ export interface SnapshotMeta {
 }
 
 export function mapLayer(name: string, source: Readonly<Record<string, PropertyValue>>): PropertyLayer {
-  const map = new Map(Object.entries(source));
+  // Filled key by key: Object.entries() would allocate a pair per property on every refresh.
+  const map = new Map<string, PropertyValue>();
+  for (const key of Object.keys(source)) map.set(key, source[key]!);
   return { name, get: (key) => map.get(key), keys: () => map.keys() };
 }
 
@@ -101,15 +103,26 @@ export class ConfigSnapshot {
    */
   resolve(key: string, onRead?: (key: string) => void): PropertyValue | undefined {
     onRead?.(key);
-    const entry = this.rawEntry(key);
-    const value = entry?.value;
-    if (typeof value !== 'string') return value;
+    const value = this.#rawValue(key);
+    // Most values hold no placeholder: no lookup closure, no options, no entry object for them (a refresh
+    // rebinds every changed key).
+    if (typeof value !== 'string' || !value.includes('${')) return value;
     // A placeholder bomb in the configuration fails fast with an error naming the key and its source.
     const lookup = (ref: string) => {
       onRead?.(ref);
-      return this.rawEntry(ref)?.value;
+      return this.#rawValue(ref);
     };
-    return resolveValuePlaceholders(key, value, lookup, { source: entry?.layer, circular: 'keep-innermost' });
+    const source = this.rawEntry(key)?.layer;
+    return resolveValuePlaceholders(key, value, lookup, { source, circular: 'keep-innermost' });
+  }
+
+  /** rawEntry()'s value alone, without allocating the entry. */
+  #rawValue(key: string): PropertyValue | undefined {
+    for (const layer of this.layers) {
+      const value = layer.get(key);
+      if (value !== undefined) return value;
+    }
+    return undefined;
   }
 
   /** Every enumerable key with its winning raw value: what a refresh diffs. */
@@ -136,7 +149,7 @@ export class ConfigSnapshot {
     const listOwner = new Map<string, PropertyLayer>();
     for (const layer of this.layers) {
       for (const key of layer.keys()) {
-        if (prefix !== '' && !key.startsWith(`${prefix}.`) && !key.startsWith(`${prefix}[`)) continue;
+        if (!isUnderPrefix(key, prefix)) continue;
         const bracket = key.indexOf('[', prefix.length);
         if (bracket !== -1) {
           const list = key.slice(0, bracket);
@@ -151,12 +164,26 @@ export class ConfigSnapshot {
   }
 }
 
+/**
+ * `key` lies under `prefix` (`prefix.x` or `prefix[0]`); '' holds every key. Compares in place: a refresh
+ * checks every changed key against every prefix, and building `${prefix}.` each time was garbage.
+ */
+export function isUnderPrefix(key: string, prefix: string): boolean {
+  if (prefix === '') return true;
+  if (key.length <= prefix.length || !key.startsWith(prefix)) return false;
+  const next = key.charCodeAt(prefix.length);
+  return next === 46 /* . */ || next === 91; /* [ */
+}
+
 /** Keys added, removed or changed between two snapshots, sorted. */
 export function changedKeys(before: ConfigSnapshot, after: ConfigSnapshot): string[] {
   const a = before.effective();
   const b = after.effective();
   const changed: string[] = [];
-  for (const [key, value] of b) if (!a.has(key) || a.get(key) !== value) changed.push(key);
+  // Effective values are never undefined, so a key `a` lacks compares unequal too (one lookup, no entry pairs).
+  b.forEach((value, key) => {
+    if (a.get(key) !== value) changed.push(key);
+  });
   for (const key of a.keys()) if (!b.has(key)) changed.push(key);
   return changed.sort();
 }

@@ -3,7 +3,7 @@
  * refreshable knows whether a refresh concerns it.
  */
 import type { PropertyValue } from '@confbus/core';
-import type { ConfigSnapshot } from './config-snapshot.js';
+import { isUnderPrefix, type ConfigSnapshot } from './config-snapshot.js';
 import { ConfigClientError } from './errors.js';
 import { toBoolean, toNumber, toText } from './value-coercion.js';
 
@@ -55,21 +55,25 @@ export function newTracker(): ReadTracker {
 export function isAffected(tracker: ReadTracker, changed: readonly string[]): boolean {
   for (const key of changed) {
     if (tracker.keys.has(key)) return true;
-    for (const prefix of tracker.prefixes) {
-      if (prefix === '' || key.startsWith(`${prefix}.`) || key.startsWith(`${prefix}[`)) return true;
-    }
+    for (const prefix of tracker.prefixes) if (isUnderPrefix(key, prefix)) return true;
   }
   return false;
 }
 
 export class SnapshotView implements ConfigView {
+  /** Records each key read into the tracker; made once per view, not once per read. */
+  readonly #onRead: ((key: string) => void) | undefined;
+
   constructor(
     private readonly snapshot: () => ConfigSnapshot,
     private readonly tracker?: ReadTracker,
-  ) {}
+  ) {
+    const keys = tracker?.keys;
+    this.#onRead = keys ? (key) => void keys.add(key) : undefined;
+  }
 
   get(key: string): PropertyValue | undefined {
-    return this.snapshot().resolve(key, this.tracker ? (k) => this.tracker!.keys.add(k) : undefined);
+    return this.snapshot().resolve(key, this.#onRead);
   }
 
   has(key: string): boolean {
@@ -119,7 +123,7 @@ export class SnapshotView implements ConfigView {
     const root: BoundObject = {};
     const offset = prefix === '' ? 0 : prefix.length + 1;
     for (const key of snapshot.keysUnder(prefix)) {
-      const value = snapshot.resolve(key, this.tracker ? (k) => this.tracker!.keys.add(k) : undefined);
+      const value = snapshot.resolve(key, this.#onRead);
       if (value === undefined) continue;
       // `prefix[0]` binds as a list element of the prefix itself: strip only the dot.
       const rest = key[prefix.length] === '[' ? key.slice(prefix.length) : key.slice(offset);
@@ -152,7 +156,7 @@ function parsePath(path: string): Array<string | number> {
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 
 function insert(root: BoundObject | BoundValue[], path: Array<string | number>, value: PropertyValue): void {
-  if (path.some((segment) => typeof segment === 'string' && FORBIDDEN.has(segment))) return;
+  for (const segment of path) if (typeof segment === 'string' && FORBIDDEN.has(segment)) return;
   let node: Record<string | number, BoundValue> = root as Record<string | number, BoundValue>;
   for (let i = 0; i < path.length - 1; i++) {
     const segment = path[i]!;

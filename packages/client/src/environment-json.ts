@@ -18,7 +18,9 @@ export function parseEnvironment(json: unknown, from: string): Environment {
     const source: FlatProperties = {};
     const raw = entry.source ?? {};
     if (!isRecord(raw)) throw bad(`propertySources[${index}].source is not an object`);
-    for (const [key, value] of Object.entries(raw)) {
+    // Object.keys, not entries: no [key, value] pair per property on every refresh.
+    for (const key of Object.keys(raw)) {
+      const value = raw[key];
       const plain = toPropertyValue(isRecord(value) && 'value' in value ? value.value : value);
       if (plain !== undefined) source[key] = plain;
     }

@@ -6,7 +6,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
-import { maskUriUserInfo, type Environment, type Logger } from '@confbus/core';
+import { isDebugEnabled, maskUriUserInfo, type Environment, type Logger } from '@confbus/core';
 import type { ClientSettings } from './client-settings.js';
 import { parseEnvironment } from './environment-json.js';
 import { ConfigClientError } from './errors.js';
@@ -35,6 +35,20 @@ export interface FetchRequest {
   readonly minVersion?: string | undefined;
 }
 
+/** One URI and label's GET, prepared once (see EnvironmentSource.#servers): its URL, or why there is none. */
+interface RequestTarget {
+  readonly shown: string;
+  readonly label: string | undefined;
+  readonly prepared:
+    { readonly url: URL; readonly authorization: string | undefined } | { readonly error: unknown };
+}
+
+interface ServerTargets {
+  /** The URI with its password masked, as log lines and errors show it. */
+  readonly shown: string;
+  readonly targets: readonly RequestTarget[];
+}
+
 export class EnvironmentSource implements EnvironmentFetcher {
   // Kept-alive connections: after a bus event a whole fleet re-fetches at once, and a TCP handshake per fetch
   // showed in the 200-instance profile. Idle sockets are closed after 30 s (the server keeps them 72 s).
@@ -42,6 +56,7 @@ export class EnvironmentSource implements EnvironmentFetcher {
     http: new HttpAgent({ keepAlive: true, keepAliveMsecs: 30_000, timeout: 30_000 }),
     https: new HttpsAgent({ keepAlive: true, keepAliveMsecs: 30_000, timeout: 30_000 }),
   };
+  #targets: ServerTargets[] | undefined;
 
   constructor(
     private readonly settings: ClientSettings,
@@ -55,23 +70,21 @@ export class EnvironmentSource implements EnvironmentFetcher {
 
   /** `level`: Spring's "Fetching config from server at" and "Located environment" lines are INFO at start. */
   async #fetch(minVersion: string | undefined, level: 'info' | 'debug'): Promise<Environment> {
-    const { settings, logger } = this;
+    const { logger } = this;
+    // A refresh's lines are DEBUG, usually off: built only when they will be written.
+    const log = level === 'info' || isDebugEnabled(logger);
     const reasons: string[] = [];
-    const labels =
-      settings.labels.length === 0
-        ? [undefined]
-        : settings.sendAllLabels
-          ? [settings.labels.join(',')]
-          : settings.labels;
-    for (const uri of settings.uris) {
-      logger[level]({}, `Fetching config from server at : ${maskUriUserInfo(uri)}`);
-      for (const label of labels) {
+    for (const { shown, targets } of this.#servers()) {
+      if (log) logger[level]({}, `Fetching config from server at : ${shown}`);
+      for (const target of targets) {
         try {
-          const env = await this.#fetchOne({ ...settings, uri, label, minVersion });
-          logger[level](
-            {},
-            `Located environment: name=${env.name}, profiles=[${env.profiles.join(', ')}], label=${env.label}, version=${env.version}, state=${env.state}`,
-          );
+          const env = await this.#fetchOne(target, minVersion);
+          if (log) {
+            logger[level](
+              {},
+              `Located environment: name=${env.name}, profiles=[${env.profiles.join(', ')}], label=${env.label}, version=${env.version}, state=${env.state}`,
+            );
+          }
           return env;
         } catch (error) {
           reasons.push(messageOf(error));
@@ -79,6 +92,34 @@ export class EnvironmentSource implements EnvironmentFetcher {
       }
     }
     throw new ConfigClientError('CONFBUS_CONFIG_FETCH', reasons.join('; '));
+  }
+
+  /**
+   * Per URI, its masked form and the request target of each label, worked out on the first fetch: the settings
+   * never change, and a URL parse, a base64 encoding and a masking regex per refresh were wasted work. A URI
+   * that is not a valid http(s) URL keeps its error, thrown again by each fetch, as before.
+   */
+  #servers(): ServerTargets[] {
+    if (this.#targets) return this.#targets;
+    const { settings } = this;
+    const labels =
+      settings.labels.length === 0
+        ? [undefined]
+        : settings.sendAllLabels
+          ? [settings.labels.join(',')]
+          : settings.labels;
+    this.#targets = settings.uris.map((uri) => {
+      const shown = maskUriUserInfo(uri);
+      const targets = labels.map((label): RequestTarget => {
+        try {
+          return { shown, label, prepared: environmentUrl({ ...settings, uri, label }) };
+        } catch (error) {
+          return { shown, label, prepared: { error } };
+        }
+      });
+      return { shown, targets };
+    });
+    return this.#targets;
   }
 
   /** The fetch at start: with fail-fast, retries with exponential backoff (Spring's retry settings); otherwise one attempt. */
@@ -108,13 +149,14 @@ export class EnvironmentSource implements EnvironmentFetcher {
   }
 
   /** One GET of the environment; rejects with a ConfigClientError whose message is the reason. */
-  async #fetchOne(req: FetchRequest): Promise<Environment> {
-    const { url, authorization } = environmentUrl(req);
-    const shown = maskUriUserInfo(req.uri);
+  async #fetchOne(target: RequestTarget, minVersion: string | undefined): Promise<Environment> {
+    const { prepared, shown, label } = target;
+    if ('error' in prepared) throw prepared.error;
+    const { url, authorization } = prepared;
     const { connectTimeout, readTimeout } = this.settings;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (authorization) headers.authorization = authorization;
-    if (req.minVersion !== undefined) headers[VERSION_HINT_HEADER] = req.minVersion;
+    if (minVersion !== undefined) headers[VERSION_HINT_HEADER] = minVersion;
     const { status, body } = await httpGet(url, {
       headers,
       connectTimeout,
@@ -128,7 +170,7 @@ export class EnvironmentSource implements EnvironmentFetcher {
     if (status !== 200) {
       throw new ConfigClientError(
         'CONFBUS_CONFIG_FETCH',
-        `GET ${url.href} answered ${status}${status === 401 || status === 403 ? ' (check spring.cloud.config.username/password)' : ''}${status === 404 && req.label !== undefined ? ` (label '${req.label}' not found?)` : ''}${serverMessage(body)}`,
+        `GET ${url.href} answered ${status}${status === 401 || status === 403 ? ' (check spring.cloud.config.username/password)' : ''}${status === 404 && label !== undefined ? ` (label '${label}' not found?)` : ''}${serverMessage(body)}`,
       );
     }
     let json: unknown;

@@ -54,9 +54,11 @@ function getOnce(url: URL, options: GetOptions): Promise<{ status: number; body:
         if (size > MAX_BODY_BYTES) req.destroy(new Error('response larger than 64 MiB'));
         else chunks.push(chunk);
       });
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-      );
+      res.on('end', () => {
+        // A small answer arrives in one chunk: decode it in place rather than copy it first.
+        const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, body: bytes.toString('utf8') });
+      });
       res.on('error', reject);
     });
     const connectTimer = setTimeout(

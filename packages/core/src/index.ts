@@ -131,7 +131,7 @@ export {
   PlaceholderBudgetExceeded,
   PlaceholderLimitError,
 } from './environment/placeholder-limits.js';
-export { silentLogger, type Logger } from './logger.js';
+export { isDebugEnabled, silentLogger, type Logger } from './logger.js';
 export { coreErrors } from './errors.js';
 export { AesTextEncryptor, type AesMode } from './encryption/aes-encryptor.js';
 export {

@@ -10,6 +10,16 @@ export interface Logger {
   error(fields: object, message?: string): void;
   /** A logger that adds `bindings` (e.g. `{ component: 'git' }`) to every line. */
   child(bindings: Record<string, unknown>): Logger;
+  /** Whether lines of `level` are written (pino has it); lets hot paths skip building DEBUG lines. */
+  isLevelEnabled?(level: string): boolean;
+}
+
+/**
+ * Whether `logger` writes DEBUG lines, so a line that costs something to build (a refresh's, say) is built only
+ * when it will be written; a logger that cannot tell is assumed to write them.
+ */
+export function isDebugEnabled(logger: Logger): boolean {
+  return logger.isLevelEnabled?.('debug') ?? true;
 }
 
 /** Drops everything: for tests and embedders that do not want confbus's log lines. */
@@ -19,4 +29,5 @@ export const silentLogger: Logger = {
   warn: () => undefined,
   error: () => undefined,
   child: () => silentLogger,
+  isLevelEnabled: () => false,
 };
