@@ -423,7 +423,7 @@ export async function run({ log = console.log } = {}) {
         `refreshable bound to all ${SMALL_KEYS} keys, each after a push changing them all (made by a helper process, so git's cost stays out of the window); the server's from its ` +
         `process_cpu_seconds_total over ${FLEET_GETS} GETs of the pushed commit with the version hint header ` +
         '(what each instance of a fleet costs it once the first one has built the answer), and over the first ' +
-        'GET after each push. Loaded machine: provisional figures.',
+        'GET after each push.',
     );
     await server.stop();
   } finally {
