@@ -32,7 +32,6 @@ export interface FetchRequest {
   readonly label: string | undefined;
   readonly username: string | undefined;
   readonly password: string | undefined;
-  readonly minVersion?: string | undefined;
 }
 
 /** One URI and label's GET, prepared once (see EnvironmentSource.#servers): its URL, or why there is none. */
