@@ -35,10 +35,7 @@ export interface BusTransport {
    * `down`): an unreachable broker is not fatal, the transport keeps reconnecting in the background.
    */
   start(listener: TransportListener): Promise<void>;
-  /**
-   * Sends one encoded event; resolves when the broker has taken it (publisher confirm, acks=all). A transport may
-   * resolve replies (acks, presence announcements) once written, as Spring sends everything.
-   */
+  /** Sends one encoded event; resolves when the broker has taken it (publisher confirm, acks=all). */
   send(event: BusEvent, body: string): Promise<void>;
   close(): Promise<void>;
   /** A loggable summary of an error from this transport: code and message, secrets removed. */

@@ -39,10 +39,7 @@ export class AmqpTransport implements BusTransport {
   readonly queueName: string;
   #connection: Connection | undefined;
   #consumer: Consumer | undefined;
-  /** Events a caller waits on (refresh, environment change, shutdown): sent with publisher confirms. */
   #publisher: Publisher | undefined;
-  /** Acks and presence announcements: sent without confirms, as Spring sends everything. */
-  #replyPublisher: Publisher | undefined;
 
   constructor(options: AmqpTransportOptions) {
     if (options.addresses.length === 0) {
@@ -96,14 +93,6 @@ export class AmqpTransport implements BusTransport {
     );
     this.#consumer = consumer;
     this.#publisher = connection.createPublisher({ confirm: true, maxAttempts: 3, exchanges: [exchange] });
-    // A reply is one of N per refresh and only feeds the servers' tracking; a confirm for each cost the broker
-    // and every node a frame per refresh. rabbitmq-client opens a publisher's channel on its first send, so a
-    // node that never sends events holds only this one.
-    this.#replyPublisher = connection.createPublisher({
-      confirm: false,
-      maxAttempts: 3,
-      exchanges: [exchange],
-    });
 
     const firstOutcome = new Promise<void>((resolve) => {
       consumer.on('ready', () => {
@@ -118,23 +107,19 @@ export class AmqpTransport implements BusTransport {
     consumer.on('error', (err: unknown) => {
       o.logger.warn({ err: this.describeError(err) }, 'bus consumer error');
     });
-    for (const publisher of [this.#publisher, this.#replyPublisher]) {
-      publisher.on('retry', (err: unknown) => {
-        o.logger.warn({ err: this.describeError(err) }, 'bus publish failed, retrying');
-      });
-    }
+    this.#publisher.on('retry', (err: unknown) => {
+      o.logger.warn({ err: this.describeError(err) }, 'bus publish failed, retrying');
+    });
     return firstOutcome;
   }
 
   async send(event: BusEvent, body: string): Promise<void> {
-    const reply = isReply(event);
-    const publisher = reply ? this.#replyPublisher : this.#publisher;
-    if (!publisher) throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'the AMQP bus is not started');
+    if (!this.#publisher) throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'the AMQP bus is not started');
     const o = this.#options;
-    await publisher.send(
+    await this.#publisher.send(
       {
         exchange: o.destination,
-        routingKey: o.ackRoutingKey !== undefined && reply ? o.ackRoutingKey : o.destination,
+        routingKey: o.ackRoutingKey !== undefined && isReply(event) ? o.ackRoutingKey : o.destination,
         contentType: 'application/json',
         // Spring Cloud Stream's Rabbit producer default delivery mode is PERSISTENT.
         durable: true,
@@ -148,11 +133,7 @@ export class AmqpTransport implements BusTransport {
     // Consumer and publisher hold channels: close them before the connection. While the broker is down they
     // are waiting for a channel instead; closing the (still connecting) connection first releases them.
     // (Only one connection.close() call: a second one made while connecting never settles.)
-    const channels = Promise.allSettled([
-      this.#consumer?.close(),
-      this.#publisher?.close(),
-      this.#replyPublisher?.close(),
-    ]);
+    const channels = Promise.allSettled([this.#consumer?.close(), this.#publisher?.close()]);
     if (connection && !connection.ready) {
       await connection.close().catch(() => undefined);
       await channels;
