@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
-import { GitMirror, type GitMirrorOptions } from '../../src/git/index.js';
-import { captureLogger } from './helpers.js';
+import type { GitMirror, GitMirrorOptions } from '../../src/git/index.js';
+import { testMirror } from './helpers.js';
 
 describe('GitMirror freshness', () => {
   let remote: GitRemote;
@@ -14,15 +14,7 @@ describe('GitMirror freshness', () => {
   let n = 0;
 
   const open = (overrides: Partial<GitMirrorOptions> = {}) => {
-    const mirror = new GitMirror({
-      uri: remote.url,
-      basedir: `${base.path}/m${n++}`,
-      defaultLabel: 'master',
-      refreshRateSeconds: 0,
-      timeoutSeconds: 30,
-      logger: captureLogger(),
-      ...overrides,
-    });
+    const mirror = testMirror({ uri: remote.url, basedir: `${base.path}/m${n++}`, ...overrides });
     mirrors.push(mirror);
     return mirror;
   };

@@ -7,8 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
 import { waitFor } from '@confbus/testkit/confbus-processes';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
-import { GitMirror } from '../../src/git/index.js';
-import { captureLogger } from './helpers.js';
+import type { GitMirror } from '../../src/git/index.js';
+import { testMirror } from './helpers.js';
 
 describe('GitMirror maintenance', () => {
   let remote: GitRemote;
@@ -19,15 +19,7 @@ describe('GitMirror maintenance', () => {
     remote = await createGitRemote();
     base = await makeTempDir();
     await remote.commit({ 'application.yml': 'v: 0\n' });
-    mirror = new GitMirror({
-      uri: remote.url,
-      basedir: join(base.path, 'mirror'),
-      defaultLabel: 'master',
-      refreshRateSeconds: 0,
-      timeoutSeconds: 30,
-      gcAutoPackLimit: 3,
-      logger: captureLogger(),
-    });
+    mirror = testMirror({ uri: remote.url, basedir: join(base.path, 'mirror'), gcAutoPackLimit: 3 });
   });
 
   after(async () => {

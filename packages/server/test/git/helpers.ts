@@ -1,5 +1,7 @@
-// Test helper for the Git layer tests: a core Logger that records every call.
+// Test helpers for the Git layer tests: a core Logger that records every call, and a mirror with the tests'
+// usual options.
 import type { Logger } from '@confbus/core';
+import { GitMirror, type GitMirrorOptions } from '../../src/git/index.js';
 
 export interface LogEntry {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -28,4 +30,20 @@ export function captureLogger(): CaptureLogger {
     child: () => logger,
   };
   return logger;
+}
+
+/**
+ * A GitMirror of `uri` in `basedir` with what most Git tests want: label `master`, a fresh upstream check on
+ * every request (refresh-rate 0), a 30 s timeout and a capturing logger; `overrides` changes any of them.
+ */
+export function testMirror(
+  options: Pick<GitMirrorOptions, 'uri' | 'basedir'> & Partial<GitMirrorOptions>,
+): GitMirror {
+  return new GitMirror({
+    defaultLabel: 'master',
+    refreshRateSeconds: 0,
+    timeoutSeconds: 30,
+    logger: captureLogger(),
+    ...options,
+  });
 }

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
-import { GitMirror, InvalidLabelError, LabelNotFoundError, validateLabel } from '../../src/git/index.js';
-import { captureLogger } from './helpers.js';
+import { type GitMirror, InvalidLabelError, LabelNotFoundError, validateLabel } from '../../src/git/index.js';
+import { testMirror } from './helpers.js';
 
 const HOSTILE = [
   '--upload-pack=touch /tmp/x',
@@ -71,14 +71,7 @@ describe('GitMirror with hostile labels', () => {
     base = await makeTempDir();
     marker = await makeTempDir();
     await remote.commit({ 'application.yml': 'a: 1\n' });
-    mirror = new GitMirror({
-      uri: remote.url,
-      basedir: join(base.path, 'mirror'),
-      defaultLabel: 'master',
-      refreshRateSeconds: 0,
-      timeoutSeconds: 30,
-      logger: captureLogger(),
-    });
+    mirror = testMirror({ uri: remote.url, basedir: join(base.path, 'mirror') });
     await mirror.start();
   });
   after(async () => {

@@ -7,11 +7,11 @@ import { after, before, describe, it } from 'node:test';
 import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { CatFileBatch } from '../../src/git/cat-file-batch.js';
-import { GitMirror } from '../../src/git/index.js';
+import type { GitMirror } from '../../src/git/index.js';
 import { LocalRefs } from '../../src/git/local-refs.js';
 import { readLocalUpstreamRefs } from '../../src/git/local-upstream-refs.js';
 import { MirrorGit } from '../../src/git/mirror-git.js';
-import { captureLogger } from './helpers.js';
+import { testMirror } from './helpers.js';
 
 describe('LocalRefs.applyFetched', () => {
   let remote: GitRemote;
@@ -32,14 +32,7 @@ describe('LocalRefs.applyFetched', () => {
     await remote.commit({ 'other.yml': 'o: 1\n' }, { branch: 'other' });
     await remote.git('tag', 'light', 'master');
     await remote.git('push', '--quiet', 'origin', 'refs/tags/light');
-    mirror = new GitMirror({
-      uri: remote.url,
-      basedir: join(base.path, 'mirror'),
-      defaultLabel: 'master',
-      refreshRateSeconds: 0,
-      timeoutSeconds: 30,
-      logger: captureLogger(),
-    });
+    mirror = testMirror({ uri: remote.url, basedir: join(base.path, 'mirror') });
     await mirror.resolve(null);
   });
 
