@@ -34,12 +34,26 @@ function resolvesToNonString(text: string): boolean {
 }
 
 function isAllPrintable(text: string): boolean {
-  for (const char of text) if (!isPrintable(char.codePointAt(0) as number)) return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i) as number;
+    if (code > 0xffff) i++;
+    if (!isPrintable(code)) return false;
+  }
   return true;
 }
 
-const LINE_BREAKS = '\n\u0085\u2028\u2029';
-const isLineBreak = (char: string | undefined): boolean => char !== undefined && LINE_BREAKS.includes(char);
+const LINE_FEED = 0x0a;
+const SPACE = 0x20;
+
+/** `\n`, NEL, LS and PS: the line breaks SnakeYAML's Emitter knows. */
+function isLineBreakCode(code: number): boolean {
+  return code === LINE_FEED || code === 0x85 || code === 0x2028 || code === 0x2029;
+}
+
+/** NUL, space, tab, CR or a line break: Emitter's "followed by whitespace" set (all in the BMP). */
+function isWhiteCode(code: number): boolean {
+  return code === 0 || code === SPACE || code === 0x09 || code === 0x0d || isLineBreakCode(code);
+}
 
 /** The styles SnakeYAML's Emitter.analyzeScalar allows for a text. */
 interface Analysis {
@@ -49,13 +63,14 @@ interface Analysis {
   readonly allowBlock: boolean;
 }
 
-/** Emitter.analyzeScalar, ported (code points, the same flags in the same order). */
+/**
+ * Emitter.analyzeScalar, ported (code points, the same flags in the same order). Reads code units in place
+ * rather than spreading the text into an array: values can be 256 KiB long (PLACEHOLDER_LIMITS), and the
+ * per-character arrays made a 512 KiB rendering take tens of milliseconds of the event loop.
+ */
 function analyze(text: string): Analysis {
   if (text === '')
     return { multiline: false, allowBlockPlain: true, allowSingleQuoted: true, allowBlock: false };
-  const chars = [...text];
-  const whiteOrEnd = (char: string | undefined) =>
-    char === undefined || '\0 \t\r'.includes(char) || isLineBreak(char);
   let blockIndicators = text.startsWith('---') || text.startsWith('...');
   let lineBreaks = false;
   let special = false;
@@ -68,31 +83,35 @@ function analyze(text: string): Analysis {
   let precededByWhitespace = true;
   let previousSpace = false;
   let previousBreak = false;
-  chars.forEach((char, index) => {
-    const followedByWhitespace = whiteOrEnd(chars[index + 1]);
+  for (let index = 0; index < text.length;) {
+    const code = text.codePointAt(index) as number;
+    const next = index + (code > 0xffff ? 2 : 1);
+    const last = next >= text.length;
+    // Whitespace is all in the BMP, so the next code unit tells whether the next code point is whitespace.
+    const followedByWhitespace = last || isWhiteCode(text.charCodeAt(next));
     if (index === 0) {
-      if ('#,[]{}&*!|>\'"%@`'.includes(char)) blockIndicators = true;
-      if ((char === '?' || char === ':' || char === '-') && followedByWhitespace) blockIndicators = true;
-    } else if ((char === ':' && followedByWhitespace) || (char === '#' && precededByWhitespace)) {
+      if ('#,[]{}&*!|>\'"%@`'.includes(text[0] as string)) blockIndicators = true;
+      if ((code === 0x3f || code === 0x3a || code === 0x2d) && followedByWhitespace) blockIndicators = true;
+    } else if ((code === 0x3a && followedByWhitespace) || (code === 0x23 && precededByWhitespace)) {
       blockIndicators = true;
     }
-    const lineBreak = isLineBreak(char);
+    const lineBreak = isLineBreakCode(code);
     if (lineBreak) lineBreaks = true;
-    const code = char.codePointAt(0) as number;
-    if (!(char === '\n' || (code >= 0x20 && code <= 0x7e)) && !isUnicodeText(code)) special = true;
-    if (char === ' ') {
+    if (!(code === LINE_FEED || (code >= SPACE && code <= 0x7e)) && !isUnicodeText(code)) special = true;
+    if (code === SPACE) {
       if (index === 0) leadingSpace = true;
-      if (index === chars.length - 1) trailingSpace = true;
+      if (last) trailingSpace = true;
       if (previousBreak) breakSpace = true;
     } else if (lineBreak) {
       if (index === 0) leadingBreak = true;
-      if (index === chars.length - 1) trailingBreak = true;
+      if (last) trailingBreak = true;
       if (previousSpace) spaceBreak = true;
     }
-    previousSpace = char === ' ';
+    previousSpace = code === SPACE;
     previousBreak = lineBreak;
-    precededByWhitespace = '\0 \t'.includes(char) || lineBreak;
-  });
+    precededByWhitespace = code === 0 || code === SPACE || code === 0x09 || lineBreak;
+    index = next;
+  }
   const leadingZeroNumber = /^0[0-9_]+$/.test(text);
   let allowBlockPlain = !(
     leadingSpace ||

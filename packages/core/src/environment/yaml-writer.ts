@@ -46,22 +46,23 @@ export class FoldingWriter {
     this.whitespace = false;
   }
 
+  /** Writes the text between spaces whole (jumping with indexOf): a value may be 256 KiB without a space. */
   plain(text: string, split: boolean): void {
-    let spaces = false;
-    let start = 0;
-    for (let end = 0; end <= text.length; end++) {
-      const char = end < text.length ? text[end] : undefined;
-      if (spaces) {
-        if (char !== ' ') {
-          if (start + 1 === end && this.column > BEST_WIDTH && split) this.writeIndent();
-          else this.write(text.slice(start, end));
-          start = end;
-        }
-      } else if (char === undefined || char === ' ') {
-        this.write(text.slice(start, end));
-        start = end;
+    if (text === '') this.write('');
+    let at = 0;
+    while (at < text.length) {
+      const space = text.indexOf(' ', at);
+      if (space === -1) {
+        this.write(text.slice(at));
+        return;
       }
-      if (char !== undefined) spaces = char === ' ';
+      if (space > at) this.write(text.slice(at, space));
+      let end = space + 1;
+      while (end < text.length && text.charCodeAt(end) === 0x20) end++;
+      // A single space past the best width becomes the fold; a run of spaces is kept as written.
+      if (end === space + 1 && this.column > BEST_WIDTH && split) this.writeIndent();
+      else this.write(text.slice(space, end));
+      at = end;
     }
   }
 
