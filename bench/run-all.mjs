@@ -9,6 +9,7 @@ const BENCHES = [
   './spring-bench.mjs',
   './client-bench.mjs',
   './bus-bench.mjs',
+  './process-fleet-bench.mjs',
   './bus-kafka-bench.mjs',
   './encryption-bench.mjs',
   './console-bench.mjs',

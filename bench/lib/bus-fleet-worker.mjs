@@ -17,7 +17,7 @@ const wallNow = () => performance.timeOrigin + performance.now();
 /** Instances started at once per worker: enough to overlap fetches, few enough not to stall the broker. */
 const START_CONCURRENCY = 8;
 
-/** @type {Array<{ id: string, client: ConfigClient, comment: { current: unknown }, seen: Map<string, { servedAt: number, receivedAt: number | undefined }>, receivedAt: number | undefined, poller?: NodeJS.Timeout, phase?: NodeJS.Timeout }>} */
+/** @type {Array<{ id: string, client: ConfigClient, comment: { current: unknown }, seen: Map<string, { servedAt: number, receivedAt: number | undefined, fetchedAt: number | undefined }>, receivedAt: number | undefined, fetchedAt: number | undefined, poller?: NodeJS.Timeout, phase?: NodeJS.Timeout }>} */
 const instances = [];
 /** Waiters of 'collect', re-checked after every refresh. */
 const waiters = new Set();
@@ -26,15 +26,18 @@ let pollErrors = 0;
 /** A core Logger that drops everything but notes when the instance received a refresh event. */
 function silentLoggerFor(instance) {
   // ClientBus logs this line (at info or debug) right before it refreshes for an event addressed to the node.
+  // And when its re-fetch came back: the "Located environment" line (DEBUG on a refresh; this logger has no
+  // isLevelEnabled, so the client writes it), which splits re-fetch from rebuild in the report.
   const note = (_fields, message) => {
     if (message === 'Received remote refresh request.') instance.receivedAt = wallNow();
+    else if (message.startsWith('Located environment:')) instance.fetchedAt = wallNow();
   };
   const logger = { debug: note, info: note, warn() {}, error() {}, child: () => logger };
   return logger;
 }
 
 async function startInstance(id, args) {
-  const instance = { id, seen: new Map(), receivedAt: undefined };
+  const instance = { id, seen: new Map(), receivedAt: undefined, fetchedAt: undefined };
   const client = await ConfigClient.start({
     args: [...args, `--spring.cloud.bus.id=${id}`],
     env: {},
@@ -45,7 +48,11 @@ async function startInstance(id, args) {
   const record = () => {
     const value = String(instance.comment.current);
     if (!instance.seen.has(value)) {
-      instance.seen.set(value, { servedAt: wallNow(), receivedAt: instance.receivedAt });
+      instance.seen.set(value, {
+        servedAt: wallNow(),
+        receivedAt: instance.receivedAt,
+        fetchedAt: instance.fetchedAt,
+      });
       for (const check of waiters) check();
     }
   };
