@@ -266,9 +266,20 @@ describe('client bus member', () => {
       logger.lines.indexOf(keysLine) < logger.lines.findIndex((l) => l.startsWith('debug: Sent bus ack')),
     );
   });
-  it('with confbus.bus.refresh.spread, still refreshes for the event and acks with the new version', async () => {
+  it('with confbus.bus.refresh.spread, waits the share of the window it announces, then refreshes and acks', async () => {
+    const logger = new CaptureLogger();
+    // When the client announced its wait and when its re-fetch started, on this process's clock.
+    let waitAnnounced: { at: number; waitMs: number } | undefined;
+    let fetchStarted: number | undefined;
+    logger.onLine((line) => {
+      const wait = /^debug: Re-fetching in (\d+) ms \(confbus\.bus\.refresh\.spread=1500\)/.exec(line);
+      if (wait) waitAnnounced = { at: performance.now(), waitMs: Number(wait[1]) };
+      else if (waitAnnounced && fetchStarted === undefined && line.startsWith('debug: Fetching config'))
+        fetchStarted = performance.now();
+    });
     const { client } = await startClient(
-      busArgs(['--spring.cloud.bus.id=app:dev:8080:spread', '--confbus.bus.refresh.spread=300']),
+      busArgs(['--spring.cloud.bus.id=app:dev:8080:spread', '--confbus.bus.refresh.spread=1500']),
+      logger,
     );
     const sender = await startNode('sender:0:spread');
     const acks: AckBusEvent[] = [];
@@ -279,6 +290,14 @@ describe('client bus member', () => {
     const ack = await waitFor('the ack', () => acks.find((a) => a.ackId === event.id));
     assert.equal(client.getString('group.comment'), 'spread');
     assert.equal(ack.configVersion, client.status.version);
+    // The wait is a share of the window, and the re-fetch started no earlier than announced (a lower bound:
+    // a loaded machine only makes it later).
+    assert.ok(waitAnnounced && waitAnnounced.waitMs < 1500, 'a wait within the window was announced');
+    assert.ok(fetchStarted !== undefined, 'the re-fetch started after the announcement');
+    assert.ok(
+      fetchStarted - waitAnnounced.at >= waitAnnounced.waitMs - 1,
+      `re-fetched ${(fetchStarted - waitAnnounced.at).toFixed(0)} ms after announcing ${waitAnnounced.waitMs} ms`,
+    );
   });
 
   it("passes an event's version hint to its server, and skips the fetch when it already serves that commit", async () => {

@@ -247,7 +247,7 @@ export class ClientBus {
   async #onRemoteRefresh(event: RefreshBusEvent): Promise<AckDetails> {
     this.#remoteRefreshes++;
     try {
-      await spreadDelay(this.#options.settings.refreshSpreadMs);
+      await spreadDelay(this.#options.settings.refreshSpreadMs, this.#options.logger);
       if (!this.#closed) await this.#refresh(event);
     } finally {
       this.#remoteRefreshes--;
@@ -307,7 +307,9 @@ function messageOf(error: unknown): string {
 }
 
 /** confbus.bus.refresh.spread: a random share of the window, so a large fleet does not re-fetch at one instant. */
-async function spreadDelay(windowMs: number): Promise<void> {
+async function spreadDelay(windowMs: number, logger: Logger): Promise<void> {
   if (windowMs <= 0) return;
-  await delay(Math.floor(Math.random() * windowMs), undefined, { ref: false });
+  const waitMs = Math.floor(Math.random() * windowMs);
+  logger.debug({ waitMs }, `Re-fetching in ${waitMs} ms (confbus.bus.refresh.spread=${windowMs})`);
+  await delay(waitMs, undefined, { ref: false });
 }
