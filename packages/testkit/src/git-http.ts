@@ -11,6 +11,8 @@ export interface GitHttpServer {
   url(repoName: string): string;
   /** Authorization headers received, in order (to assert what the client sent). */
   readonly authorizations: (string | undefined)[];
+  /** TCP connections accepted so far (to assert that a client keeps one alive). */
+  readonly connections: number;
   stop(): Promise<void>;
 }
 
@@ -94,6 +96,8 @@ export async function startGitHttpServer(
   };
 
   const server = options.tls ? createHttpsServer(options.tls, handle) : createServer(handle);
+  let connections = 0;
+  server.on(options.tls ? 'secureConnection' : 'connection', () => connections++);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
@@ -101,6 +105,9 @@ export async function startGitHttpServer(
   return {
     port,
     authorizations,
+    get connections() {
+      return connections;
+    },
     url: (repoName) => `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/${repoName}`,
     async stop() {
       for (const child of children) child.kill('SIGKILL');

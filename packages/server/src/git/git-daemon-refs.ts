@@ -4,6 +4,7 @@
 // https://git-scm.com/docs/pack-protocol (git transport; pkt-line format).
 import { connect, type Socket } from 'node:net';
 import { GitCommandError } from './errors.js';
+import { pktLine, readAdvertisement } from './ref-advertisement.js';
 
 /** A git:// uri split for the request line; undefined when this client does not handle it (git will). */
 export interface DaemonAddress {
@@ -99,31 +100,4 @@ export function readDaemonRefs(
       finish(new GitCommandError(`${what} failed: the daemon closed the connection`, null, false)),
     );
   });
-}
-
-function pktLine(text: string): Buffer {
-  const payload = Buffer.from(text, 'utf8');
-  return Buffer.concat([Buffer.from((payload.length + 4).toString(16).padStart(4, '0')), payload]);
-}
-
-/** Adds the complete pkt-lines of `buffer` to `refs`; 'done' at the flush packet, else the bytes consumed. */
-function readAdvertisement(buffer: Buffer, refs: Map<string, string>): number | 'done' {
-  let offset = 0;
-  while (buffer.length - offset >= 4) {
-    const length = Number.parseInt(buffer.subarray(offset, offset + 4).toString('latin1'), 16);
-    if (!Number.isInteger(length) || (length > 0 && length < 4)) throw new Error('malformed pkt-line');
-    if (length === 0) return 'done';
-    if (buffer.length - offset < length) break;
-    const line = buffer.subarray(offset + 4, offset + length).toString('utf8');
-    offset += length;
-    if (line.startsWith('ERR ')) throw new Error(`remote error: ${line.slice(4).trim()}`);
-    // "<oid> SP <refname>[NUL <capabilities>] LF"; the first line of an empty repository names no ref.
-    const entry = line.split('\0')[0]?.replace(/\n$/, '') ?? '';
-    const space = entry.indexOf(' ');
-    const name = entry.slice(space + 1);
-    if (space < 0) throw new Error(`unexpected ref advertisement: ${entry.slice(0, 100)}`);
-    if ((name.startsWith('refs/heads/') || name.startsWith('refs/tags/')) && !name.endsWith('^{}'))
-      refs.set(name, entry.slice(0, space));
-  }
-  return offset;
 }

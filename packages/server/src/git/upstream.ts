@@ -1,8 +1,10 @@
 // The network side of the mirror: how git reaches the upstream (credentials, SSH, TLS, proxy), the inactivity
 // timeout, and progress reporting. Every git command that talks to the upstream goes through here, so each
 // gets the same environment and no secret reaches argv, logs or errors.
+import { readFileSync } from 'node:fs';
 import type { Logger } from '@confbus/core';
 import { daemonAddress, readDaemonRefs, type DaemonAddress } from './git-daemon-refs.js';
+import { SmartHttpRefs, smartHttpRefsUrl } from './git-http-refs.js';
 import { GitCommandError } from './errors.js';
 import { basicAuthHeader, gitConfigEnv, type GitResult, type RunGitOptions } from './git-process.js';
 import { localUpstreamPath, readLocalUpstreamRefs } from './local-upstream-refs.js';
@@ -53,6 +55,7 @@ export class Upstream {
   /** Set when the refs can be listed without spawning git (see listRefs). */
   private readonly localPath: string | undefined;
   private readonly daemon: DaemonAddress | undefined;
+  private readonly smartHttp: SmartHttpRefs | undefined;
 
   constructor(private readonly options: UpstreamOptions) {
     const split = splitCredentials(options.uri, options.username, options.password);
@@ -79,26 +82,35 @@ export class Upstream {
     for (const warning of this.ssh?.warnings ?? []) options.logger.warn({ uri: this.safeUri }, warning);
     this.localPath = localUpstreamPath(this.uri);
     this.daemon = daemonAddress(this.uri);
+    this.smartHttp = smartHttpFor(this.uri, {
+      safeUri: this.safeUri,
+      authorization: auth?.replace(/^Authorization: /, ''),
+      skipSslValidation: options.skipSslValidation === true,
+      viaProxy: proxy !== undefined,
+    });
   }
 
   /**
    * The upstream's branches and tags (full ref name -> object id): what `git ls-remote --heads --tags --refs`
    * prints. The upstream check with refresh-rate 0, so as cheap as the transport allows: a local repository's
-   * refs are read from its files, a git:// daemon's over a socket from Node; otherwise, and whenever those
-   * cannot answer faithfully, git is spawned (its error messages are the ones operators know).
+   * refs are read from its files, a git:// daemon's over a socket and a smart-HTTP server's over a kept-alive
+   * connection from Node; otherwise, and whenever those cannot answer faithfully, git is spawned (its error
+   * messages are the ones operators know).
    */
   async listRefs(git: MirrorGit, signal: AbortSignal): Promise<Map<string, string>> {
+    const request = {
+      idleTimeoutMs: this.options.timeoutSeconds * 1000,
+      idleTimeoutHint: TIMEOUT_SETTING,
+      signal,
+    };
     if (this.localPath !== undefined) {
       const refs = await readLocalUpstreamRefs(this.localPath);
       if (refs !== undefined) return refs;
-    } else if (this.daemon !== undefined) {
+    } else if (this.daemon !== undefined || this.smartHttp !== undefined) {
       try {
-        return await readDaemonRefs(this.daemon, {
-          safeUri: this.safeUri,
-          idleTimeoutMs: this.options.timeoutSeconds * 1000,
-          idleTimeoutHint: TIMEOUT_SETTING,
-          signal,
-        });
+        if (this.smartHttp !== undefined) return await this.smartHttp.read(request);
+        if (this.daemon !== undefined)
+          return await readDaemonRefs(this.daemon, { safeUri: this.safeUri, ...request });
       } catch (error) {
         // A timeout is the answer (git would wait as long); any other failure is worded by git below.
         if (!(error instanceof GitCommandError) || error.timedOut) throw error;
@@ -178,6 +190,38 @@ export class Upstream {
     if (!this.ssh) return git(args, base);
     return this.ssh.run((sshEnv) => git(args, { ...base, env: { ...this.env, ...sshEnv } }));
   }
+}
+
+/** Proxies git takes from the environment (git-process.ts passes them on), which Node would not use. */
+const GIT_PROXY_ENV = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
+
+/**
+ * The smart-HTTP refs reader for an http(s) uri, trusting what git trusts (GIT_SSL_CAINFO's file when set, as
+ * git passes it on), unless git would reach the server differently: through a proxy, configured or from the
+ * environment, or with a CA file Node cannot read.
+ */
+function smartHttpFor(
+  uri: string,
+  options: {
+    safeUri: string;
+    authorization: string | undefined;
+    skipSslValidation: boolean;
+    viaProxy: boolean;
+  },
+): SmartHttpRefs | undefined {
+  const url = smartHttpRefsUrl(uri);
+  if (url === undefined || options.viaProxy) return undefined;
+  if (GIT_PROXY_ENV.some((name) => (process.env[name] ?? '') !== '')) return undefined;
+  const caFile = process.env.GIT_SSL_CAINFO ?? '';
+  let ca: Buffer | undefined;
+  if (url.protocol === 'https:' && caFile !== '') {
+    try {
+      ca = readFileSync(caFile);
+    } catch {
+      return undefined;
+    }
+  }
+  return new SmartHttpRefs(url, { ...options, ca });
 }
 
 /**

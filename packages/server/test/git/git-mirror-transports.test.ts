@@ -151,8 +151,32 @@ describe('GitMirror over git:// and smart HTTP', () => {
       await mirror.resolve('master');
     }
     const argv = await readFile(argvLog, 'utf8');
-    assert.match(argv, /ls-remote .*127\.0\.0\.1/, 'the shim saw the network commands');
+    assert.match(argv, /fetch .*127\.0\.0\.1/, 'the shim saw the network commands');
     assert.ok(!argv.includes(password));
     assert.ok(!argv.includes('config@'));
+  });
+  it('smart HTTP: upstream checks read the refs from Node, spawning no git, and still see every push', async () => {
+    const mirror = new GitMirror({
+      uri: http.url('config-repo.git'),
+      basedir: join(base.path, 'http-checks'),
+      defaultLabel: 'master',
+      refreshRateSeconds: 0,
+      timeoutSeconds: 30,
+      username: 'config',
+      password,
+      logger: captureLogger(),
+    });
+    mirrors.push(mirror);
+    await mirror.resolve('master');
+    const before = (await readFile(argvLog, 'utf8')).split('\n').length;
+    for (let i = 0; i < 3; i++) await mirror.resolve('master'); // three checks, nothing moved
+    const pushed = await remote.commit({ 'application.yml': 'a: 9\n' });
+    assert.equal((await mirror.resolve('master')).commit, pushed, 'a push made before the request is seen');
+    const spawned = (await readFile(argvLog, 'utf8')).split('\n').slice(before - 1);
+    assert.ok(!spawned.some((line) => line.includes('ls-remote')), spawned.join('\n'));
+    assert.ok(
+      spawned.some((line) => /^.*fetch .*127\.0\.0\.1/.test(line)),
+      'the push was fetched by git',
+    );
   });
 });
