@@ -12,6 +12,11 @@ export const serverErrors = defineErrors({
     description:
       'Every mirror a uri template may keep (confbus.server.git.max-placeholder-repositories) is serving a request; retry',
   },
+  CONFBUS_SERVER_BUSY: {
+    status: 503,
+    description:
+      'Too many environments not in the cache are being built (confbus.server.max-concurrent-builds) and waiting (confbus.server.max-queued-builds); retry',
+  },
   CONFBUS_RESOURCE_NOT_FOUND: {
     status: 404,
     description:

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import { ConfigFileParser } from './environment/config-file-parser.js';
+import { BuildGate } from './environment/build-gate.js';
 import type { EnvironmentFinder } from './environment/environment-finder.js';
 import type { EnvironmentService } from './environment/environment-service.js';
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
@@ -109,6 +110,10 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     uri: ports.uri,
     openMirror: ports.openMirror,
     parser,
+    buildGate: new BuildGate(
+      settings.number('confbus.server.max-concurrent-builds'),
+      settings.number('confbus.server.max-queued-builds'),
+    ),
     transform:
       decryptor || Object.keys(overrides).length > 0
         ? async (env) => withOverrides(decryptor ? await decryptor.decrypt(env) : env, overrides)

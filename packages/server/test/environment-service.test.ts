@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Environment } from '@confbus/core';
+import { BuildGate } from '../src/environment/build-gate.js';
 import { ConfigFileParser } from '../src/environment/config-file-parser.js';
 import {
   EnvironmentService,
@@ -122,5 +123,37 @@ describe('EnvironmentService (on a fake repository)', () => {
     const { resolved } = await service.find(request('billing', 'default'));
     assert.equal(resolved.environment.state, 'transformed');
     assert.equal(resolved.stored.state, null);
+  });
+
+  it('builds at most max-concurrent-builds environments at once, queues max-queued-builds more, refuses beyond', async () => {
+    const { repository, service } = setUp(files, { buildGate: new BuildGate(1, 1) });
+    // The first build stops at its file listing until released: the gate's one slot stays taken.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const listFiles = repository.listFiles.bind(repository);
+    let listings = 0;
+    repository.listFiles = async (commit) => {
+      if (listings++ === 0) await held;
+      return listFiles(commit);
+    };
+    const first = service.find(request('orders', 'dev'));
+    const sameAsFirst = service.find(request('orders', 'dev')); // shares the first build: no slot of its own
+    const queued = service.find(request('billing', 'default'));
+    await new Promise((resolve) => setImmediate(resolve));
+    await assert.rejects(service.find(request('orders', 'prod')), (error: unknown) => {
+      const { code, status } = error as { code?: string; status?: number };
+      assert.equal(code, 'CONFBUS_SERVER_BUSY');
+      assert.equal(status, 503);
+      assert.match(String(error), /confbus\.server\.max-concurrent-builds/);
+      return true;
+    });
+    assert.equal(listings, 1, 'the queued build has not started');
+    release();
+    const [a, b, c] = await Promise.all([first, sameAsFirst, queued]);
+    assert.equal(a.resolved, b.resolved);
+    assert.equal(c.resolved.environment.name, 'billing');
+    assert.equal(service.builds, 2);
+    // Slots free again: the refused environment builds now.
+    assert.equal((await service.find(request('orders', 'prod'))).resolved.environment.name, 'orders');
   });
 });

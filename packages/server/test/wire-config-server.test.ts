@@ -55,6 +55,28 @@ const pushWebhook = (server: ConfigServer, files: string[]) =>
   });
 
 describe('wireConfigServer: the environment endpoint on a fake repository', () => {
+  it('answers 503 CONFBUS_SERVER_BUSY with Retry-After when builds are at their bound, and serves once they are not', async () => {
+    const { server, repository } = await wire({
+      settings: { 'confbus.server.max-concurrent-builds': '1', 'confbus.server.max-queued-builds': '0' },
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const listFiles = repository.listFiles.bind(repository);
+    repository.listFiles = async (commit) => {
+      await held;
+      return listFiles(commit);
+    };
+    const first = get(server, '/foo/dev');
+    await new Promise((resolve) => setImmediate(resolve));
+    const refused = await get(server, '/bar/default');
+    assert.equal(refused.status, 503);
+    assert.equal(refused.headers['retry-after'], '1');
+    assert.equal((refused.json() as { code: string }).code, 'CONFBUS_SERVER_BUSY');
+    release();
+    assert.equal((await first).status, 200);
+    assert.equal((await get(server, '/bar/default')).status, 200);
+  });
+
   it('serves the files of the application and profile, highest precedence first, with the commit served', async () => {
     const { server, repository } = await wire();
     const commit = (await repository.resolveFetched(null)).commit;

@@ -14,6 +14,7 @@ import {
   coreErrors,
 } from '@confbus/core';
 import { serverErrors } from '../errors.js';
+import type { BuildGate } from './build-gate.js';
 import type { ConfigFileParser } from './config-file-parser.js';
 import type { ConfigRepository, ResolvedRevision } from './config-repository.js';
 import type { FoundEnvironment } from './environment-finder.js';
@@ -58,6 +59,8 @@ export interface EnvironmentServiceOptions {
   acceptEmpty: boolean;
   /** Applied once to each environment built (server-side `{cipher}` decryption); the result is what is cached. */
   transform?: (environment: Environment) => Promise<Environment>;
+  /** Bounds the builds running and waiting, shared by every repository's service (build-gate.ts). */
+  buildGate?: BuildGate;
 }
 
 /** Estimated memory per byte of configuration source once parsed, serialised and rendered. */
@@ -145,7 +148,9 @@ export class EnvironmentService {
     this.cacheMisses++;
     let pending = this.building.get(key);
     if (!pending) {
-      pending = this.build(request, revision.commit, revision.label).finally(() => this.building.delete(key));
+      const build = () => this.build(request, revision.commit, revision.label);
+      const gate = this.options.buildGate;
+      pending = (gate ? gate.run(build) : build()).finally(() => this.building.delete(key));
       this.building.set(key, pending);
     }
     const resolved = await pending;

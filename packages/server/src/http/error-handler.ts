@@ -39,6 +39,12 @@ function fromFramework(error: FastifyError, request: FastifyRequest): ConfbusErr
   return undefined;
 }
 
+/** 503s that say "too much at once, retry" rather than "broken". */
+const BUSY_CODES: ReadonlySet<string> = new Set([
+  serverErrors.CONFBUS_SERVER_BUSY.code,
+  serverErrors.CONFBUS_TOO_MANY_REPOSITORIES.code,
+]);
+
 export function installErrorHandling(app: FastifyInstance, maxUrlLength: number): void {
   installUrlLengthLimit(app, maxUrlLength);
 
@@ -59,7 +65,11 @@ export function installErrorHandling(app: FastifyInstance, maxUrlLength: number)
         );
       return;
     }
-    if (known.status >= 500)
+    if (BUSY_CODES.has(known.code)) {
+      // Load, not a fault: one warning line, and a hint for clients and proxies to come back shortly.
+      request.log.warn({ code: known.code, path: request.routeOptions.url }, known.message);
+      reply.header('retry-after', '1');
+    } else if (known.status >= 500)
       request.log.error({ code: known.code, path: request.routeOptions.url }, known.message);
     reply.code(known.status).send(springErrorBody(known.status, known.code, known.message, request.url));
   });

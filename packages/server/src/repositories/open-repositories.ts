@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { type Environment, type Settings, maskUriUserInfo } from '@confbus/core';
 import type { Logger } from 'pino';
 import type { ConfigFileParser } from '../environment/config-file-parser.js';
+import type { BuildGate } from '../environment/build-gate.js';
 import { EnvironmentService } from '../environment/environment-service.js';
 import { GitMirror } from '../git/index.js';
 import {
@@ -121,6 +122,8 @@ export interface RepositoryDependencies {
   uri: string;
   openMirror: OpenMirror;
   parser: ConfigFileParser;
+  /** One for all repositories: the builds of every environment service share it. */
+  buildGate: BuildGate;
   transform: ((environment: Environment) => Promise<Environment>) | undefined;
   logger: Logger;
 }
@@ -161,7 +164,7 @@ export function openRepositories(dependencies: RepositoryDependencies): Reposito
 }
 
 function environmentsOf(
-  { settings, parser, transform }: RepositoryDependencies,
+  { settings, parser, buildGate, transform }: RepositoryDependencies,
   repository: ServedMirror,
   displayUri: string,
   searchPaths: readonly string[],
@@ -174,6 +177,7 @@ function environmentsOf(
     maxCacheBytes: settings.number('confbus.server.cache.max-bytes'),
     maxEnvironmentBytes: settings.number('confbus.server.max-environment-bytes'),
     parser,
+    buildGate,
     acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),
     ...(transform ? { transform } : {}),
   });

@@ -29,6 +29,22 @@ export const cacheAndFileLimitSettingSpecs: readonly SettingSpec[] = [
       'Largest summed size of the files one environment is built from (500 CONFBUS_CONFIG_LIMIT beyond)',
   },
   {
+    key: 'confbus.server.max-concurrent-builds',
+    type: 'integer',
+    default: 8,
+    min: 1,
+    description:
+      'Environments not in the cache built at once, across repositories (requests for the same one share a build)',
+  },
+  {
+    key: 'confbus.server.max-queued-builds',
+    type: 'integer',
+    default: 1000,
+    min: 0,
+    description:
+      'Environment builds that may wait for one of those; beyond, a request answers 503 CONFBUS_SERVER_BUSY',
+  },
+  {
     key: 'confbus.server.max-profiles',
     type: 'integer',
     default: 32,
