@@ -4,7 +4,8 @@
  * directions: what Spring encrypts decrypts in confbus, what confbus encrypts decrypts in Spring, for symmetric
  * keys, PEM RSA keys, and JKS and PKCS12 stores made by keytool with both RSA algorithms, strong and not.
  * Then over the real CLI, a real Git repository and real HTTP. Without Java, Maven or keytool this suite is
- * reported as not run, with the reason.
+ * reported as not run, with the reason, or fails under CONFBUS_REQUIRE_JAVA=1 (CI), like the other interop
+ * suites.
  */
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
@@ -27,13 +28,11 @@ import { runConfbusCommand, startConfbusServer } from '@confbus/testkit/confbus-
 import { stopAllNodeProcesses } from '@confbus/testkit/child-process';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { keytoolAvailable, makeKeyStore } from '@confbus/testkit/key-stores';
-import { javaToolchain } from '@confbus/testkit/maven';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { type OracleSettings, SpringCryptoOracle } from './support/crypto-oracle.js';
+import { skipWithoutJava } from './support/spring-fleet.js';
 
-const java = javaToolchain();
-const keytool = keytoolAvailable();
-const notRun = !java.ok ? java.reason : !keytool.ok ? keytool.reason : undefined;
+const notRun = skipWithoutJava(keytoolAvailable());
 
 const TEXTS = ['hello', 'pässwörd ✓ 🔑', 'x'.repeat(300), 'with {braces} and = signs=', 'line\nbreak'];
 
@@ -51,7 +50,7 @@ async function confbusLocator(settings: OracleSettings): Promise<TextEncryptorLo
 
 const SUITE = 'encryption against Spring (crypto oracle)';
 // A suite that cannot run here is one skipped test saying why (counted in the summary), never a silent pass.
-if (notRun !== undefined) it(SUITE, { skip: `not run: ${notRun}` }, () => undefined);
+if (notRun !== false) it(SUITE, { skip: notRun }, () => undefined);
 else
   describe(SUITE, { timeout: 20 * 60_000 }, () => {
     let oracle: SpringCryptoOracle;

@@ -1,8 +1,8 @@
 /**
  * One bus, two kinds of members: a real Spring Boot app (interop/spring-client, spring-cloud-starter-bus-amqp)
  * beside confbus sample clients, all on one RabbitMQ vhost, configured by one confbus server from a real Git
- * remote. A push + /monitor refreshes both kinds and the Spring app's ack shows in /actuator/refresh-events;
- * busrefresh on either kind refreshes the other; destinations are honoured both ways.
+ * remote. A push + /monitor refreshes both kinds and the Spring app's ack shows in /actuator/refresh-events
+ * and, marked as a Spring node, in the console's fleet view; busrefresh on either kind refreshes the other; destinations are honoured both ways.
  *
  * "Was not refreshed" is checked through the bus's order, not time: every node handles its queue in order,
  * so once a node has acked a later event it would already have acked the earlier one had it handled it.
@@ -106,7 +106,7 @@ describe('Spring Boot and confbus clients on one bus', { skip: skipWithoutJava()
       .filter((m) => m.body.type === 'AckRemoteApplicationEvent' && m.body.ackId === event.body.id)
       .map((m) => String(m.body.originService));
 
-  it('a push + /monitor refreshes the Spring app and the confbus clients; the Spring ack is listed', async () => {
+  it('a push + /monitor refreshes the Spring app and the confbus clients; the Spring ack is listed in refresh-events and the console fleet', async () => {
     await remote.commit({ 'sample-dev.yml': dev('v2') });
     const webhook = await postPushWebhook(server.base, ['sample-dev.yml']);
     assert.equal(webhook.status, 200);
@@ -134,6 +134,25 @@ describe('Spring Boot and confbus clients on one bus', { skip: skipWithoutJava()
       .then(() => getJsonOk<RefreshEvent[]>(server.base, '/actuator/refresh-events'));
     const services = events[0]!.acks.map((ack) => ack.service);
     assert.ok(services.some(isClient(devClient, 'dev')), `the confbus client acked too: ${services}`);
+
+    // The console's fleet view: the Spring app is known from its acks alone (it never announces itself).
+    type Fleet = { items: { id: string; kind: string; application: string; profiles: string[] }[] };
+    const fleet = () => getJsonOk<Fleet>(server.base, '/-/console/api/fleet');
+    await waitUntil('the Spring app in the console fleet', async () =>
+      (await fleet()).items.some((item) => item.id === springId),
+    );
+    const items = (await fleet()).items;
+    const springNode = items.find((item) => item.id === springId);
+    assert.deepEqual(
+      springNode && {
+        kind: springNode.kind,
+        application: springNode.application,
+        profiles: springNode.profiles,
+      },
+      { kind: 'spring', application: 'sample', profiles: ['dev'] },
+    );
+    const devNode = items.find((item) => isClient(devClient, 'dev')(item.id));
+    assert.equal(devNode?.kind, 'confbus', `the confbus client is marked confbus: ${JSON.stringify(items)}`);
   });
 
   it('busrefresh on the Spring app refreshes the confbus clients', async () => {

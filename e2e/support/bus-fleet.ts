@@ -1,5 +1,6 @@
 /**
- * The bus side of the fleet: settings that put `confbus server` / `confbus sample-client` on a test vhost, sample
+ * The bus side of the fleet: settings that put `confbus server` / `confbus sample-client` on a test vhost (or a
+ * test Kafka broker), sample
  * clients that log in to RabbitMQ as a given user (credentials through the environment, as in production), and
  * readers for their pino log lines. Processes go through testkit's child-process module, so `stopFleet()` plus
  * `stopAllNodeProcesses()` in `after` stop them.
@@ -21,6 +22,11 @@ export function busSettings(vhost: string): Record<string, string | number | boo
     'spring.rabbitmq.port': RABBIT_PORT,
     'spring.rabbitmq.virtual-host': vhost,
   };
+}
+
+/** Switches the bus on over Kafka: the broker given by Spring Boot's key, as a Spring app would be told. */
+export function kafkaBusSettings(bootstrap: string): Record<string, string | number | boolean> {
+  return { 'spring.cloud.bus.enabled': true, 'spring.kafka.bootstrap-servers': bootstrap };
 }
 
 /** `confbus sample-client` on the bus, logging in as `credentials`; resolves once it listens. */

@@ -6,12 +6,15 @@
 import { RABBIT_HOST, RABBIT_PASSWORD, RABBIT_PORT, RABBIT_USER } from '@confbus/testkit/rabbit-vhost';
 import { springPeersUnavailable } from '@confbus/testkit/spring-peers';
 
+/** A further tool a suite needs beside Java and Maven (e.g. `keytoolAvailable()`). */
+export type Availability = { ok: true } | { ok: false; reason: string };
+
 /**
- * `describe(..., { skip })`: false when Java and Maven are here, else "not run: <reason>". CI sets
- * CONFBUS_REQUIRE_JAVA=1, which turns a missing toolchain into a failure: there, these suites never skip.
+ * `describe(..., { skip })`: false when Java, Maven and `alsoNeeded` are here, else "not run: <reason>". CI
+ * sets CONFBUS_REQUIRE_JAVA=1, which turns anything missing into a failure: there, these suites never skip.
  */
-export function skipWithoutJava(): string | false {
-  const reason = springPeersUnavailable();
+export function skipWithoutJava(...alsoNeeded: readonly Availability[]): string | false {
+  const reason = springPeersUnavailable() ?? alsoNeeded.flatMap((tool) => (tool.ok ? [] : [tool.reason]))[0];
   if (reason === undefined) return false;
   if (process.env.CONFBUS_REQUIRE_JAVA === '1') throw new Error(`CONFBUS_REQUIRE_JAVA=1 but ${reason}`);
   return `not run: ${reason} (the interop suites need Java 17+ and Maven)`;

@@ -5,9 +5,10 @@ import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import type { BusNode } from '@confbus/bus';
 import { encodeBusEvent, type AckBusEvent, type RefreshBusEvent } from '@confbus/core';
-import { Admin, Consumer, type Message, Producer } from '@platformatic/kafka';
+import { Admin, Producer } from '@platformatic/kafka';
 import { kafkaBusMember } from '@confbus/testkit/bus-member';
 import { kafkaAvailability, startKafkaBroker, type TestKafkaBroker } from '@confbus/testkit/kafka-broker';
+import { openRawKafkaTap } from '@confbus/testkit/raw-kafka-tap';
 import { waitFor } from '@confbus/testkit/wait-for';
 import { captureLogger } from './capture-logger.js';
 
@@ -48,31 +49,6 @@ describe(
     }
 
     const acksFor = (m: Member, id: string) => m.acks.filter((ack) => ack.ackId === id);
-
-    /**
-     * A raw consumer of the whole bus topic, independent of BusNode. It reads from the beginning: with 'latest'
-     * the end is fixed only when the group's assignment arrives, so a record published before that is missed.
-     */
-    async function rawRecords(): Promise<Message<Buffer, Buffer, Buffer, Buffer>[]> {
-      const consumer = new Consumer({
-        clientId: 'raw',
-        groupId: `raw.${Date.now()}`,
-        bootstrapBrokers: [broker.bootstrap],
-      });
-      cleanups.push(() => new Promise<void>((resolve) => consumer.close(true, () => resolve())));
-      const stream = await consumer.consume({
-        topics: [TOPIC],
-        mode: 'earliest',
-        autocommit: false,
-        maxWaitTime: 500,
-      });
-      cleanups.push(() => stream.close());
-      const got: Message<Buffer, Buffer, Buffer, Buffer>[] = [];
-      stream.on('data', (record) => got.push(record));
-      // The broker restart of a later test breaks this consumer; it is only read here.
-      stream.on('error', () => undefined);
-      return got;
-    }
 
     async function rawProducer(): Promise<Producer<Buffer, Buffer, Buffer, Buffer>> {
       const producer = new Producer({ clientId: 'raw', bootstrapBrokers: [broker.bootstrap], acks: -1 });
@@ -138,18 +114,18 @@ describe(
     });
 
     it("writes Spring's record: no key, the event's JSON, contentType and spring_json_header_types headers", async () => {
-      const got = await rawRecords();
+      const tap = await openRawKafkaTap(broker.bootstrap, TOPIC);
+      cleanups.push(() => tap.close());
       const e = await a.node.publishRefresh('svc-b');
       // The event itself, not svc-b's ack of it (whose ackId holds the same id).
-      const isTheEvent = (r: (typeof got)[number]) =>
-        (JSON.parse(r.value.toString('utf8')) as { id?: unknown }).id === e.id;
-      await waitFor('the raw consumer to get the refresh', () => got.some(isTheEvent));
-      const record = got.find(isTheEvent)!;
+      const isTheEvent = (r: (typeof tap.records)[number]) =>
+        (JSON.parse(r.value) as { id?: unknown }).id === e.id;
+      await waitFor('the raw consumer to get the refresh', () => tap.records.some(isTheEvent));
+      const record = tap.records.find(isTheEvent)!;
       assert.equal(record.topic, TOPIC);
       assert.equal(record.key, undefined);
-      assert.equal(record.value.toString('utf8'), encodeBusEvent(e));
-      const headers = Object.fromEntries([...record.headers].map(([k, v]) => [k.toString(), v.toString()]));
-      assert.deepEqual(headers, {
+      assert.equal(record.value, encodeBusEvent(e));
+      assert.deepEqual(record.headers, {
         contentType: 'application/json',
         spring_json_header_types: '{"contentType":"java.lang.String"}',
       });

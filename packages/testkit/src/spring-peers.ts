@@ -30,7 +30,10 @@ export function springPeersUnavailable(): string | undefined {
   return toolchain.ok ? undefined : toolchain.reason;
 }
 
-/** Builds (or reuses) a peer; resolves with its runnable jar. `goals` selects e.g. `-Pbus-kafka`. */
+/** Maven goals that build interop/spring-client on the Kafka binder (target/spring-client-kafka.jar). */
+export const SPRING_CLIENT_KAFKA_GOALS: readonly string[] = ['-Pbus-kafka', 'package'];
+
+/** Builds (or reuses) a peer; resolves with its runnable jar. `goals` selects e.g. SPRING_CLIENT_KAFKA_GOALS. */
 export async function buildSpringPeer(peer: SpringPeer, goals?: readonly string[]): Promise<string> {
   const build = await buildMavenProject(join(INTEROP_DIR, peer), { goals });
   if (build.jar === undefined) throw new Error(`The build of interop/${peer} produced no jar`);
