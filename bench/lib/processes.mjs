@@ -113,5 +113,5 @@ export async function startBaseline(scriptUrl, args = []) {
     args: [fileURLToPath(scriptUrl), ...args],
     ready: (line) => /^LISTENING (http:\/\/\S+)/.exec(line)?.[1],
   });
-  return { url: proc.value, stop: proc.stop, output: proc.output };
+  return { url: proc.value, stop: proc.stop, output: proc.output, child: proc.child };
 }
