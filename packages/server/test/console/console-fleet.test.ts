@@ -23,6 +23,9 @@ interface Instance {
 
 describe('console fleet over the bus', () => {
   let remote: GitRemote;
+  /** A named repository (repos.team, pattern payments*): its instances stand against its own commits. */
+  let team: GitRemote;
+  let teamFirst: string;
   let vhost: TestVhost;
   let server: TestServer;
   let tap: RawBusTap;
@@ -31,6 +34,8 @@ describe('console fleet over the bus', () => {
   before(async () => {
     remote = await createGitRemote();
     first = await remote.commit({ 'orders.yml': 'limit: 1\n', 'billing.yml': 'rate: 1\n' });
+    team = await createGitRemote('team');
+    teamFirst = await team.commit({ 'payments.yml': 'fee: 1\n' });
     vhost = await createTestVhost();
     tap = await openRawBusTap(vhost.amqpUrl);
     server = await startTestServer({
@@ -40,6 +45,8 @@ describe('console fleet over the bus', () => {
       'spring.rabbitmq.host': RABBIT_HOST,
       'spring.rabbitmq.virtual-host': vhost.name,
       'confbus.console.presence-interval': '30',
+      'spring.cloud.config.server.git.repos.team.uri': team.url,
+      'spring.cloud.config.server.git.repos.team.pattern': 'payments*',
     });
   });
 
@@ -48,6 +55,7 @@ describe('console fleet over the bus', () => {
     await tap?.close();
     await vhost?.remove();
     await remote?.remove();
+    await team?.remove();
   });
 
   const announce = (service: string, application: string, configVersion: string, leaving = false) =>
@@ -165,6 +173,31 @@ describe('console fleet over the bus', () => {
     assert.equal(event.diffTarget.application, 'orders');
     const orders = (await fleet()).items.find((i) => i.id === 'orders:default:1:a');
     assert.deepEqual([orders?.configVersion, orders?.state], [published.commit, 'current']);
+  });
+
+  it("stands an instance of a named repository's application against that repository, and refreshes it with its commit", async () => {
+    await announce('payments:default:3:c', 'payments', teamFirst);
+    const payments = async () => (await fleet()).items.find((i) => i.id === 'payments:default:3:c');
+    const current = await waitFor('payments in the fleet', payments);
+    assert.deepEqual([current.state, current.latest], ['current', teamFirst]);
+
+    const teamSecond = await team.commit({ 'payments.yml': 'fee: 2\n' });
+    await server.get('/payments/default'); // an upstream check of the team repository
+    const lagging = await waitFor('payments against the new team commit', async () => {
+      const now = await payments();
+      return now?.latest === teamSecond ? now : undefined;
+    });
+    assert.equal(lagging.state, 'lagging');
+
+    const session = (await server.get('/-/console/api/session')).json() as { csrfToken: string };
+    const response = await fetch(`${server.base}/-/console/api/bus-refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-confbus-csrf': session.csrfToken },
+      body: JSON.stringify({ target: 'application', application: 'payments' }),
+    });
+    assert.equal(response.status, 202);
+    const published = (await response.json()) as { commit: string };
+    assert.equal(published.commit, teamSecond, "the team repository's commit, which payments will fetch");
   });
 
   it('drops a node that announces it is leaving', async () => {
