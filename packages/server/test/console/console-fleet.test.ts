@@ -1,12 +1,14 @@
 // The console's fleet and refresh views over a real RabbitMQ (own vhost), with a raw tap playing the other nodes:
 // a confbus node known by its announcement, a Spring node known by its ack of the server's presence request,
 // current / same-config / lagging states after a push, a bus refresh published from the console with its ack
-// timeline, and a leaving node dropped.
+// timeline, presence, a webhook's refresh and acks streamed live (server-sent events), an instance of a named
+// repository's application stood against that repository, and a leaving node dropped.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { PRESENCE_REQUEST_EVENT_TYPE, createPresenceAnnouncement, encodeBusEvent } from '@confbus/core';
 import { waitFor } from '@confbus/testkit/confbus-processes';
+import { openEventStream } from '@confbus/testkit/event-stream';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
 import { RABBIT_HOST, type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
@@ -173,6 +175,45 @@ describe('console fleet over the bus', () => {
     assert.equal(event.diffTarget.application, 'orders');
     const orders = (await fleet()).items.find((i) => i.id === 'orders:default:1:a');
     assert.deepEqual([orders?.configVersion, orders?.state], [published.commit, 'current']);
+  });
+
+  it('streams presence, a webhook refresh and its acks live to an open console', async () => {
+    const stream = await openEventStream(`${server.base}/-/console/api/events`);
+    try {
+      await announce('shipping:default:9:z', 'shipping', first);
+      const joined = await waitFor('the presence event', () =>
+        stream.find<{ service: string; leaving: boolean }>(
+          'presence',
+          (d) => d.service === 'shipping:default:9:z',
+        ),
+      );
+      assert.equal(joined.leaving, false);
+
+      const webhook = await fetch(`${server.base}/monitor`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path: ['orders.yml'] }),
+      });
+      assert.equal(webhook.status, 200, await webhook.text());
+      const refresh = await waitFor('the refresh event of the webhook', () =>
+        stream.find<{ id: string; destination: string }>('refresh', (d) => d.destination === 'orders:**'),
+      );
+      await ack('orders:default:1:a', refresh.id, 'RefreshRemoteApplicationEvent', first);
+      const acked = await waitFor('the ack event', () =>
+        stream.find<{ ackId: string; service: string; configVersion: string | null }>(
+          'ack',
+          (d) => d.ackId === refresh.id,
+        ),
+      );
+      assert.deepEqual([acked.service, acked.configVersion], ['orders:default:1:a', first]);
+
+      await announce('shipping:default:9:z', 'shipping', first, true);
+      await waitFor('the leaving event', () =>
+        stream.find<{ service: string; leaving: boolean }>('presence', (d) => d.leaving),
+      );
+    } finally {
+      stream.close();
+    }
   });
 
   it("stands an instance of a named repository's application against that repository, and refreshes it with its commit", async () => {
