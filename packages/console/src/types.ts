@@ -48,17 +48,24 @@ export interface Push {
   at: string;
 }
 
+export interface RepositoryState {
+  /** `default`, a `repos.*` name, or `name[uri]` for a mirror made from a uri template. */
+  name: string;
+  uri: string;
+  /** The `repos.<name>.pattern` list; empty for the default repository. */
+  patterns: string[];
+  label: string | null;
+  commit: CommitSummary | null;
+  lastCheckAt: string | null;
+  lastSuccessAt: string | null;
+  state: 'UP' | 'STALE' | 'UNKNOWN';
+  staleSince: string | null;
+  error: string | null;
+}
+
 export interface Overview {
-  repository: {
-    uri: string;
-    label: string | null;
-    commit: CommitSummary | null;
-    lastCheckAt: string | null;
-    lastSuccessAt: string | null;
-    state: 'UP' | 'STALE' | 'UNKNOWN';
-    staleSince: string | null;
-    error: string | null;
-  };
+  /** The default repository first, then the named ones in configuration order. */
+  repositories: RepositoryState[];
   bus: { enabled: boolean; connected: boolean; id: string | null };
   counts: { applications: number | null; instances: number };
   refreshEvents: RefreshEvent[];
@@ -109,6 +116,8 @@ export interface Property {
 export interface EnvironmentView extends Paged<Property> {
   application: string;
   profiles: string[];
+  /** The repository that serves it (as the environment endpoint routes the request). */
+  repository: string;
   label: string;
   commit: string;
   stale: boolean;
@@ -117,6 +126,7 @@ export interface EnvironmentView extends Paged<Property> {
 export interface Diff {
   application: string;
   profiles: string[];
+  repository: string;
   from: { label: string; commit: string } | null;
   to: { label: string; commit: string };
   added: Array<{ key: string; value: Value }>;

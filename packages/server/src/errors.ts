@@ -74,6 +74,11 @@ export const serverErrors = defineErrors({
     description:
       'A console bus action needs the bus (spring.cloud.bus.enabled=true) and it is off or not started',
   },
+  CONFBUS_CONSOLE_UNAVAILABLE: {
+    status: 404,
+    description:
+      'The console is on but cannot work with this default repository (the native backend, or a git uri with {application}, {profile} or {label}); the message says which',
+  },
   CONFBUS_CONSOLE_PUBLISH_FAILED: {
     status: 503,
     description: 'The console could not publish the refresh event to the bus; the broker is unreachable',

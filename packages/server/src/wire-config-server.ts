@@ -5,7 +5,7 @@
  * this; the fast test tier calls it with fakes (test/fakes/) and no git or broker at all.
  */
 import type { BusNode } from '@confbus/bus';
-import { type Settings, maskUriUserInfo } from '@confbus/core';
+import type { Settings } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
@@ -38,7 +38,12 @@ import { close, listen } from './server-lifecycle.js';
 import { type ServerEncryption, registerEncryptionRoutes } from './encryption/index.js';
 import { plainTextDecryptor } from './environment/plain-text-decryption.js';
 import { readHealthSettings } from './settings/health-settings.js';
-import { OperatorConsole, reserveConsolePrefix } from './console/index.js';
+import {
+  OperatorConsole,
+  consoleUnavailableReason,
+  registerConsoleUnavailable,
+  reserveConsolePrefix,
+} from './console/index.js';
 import { type OpenMirror, openRepositories } from './repositories/open-repositories.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import type { ServedMirror } from './repositories/served-repository.js';
@@ -151,18 +156,21 @@ function trackerLimits(settings: Settings): { maxEvents: number; maxAcksPerEvent
   };
 }
 
-/** The operator console, on the default repository's Git mirror (none for native or a uri template). */
+/**
+ * The operator console, on the default repository's Git mirror, reading environments through the router; none
+ * when switched off, or when it cannot work here (native backend, a uri template: then its paths say why).
+ */
 function buildConsole(w: Omit<Wiring, 'console' | 'build'>): OperatorConsole | undefined {
   const { settings, mirror, logger } = w;
-  const environments = w.repositories.defaultRepository?.environments;
-  if (!settings.boolean('confbus.console.enabled') || !mirror || !environments) return undefined;
+  if (!settings.boolean('confbus.console.enabled')) return undefined;
+  const unavailable = consoleUnavailableReason(w.repositories);
+  if (unavailable !== undefined) logger.info(`The operator console is off: ${unavailable}`);
+  if (unavailable !== undefined || !mirror) return undefined;
   const refreshRate = settings.number(`${GIT}.refresh-rate`);
   const operatorConsole = new OperatorConsole({
+    repositories: w.repositories,
     mirror,
-    gitDir: mirror.gitDir,
-    environments,
     tracker: w.tracker,
-    displayUri: maskUriUserInfo(w.uri),
     searchPaths: settings.list(`${GIT}.search-paths`),
     maxProfiles: settings.number('confbus.server.max-profiles'),
     busEnabled: w.bus !== undefined,
@@ -284,7 +292,10 @@ async function buildHttp(
     ...(fastPath ? { fastPath } : {}),
   });
   reserveConsolePrefix(app);
-  await w.console?.register(app);
+  const unavailable = consoleUnavailableReason(repositories);
+  if (w.console) await w.console.register(app);
+  else if (unavailable !== undefined && settings.boolean('confbus.console.enabled'))
+    registerConsoleUnavailable(app, unavailable);
   return { app, fastPath };
 }
 

@@ -24,6 +24,12 @@ export interface TestRabbitUser {
   revoke(): Promise<void>;
   /** Gives the user full permissions on the vhost again. */
   restore(): Promise<void>;
+  /**
+   * Sets the user's configure, write and read permissions on the vhost (regular expressions over resource
+   * names, as rabbitmqctl takes them). The broker caches permission checks per channel: they hold for the
+   * user's connections made after this (close its connections to apply them now).
+   */
+  setPermissions(configure: string, write: string, read: string): Promise<void>;
   /** Has the broker close every connection of this user on the vhost. Returns how many were closed. */
   closeConnections(): Promise<number>;
   /** Connections the broker currently lists for this user on the vhost. */
@@ -70,6 +76,9 @@ export async function createTestRabbitUser(vhost: string): Promise<TestRabbitUse
     },
     async restore() {
       await grant();
+    },
+    async setPermissions(configure, write, read) {
+      await rabbitmqctl('set_permissions', '-p', vhost, username, configure, write, read);
     },
     async closeConnections() {
       const rows = await mine();

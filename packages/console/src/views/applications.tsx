@@ -1,6 +1,16 @@
 /** Applications: every application and profile at a label, and one application's files and commits. */
 import { useApi } from '../api.js';
-import { CommitId, DataTable, Loader, MoreCount, Pager, ProfileChips, Section, Time } from '../components.js';
+import {
+  CommitId,
+  DataTable,
+  Loader,
+  MoreCount,
+  Pager,
+  ProfileChips,
+  Section,
+  Time,
+  shortCommit,
+} from '../components.js';
 import { type Route, link, navigate } from '../router.js';
 import type { ApplicationCommits, Applications, Label, Paged } from '../types.js';
 import { LabelPicker } from './label-picker.js';
@@ -132,7 +142,7 @@ export function ApplicationView({ name, route }: { name: string; route: Route })
             <>
               <DataTable
                 testId="application-commits"
-                columns={['Commit', 'Author', 'Time', 'Message', 'Diff']}
+                columns={['Commit', 'Author', 'Time', 'Message', 'What it changed, per profile']}
               >
                 {data.items.map((commit) => (
                   <tr key={commit.commit}>
@@ -144,16 +154,18 @@ export function ApplicationView({ name, route }: { name: string; route: Route })
                       <Time iso={commit.time} />
                     </td>
                     <td>{commit.message}</td>
-                    <td>
-                      <a
-                        href={link(['diff'], {
-                          application: name,
-                          profiles: app?.profiles[0] ?? 'default',
-                          to: commit.commit,
-                        })}
-                      >
-                        What it changed
-                      </a>
+                    <td class="links" data-testid="commit-diffs">
+                      {/* A commit can change one profile's configuration and not another's: one link each. */}
+                      {(app?.profiles ?? ['default']).map((profile) => (
+                        <a
+                          key={profile}
+                          class="chip"
+                          title={`What ${shortCommit(commit.commit)} changed for ${name} (${profile})`}
+                          href={link(['diff'], { application: name, profiles: profile, to: commit.commit })}
+                        >
+                          {profile}
+                        </a>
+                      ))}
                     </td>
                   </tr>
                 ))}

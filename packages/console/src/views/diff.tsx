@@ -42,7 +42,8 @@ export function DiffView({ route }: { route: Route }) {
           {(diff) => (
             <>
               <p class="muted">
-                {diff.application} ({diff.profiles.join(', ')}): from{' '}
+                {diff.application} ({diff.profiles.join(', ')}) in repository{' '}
+                <span data-testid="served-by">{diff.repository}</span>: from{' '}
                 {diff.from ? (
                   <>
                     <LabelText label={diff.from.label} commit={diff.from.commit} />

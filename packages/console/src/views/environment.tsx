@@ -62,7 +62,8 @@ export function EnvironmentExplorer({ route }: { route: Route }) {
           {(data) => (
             <>
               <p class="muted">
-                {data.application} ({data.profiles.join(', ')}) at {data.label}, commit{' '}
+                {data.application} ({data.profiles.join(', ')}) as clients get it, from repository{' '}
+                <span data-testid="served-by">{data.repository}</span> at {data.label}, commit{' '}
                 <CommitId commit={data.commit} />
                 {data.stale ? ' — upstream unreachable, last fetched state' : ''}. Download:{' '}
                 {(['yml', 'properties', 'json'] as const).map((format) => (

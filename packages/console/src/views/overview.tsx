@@ -1,8 +1,8 @@
-/** Overview: the repository and its freshness, the bus, counts, the latest refresh events and pushes. */
+/** Overview: each repository and its freshness, the bus, counts, the latest refresh events and pushes. */
 import { useApi } from '../api.js';
 import { CommitId, DataTable, Loader, Section, Time } from '../components.js';
 import { link } from '../router.js';
-import type { Overview } from '../types.js';
+import type { Overview, RepositoryState } from '../types.js';
 import { RefreshEventsTable } from './refresh-events.js';
 
 export function OverviewView() {
@@ -12,59 +12,13 @@ export function OverviewView() {
       {(data) => (
         <>
           <div class="grid">
-            <Section title="Repository">
-              <dl class="facts">
-                <dt>URI</dt>
-                <dd>
-                  <code data-testid="repository-uri">{data.repository.uri}</code>
-                </dd>
-                <dt>State</dt>
-                <dd>
-                  <span
-                    class={`badge state-${data.repository.state.toLowerCase()}`}
-                    data-testid="repository-state"
-                  >
-                    {data.repository.state}
-                  </span>
-                  {data.repository.staleSince ? (
-                    <>
-                      {' '}
-                      since <Time iso={data.repository.staleSince} />
-                    </>
-                  ) : null}
-                </dd>
-                <dt>Label</dt>
-                <dd>{data.repository.label ?? '—'}</dd>
-                <dt>Commit</dt>
-                <dd data-testid="current-commit">
-                  {data.repository.commit ? (
-                    <>
-                      <CommitId commit={data.repository.commit.commit} /> {data.repository.commit.message}
-                      <br />
-                      <span class="muted">
-                        {data.repository.commit.author}, <Time iso={data.repository.commit.time} />
-                      </span>
-                    </>
-                  ) : (
-                    '—'
-                  )}
-                </dd>
-                <dt>Last upstream check</dt>
-                <dd>
-                  <Time iso={data.repository.lastCheckAt} />
-                </dd>
-                <dt>Last successful check</dt>
-                <dd>
-                  <Time iso={data.repository.lastSuccessAt} />
-                </dd>
-                {data.repository.error ? (
-                  <>
-                    <dt>Problem</dt>
-                    <dd class="error">{data.repository.error}</dd>
-                  </>
-                ) : null}
-              </dl>
-            </Section>
+            {data.repositories.map((repository) => (
+              <RepositoryFacts
+                key={repository.name}
+                repository={repository}
+                only={data.repositories.length === 1}
+              />
+            ))}
             <Section title="Bus and fleet">
               <dl class="facts">
                 <dt>Bus</dt>
@@ -126,5 +80,67 @@ export function OverviewView() {
         </>
       )}
     </Loader>
+  );
+}
+
+/** One repository: where it is, what it serves, its current commit and how fresh it is. */
+function RepositoryFacts({ repository, only }: { repository: RepositoryState; only: boolean }) {
+  return (
+    <Section title={only ? 'Repository' : `Repository ${repository.name}`}>
+      <dl class="facts" data-repository={repository.name}>
+        <dt>URI</dt>
+        <dd>
+          <code data-testid="repository-uri">{repository.uri}</code>
+        </dd>
+        {repository.patterns.length > 0 ? (
+          <>
+            <dt>Serves</dt>
+            <dd data-testid="repository-patterns">{repository.patterns.join(', ')}</dd>
+          </>
+        ) : null}
+        <dt>State</dt>
+        <dd>
+          <span class={`badge state-${repository.state.toLowerCase()}`} data-testid="repository-state">
+            {repository.state}
+          </span>
+          {repository.staleSince ? (
+            <>
+              {' '}
+              since <Time iso={repository.staleSince} />
+            </>
+          ) : null}
+        </dd>
+        <dt>Label</dt>
+        <dd>{repository.label ?? '—'}</dd>
+        <dt>Commit</dt>
+        <dd data-testid="current-commit">
+          {repository.commit ? (
+            <>
+              <CommitId commit={repository.commit.commit} /> {repository.commit.message}
+              <br />
+              <span class="muted">
+                {repository.commit.author}, <Time iso={repository.commit.time} />
+              </span>
+            </>
+          ) : (
+            '—'
+          )}
+        </dd>
+        <dt>Last upstream check</dt>
+        <dd>
+          <Time iso={repository.lastCheckAt} />
+        </dd>
+        <dt>Last successful check</dt>
+        <dd>
+          <Time iso={repository.lastSuccessAt} />
+        </dd>
+        {repository.error ? (
+          <>
+            <dt>Problem</dt>
+            <dd class="error">{repository.error}</dd>
+          </>
+        ) : null}
+      </dl>
+    </Section>
   );
 }

@@ -10,9 +10,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ConfbusError, type Logger, validateApplicationName, validateProfile } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validateRequest } from '../environment/environment-controller.js';
 import { serverErrors } from '../errors.js';
 import { CONSOLE_API, type ConsoleContext } from './console-context.js';
 import { badRequest } from './console-params.js';
+import { requestOf } from './fleet-status.js';
 
 export const CSRF_HEADER = 'x-confbus-csrf';
 const BUS_ID = /^[A-Za-z0-9._@+-]+(?::[A-Za-z0-9._,@+-]+)+$/;
@@ -44,7 +46,7 @@ export function registerActionRoutes(app: FastifyInstance, context: ConsoleConte
         'The bus is not connected to the broker; nothing was published (the connection is retried in the background)',
       );
     // Check upstream first, so the event announces the commit the clients will fetch.
-    const { commit } = await context.mirror.resolve(null);
+    const commit = await commitToAnnounce(context, request.body);
     let event;
     try {
       event = await bus.publishRefresh(destination, commit);
@@ -69,6 +71,36 @@ export function registerActionRoutes(app: FastifyInstance, context: ConsoleConte
       publishedAt: new Date(event.timestamp).toISOString(),
     };
   });
+}
+
+/**
+ * The commit a refresh announces (clients fetch at least it; acks on it count as "on the commit"): for an
+ * application, a profile or a known instance, what the repository router serves that target now, so an
+ * application of a named repository gets that repository's commit; otherwise, or when nothing is served to the
+ * target, the default label's commit in the default repository. Either way after an upstream check.
+ */
+async function commitToAnnounce(context: ConsoleContext, body: unknown): Promise<string> {
+  const { target, application, profile, instance } = body as Record<string, unknown>;
+  const known = target === 'instance' ? context.fleet.find(instance as string) : undefined;
+  const request =
+    target === 'application' || target === 'profile'
+      ? validateRequest(
+          {
+            name: application as string,
+            profiles: target === 'profile' ? (profile as string) : 'default',
+            label: null,
+          },
+          context.maxProfiles,
+        )
+      : known && requestOf(known, known.label);
+  if (request) {
+    try {
+      return await context.repositories.serve(request, async (_served, found) => found.revision.commit);
+    } catch {
+      // Nothing served to it: the default repository's commit, as for everything.
+    }
+  }
+  return (await context.mirror.resolve(null)).commit;
 }
 
 function checkCsrf(request: FastifyRequest, token: string): void {

@@ -1,8 +1,9 @@
 /** What the console's routes read from the rest of the server; built once in the composition root. */
 import type { BusNode } from '@confbus/bus';
 import type { RefreshTracker, TrackedRefresh } from '../bus/refresh-tracker.js';
-import type { EnvironmentService } from '../environment/environment-service.js';
 import type { GitHistory, GitMirror } from '../git/index.js';
+import type { RepositoryRouter } from '../repositories/repository-router.js';
+import type { ServedMirror } from '../repositories/served-repository.js';
 import type { ApplicationCatalogue } from './application-catalogue.js';
 import type { ConsoleEventStream } from './event-stream.js';
 import type { FleetRegistry } from './fleet-registry.js';
@@ -14,16 +15,23 @@ export const CONSOLE_PATH = '/-/console';
 export const CONSOLE_API = `${CONSOLE_PATH}/api`;
 
 export interface ConsoleContext {
+  /**
+   * Every repository the server serves, routed as the environment endpoint routes them: each environment the
+   * console shows comes from here, so it is what clients get.
+   */
+  repositories: RepositoryRouter;
+  /** The default repository's Git mirror: the labels, applications, commits and pushes the console lists. */
   mirror: GitMirror;
+  /** The default repository's history. */
   history: GitHistory;
+  /** The history of a served repository's mirror; undefined for one that is no Git mirror. */
+  historyOf(mirror: ServedMirror): GitHistory | undefined;
+  /** The default repository's applications. */
   catalogue: ApplicationCatalogue;
-  environments: EnvironmentService;
   tracker: RefreshTracker;
   fleet: FleetRegistry;
   events: ConsoleEventStream;
   pushes: PushLog;
-  /** The repository URI without credentials. */
-  displayUri: string;
   maxProfiles: number;
   busEnabled: boolean;
   /** The running bus node, once the server listens (undefined while the bus is off or starting). */

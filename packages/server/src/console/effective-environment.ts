@@ -1,11 +1,13 @@
 /**
  * The console's views of a resolved environment: each effective property with the file (and document) it comes
- * from and the values it overrides, and the difference between two environments. Values are masked exactly as
- * `/actuator/env` masks them (maskPropertyValue) before they leave this module, so no secret reaches the API.
- * Values are shown as stored (placeholders unresolved), as Spring's environment JSON shows them: resolving
- * `${db.password}` inside a harmless key would carry a secret past the mask. Callers pass the environment as the
- * repository holds it (before server-side decryption), and a `{cipher}` value is masked whatever its key, as the
- * client's /actuator/env masks what it decrypted.
+ * from and the values it overrides, and the difference between two environments. They read the environment
+ * exactly as clients are served it (server-side decryption done, `spring.cloud.config.server.overrides` first),
+ * so the console shows what clients get. Values are masked exactly as `/actuator/env` masks them
+ * (maskPropertyValue) before they leave this module, so no secret reaches the API; a key that is `{cipher}` text
+ * in any file of the environment is masked whatever its name, also where the server decrypted it for clients,
+ * as the client's /actuator/env masks what it decrypted. Values are shown as served (placeholders unresolved,
+ * as Spring's environment JSON shows them): resolving `${db.password}` inside a harmless key would carry a
+ * secret past the mask.
  */
 
 import {
@@ -19,9 +21,24 @@ import {
   mergeForRendering,
 } from '@confbus/core';
 
-/** A value as the console may show it. */
-function shown(key: string, value: PropertyValue): PropertyValue {
-  return isCipherValue(value) ? maskValue() : maskPropertyValue(key, value);
+/** An environment as served, with the one it was built from (a ResolvedEnvironment is one). */
+export interface ServedEnvironment {
+  /** What clients receive: decrypted, overrides first (the environment endpoint's answer). */
+  readonly environment: Environment;
+  /** As the repository holds it: tells which values were `{cipher}` text before decryption. */
+  readonly stored: Environment;
+}
+
+type Shown = (key: string, value: PropertyValue) => PropertyValue;
+
+/** How the console may show the values of one served environment. */
+function maskFor(served: ServedEnvironment): Shown {
+  const encrypted = new Set<string>();
+  if (served.stored !== served.environment)
+    for (const { source } of served.stored.propertySources)
+      for (const [key, value] of Object.entries(source)) if (isCipherValue(value)) encrypted.add(key);
+  return (key, value) =>
+    isCipherValue(value) || encrypted.has(key) ? maskValue() : maskPropertyValue(key, value);
 }
 
 export interface PropertyOrigin {
@@ -51,7 +68,9 @@ export interface EnvironmentDiff {
 }
 
 /** Effective properties, sorted by key, masked. `uri`: the property-source name prefix (the display URI). */
-export function effectiveProperties(environment: Environment, uri: string): EffectiveProperty[] {
+export function effectiveProperties(served: ServedEnvironment, uri: string): EffectiveProperty[] {
+  const { environment } = served;
+  const shown = maskFor(served);
   const merged = mergeForRendering(environment.propertySources);
   const origins = environment.propertySources.map((source) => originOf(source, uri));
   const out: EffectiveProperty[] = [];
@@ -74,29 +93,38 @@ export function effectiveProperties(environment: Environment, uri: string): Effe
 }
 
 /** The merged, masked properties, for downloads. */
-export function maskedProperties(environment: Environment): FlatProperties {
-  const merged = mergeForRendering(environment.propertySources);
+export function maskedProperties(served: ServedEnvironment): FlatProperties {
+  const shown = maskFor(served);
+  const merged = mergeForRendering(served.environment.propertySources);
   const out: FlatProperties = {};
   for (const [key, value] of Object.entries(merged)) out[key] = shown(key, value);
   return out;
 }
 
-/** Added, removed and changed effective keys from `before` to `after`, each sorted by key, masked. */
-export function diffEnvironments(before: Environment | undefined, after: Environment): EnvironmentDiff {
-  const from = before ? mergeForRendering(before.propertySources) : {};
-  const to = mergeForRendering(after.propertySources);
+/**
+ * Added, removed and changed effective keys from `before` to `after`, each sorted by key, masked. Served values
+ * are compared, so a value encrypted again (new cipher text, same plain text) is no change, as clients see it.
+ */
+export function diffEnvironments(
+  before: ServedEnvironment | undefined,
+  after: ServedEnvironment,
+): EnvironmentDiff {
+  const from = before ? mergeForRendering(before.environment.propertySources) : {};
+  const to = mergeForRendering(after.environment.propertySources);
+  const shownAfter = maskFor(after);
+  const shownBefore = before ? maskFor(before) : shownAfter;
   const diff: EnvironmentDiff = { added: [], removed: [], changed: [] };
   for (const [key, value] of Object.entries(to)) {
-    if (!Object.hasOwn(from, key)) diff.added.push({ key, value: shown(key, value) });
+    if (!Object.hasOwn(from, key)) diff.added.push({ key, value: shownAfter(key, value) });
     else if (from[key] !== value)
       diff.changed.push({
         key,
-        from: shown(key, from[key] as PropertyValue),
-        to: shown(key, value),
+        from: shownBefore(key, from[key] as PropertyValue),
+        to: shownAfter(key, value),
       });
   }
   for (const [key, value] of Object.entries(from))
-    if (!Object.hasOwn(to, key)) diff.removed.push({ key, value: shown(key, value) });
+    if (!Object.hasOwn(to, key)) diff.removed.push({ key, value: shownBefore(key, value) });
   for (const list of [diff.added, diff.removed, diff.changed]) list.sort((a, b) => compareKeys(a.key, b.key));
   return diff;
 }

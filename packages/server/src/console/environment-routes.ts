@@ -3,12 +3,17 @@
  *   GET /-/console/api/environment?application&profiles&label&filter&offset&limit
  *   GET /-/console/api/environment/download?application&profiles&label&format=yml|properties|json
  *   GET /-/console/api/diff?application&profiles&to[&from]   (no `from`: what the push of `to` changed)
- * Names, profiles and labels are validated exactly as the environment endpoints validate them (same codes).
+ * Each request goes through the repository router exactly as the environment endpoint's does (the named
+ * repository whose patterns match, a uri template's mirror, else the default one) and reads the environment it
+ * serves: decrypted, with the server's overrides. Names, profiles and labels are validated exactly as the
+ * environment endpoints validate them (same codes).
  */
-import { type Environment, renderJson, renderProperties, renderYaml } from '@confbus/core';
+import { renderJson, renderProperties, renderYaml } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import { validateRequest } from '../environment/environment-controller.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
+import type { ResolvedEnvironment } from '../environment/resolved-environment.js';
+import type { ServedRepository } from '../repositories/served-repository.js';
 import { CONSOLE_API, type ConsoleContext } from './console-context.js';
 import { type Query, choice, optionalText, page, paginate, requiredText } from './console-params.js';
 import {
@@ -22,13 +27,13 @@ const FORMATS = ['yml', 'properties', 'json'] as const;
 
 export function registerEnvironmentRoutes(app: FastifyInstance, context: ConsoleContext): void {
   // Renderings per resolved environment and format: a cached environment is one shared object per commit.
-  const downloads = new WeakMap<Environment, Map<string, string>>();
-  const downloadOf = (environment: Environment, format: (typeof FORMATS)[number]): string => {
-    let byFormat = downloads.get(environment);
-    if (!byFormat) downloads.set(environment, (byFormat = new Map()));
+  const downloads = new WeakMap<ResolvedEnvironment, Map<string, string>>();
+  const downloadOf = (resolved: ResolvedEnvironment, format: (typeof FORMATS)[number]): string => {
+    let byFormat = downloads.get(resolved);
+    if (!byFormat) downloads.set(resolved, (byFormat = new Map()));
     let text = byFormat.get(format);
     if (text === undefined) {
-      const masked = maskedProperties(environment);
+      const masked = maskedProperties(resolved);
       text =
         format === 'properties'
           ? `${renderProperties(masked)}\n`
@@ -41,64 +46,71 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
   };
 
   // Effective properties per resolved environment (cached environments are shared objects).
-  const effective = new WeakMap<Environment, EffectiveProperty[]>();
-  const propertiesOf = (environment: Environment): EffectiveProperty[] => {
-    let properties = effective.get(environment);
+  const effective = new WeakMap<ResolvedEnvironment, EffectiveProperty[]>();
+  const propertiesOf = (resolved: ResolvedEnvironment, served: ServedRepository): EffectiveProperty[] => {
+    let properties = effective.get(resolved);
     if (!properties) {
-      properties = effectiveProperties(environment, context.displayUri);
-      effective.set(environment, properties);
+      properties = effectiveProperties(resolved, served.environments.displayUri);
+      effective.set(resolved, properties);
     }
     return properties;
   };
 
   app.get<{ Querystring: Query }>(`${CONSOLE_API}/environment`, async (request) => {
     const parsed = environmentRequest(request.query, context, 'label');
-    const { resolved, revision } = await context.environments.find(parsed);
     const filter = optionalText(request.query, 'filter')?.toLowerCase();
-    const all = propertiesOf(resolved.stored);
-    const matching = filter === undefined ? all : all.filter((p) => p.key.toLowerCase().includes(filter));
-    return {
-      application: parsed.name,
-      profiles: parsed.profiles,
-      label: revision.label,
-      commit: revision.commit,
-      stale: revision.stale,
-      ...paginate(matching, page(request.query, 200)),
-    };
+    const wanted = page(request.query, 200);
+    return context.repositories.serve(parsed, async (served, { resolved, revision }) => {
+      const all = propertiesOf(resolved, served);
+      const matching = filter === undefined ? all : all.filter((p) => p.key.toLowerCase().includes(filter));
+      return {
+        application: parsed.name,
+        profiles: parsed.profiles,
+        repository: served.name,
+        label: revision.label,
+        commit: revision.commit,
+        stale: revision.stale,
+        ...paginate(matching, wanted),
+      };
+    });
   });
 
   app.get<{ Querystring: Query }>(`${CONSOLE_API}/environment/download`, async (request, reply) => {
     const parsed = environmentRequest(request.query, context, 'label');
     const format = choice(request.query, 'format', FORMATS, 'yml');
-    const { resolved, revision } = await context.environments.find(parsed);
-    const body = downloadOf(resolved.stored, format);
+    const { resolved, revision } = await context.repositories.find(parsed);
     // Names and profiles are validated to [A-Za-z0-9._+@-] and commas: safe in a quoted file name.
     const file = `${parsed.applications.join('_')}-${parsed.profiles.join('_')}.${format}`;
     reply
       .type(format === 'json' ? 'application/json' : 'text/plain; charset=utf-8')
       .header('content-disposition', `attachment; filename="${file}"`)
       .header('x-config-version', revision.commit);
-    return body;
+    return downloadOf(resolved, format);
   });
 
   app.get<{ Querystring: Query }>(`${CONSOLE_API}/diff`, async (request) => {
     const target = environmentRequest(request.query, context, 'to');
-    // One upstream check for both sides: `to` checks, `from` reads the state that check fetched.
-    const to = await context.mirror.resolve(target.label);
-    const after = await context.environments.findAt(target, to);
-    const fromLabel = optionalText(request.query, 'from') ?? (await previousCommitOf(context, to.commit));
-    let before: Awaited<ReturnType<typeof context.environments.findAt>> | undefined;
-    if (fromLabel !== null) {
-      const source = environmentRequest({ ...request.query, from: fromLabel }, context, 'from');
-      before = await context.environments.findAt(source, await context.mirror.resolveFetched(source.label));
-    }
-    return {
-      application: target.name,
-      profiles: target.profiles,
-      from: before ? { label: before.revision.label, commit: before.revision.commit } : null,
-      to: { label: to.label, commit: to.commit },
-      ...diffEnvironments(before?.resolved.stored, after.resolved.stored),
-    };
+    const from = optionalText(request.query, 'from');
+    // Both sides from the repository that serves `to`, with one upstream check: `to` checks, `from` reads the
+    // state that check fetched.
+    return context.repositories.serve(target, async (served, after) => {
+      const fromLabel = from ?? (await previousCommitOf(context, served, after.revision.commit));
+      const before =
+        fromLabel === null
+          ? undefined
+          : await served.environments.find({
+              ...environmentRequest({ ...request.query, from: fromLabel }, context, 'from'),
+              lastFetched: true,
+            });
+      return {
+        application: target.name,
+        profiles: target.profiles,
+        repository: served.name,
+        from: before ? { label: before.revision.label, commit: before.revision.commit } : null,
+        to: { label: after.revision.label, commit: after.revision.commit },
+        ...diffEnvironments(before?.resolved, after.resolved),
+      };
+    });
   });
 }
 
@@ -117,7 +129,17 @@ function environmentRequest(
   );
 }
 
-/** The commit a push of `commit` replaced, else its first parent; null for a root commit. */
-async function previousCommitOf(context: ConsoleContext, commit: string): Promise<string | null> {
-  return context.pushes.previousOf(commit) ?? (await context.history.commit(commit)).parents[0] ?? null;
+/**
+ * The commit a push of `commit` replaced (pushes are seen on the default repository), else its first parent in
+ * the repository that serves it; null for a root commit or a repository without history.
+ */
+async function previousCommitOf(
+  context: ConsoleContext,
+  served: ServedRepository,
+  commit: string,
+): Promise<string | null> {
+  const pushed = served.mirror === context.mirror ? context.pushes.previousOf(commit) : undefined;
+  if (pushed !== undefined) return pushed;
+  const history = context.historyOf(served.mirror);
+  return history ? ((await history.commit(commit)).parents[0] ?? null) : null;
 }

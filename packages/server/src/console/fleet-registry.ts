@@ -81,6 +81,11 @@ export class FleetRegistry {
       .sort((a, b) => a.application.localeCompare(b.application) || a.id.localeCompare(b.id));
   }
 
+  /** One instance by bus id, if heard from (expired or not). */
+  find(id: string): FleetInstance | undefined {
+    return this.instances.get(id)?.instance;
+  }
+
   get size(): number {
     return this.instances.size;
   }

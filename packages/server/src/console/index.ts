@@ -8,6 +8,7 @@ import type { BusNode } from '@confbus/bus';
 import {
   type AckBusEvent,
   type BusEvent,
+  ConfbusError,
   type Logger,
   type RefreshBusEvent,
   createPresenceRequest,
@@ -15,13 +16,16 @@ import {
 } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
-import type { EnvironmentService } from '../environment/environment-service.js';
-import { GitHistory, type GitMirror } from '../git/index.js';
+import { serverErrors } from '../errors.js';
+import { GitHistory, GitMirror } from '../git/index.js';
+import { NativeRepository } from '../native/native-repository.js';
+import type { RepositoryRouter } from '../repositories/repository-router.js';
+import type { ServedMirror } from '../repositories/served-repository.js';
 import { registerActionRoutes } from './action-routes.js';
 import { ApplicationCatalogue } from './application-catalogue.js';
 import { consoleAssetsDir } from '@confbus/console';
 import { registerConsoleAssets } from './console-assets.js';
-import type { ConsoleContext } from './console-context.js';
+import { CONSOLE_PATH, type ConsoleContext } from './console-context.js';
 import { registerEnvironmentRoutes } from './environment-routes.js';
 import { ConsoleEventStream } from './event-stream.js';
 import { FleetRegistry } from './fleet-registry.js';
@@ -39,13 +43,44 @@ export function reserveConsolePrefix(app: FastifyInstance): void {
   app.all('/-/*', (_request, reply) => reply.callNotFound());
 }
 
+/**
+ * The console is on but cannot work here (see consoleUnavailableReason): its page and API answer 404 saying why,
+ * rather than a bare "no endpoint".
+ */
+export function registerConsoleUnavailable(app: FastifyInstance, reason: string): void {
+  const unavailable = async () => {
+    throw new ConfbusError(serverErrors.CONFBUS_CONSOLE_UNAVAILABLE, reason);
+  };
+  app.all(CONSOLE_PATH, unavailable);
+  app.all(`${CONSOLE_PATH}/*`, unavailable);
+}
+
+/**
+ * Why the console cannot work with this default repository, or undefined when it can. Its labels, applications,
+ * history and pushes are those of one Git repository: the native backend has no history, and a default uri
+ * with placeholders is a different repository per application, none of them the default.
+ */
+export function consoleUnavailableReason(repositories: RepositoryRouter): string | undefined {
+  const mirror = repositories.defaultRepository?.mirror;
+  if (mirror instanceof GitMirror) return undefined;
+  return mirror === undefined
+    ? 'The operator console needs a default Git repository without placeholders: spring.cloud.config.server.git.uri ' +
+        'has {application}, {profile} or {label}, so each application has its own repository and none is the ' +
+        'default one the console lists (the environment endpoints serve as usual)'
+    : `The operator console needs a Git repository: ${
+        mirror instanceof NativeRepository
+          ? 'the native backend (spring.profiles.active=native)'
+          : 'this default repository'
+      } has no labels or history to show (the environment endpoints serve as usual)`;
+}
+
 export interface ConsoleOptions {
+  /** Every repository served; environments are read through it, as the environment endpoint reads them. */
+  repositories: RepositoryRouter;
+  /** The default repository's mirror (labels, applications, history, pushes). */
   mirror: GitMirror;
-  /** The mirror's bare repository, for history queries. */
-  gitDir: string;
-  environments: EnvironmentService;
   tracker: RefreshTracker;
-  displayUri: string;
+  /** The default repository's search paths (its application catalogue). */
   searchPaths: readonly string[];
   maxProfiles: number;
   busEnabled: boolean;
@@ -64,15 +99,20 @@ const MAX_INSTANCES = 10_000;
 export class OperatorConsole {
   private readonly context: ConsoleContext;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** Histories of the served Git mirrors, made on first use (named and placeholder-made repositories). */
+  private readonly histories = new WeakMap<GitMirror, GitHistory>();
   private busNode: BusNode | undefined;
   private lastStale = false;
 
   constructor(private readonly options: ConsoleOptions) {
+    const history = new GitHistory(options.mirror.gitDir);
+    this.histories.set(options.mirror, history);
     this.context = {
+      repositories: options.repositories,
       mirror: options.mirror,
-      history: new GitHistory(options.gitDir),
+      history,
+      historyOf: (mirror) => this.historyOf(mirror),
       catalogue: new ApplicationCatalogue(options.mirror, options.searchPaths),
-      environments: options.environments,
       tracker: options.tracker,
       fleet: new FleetRegistry({
         maxInstances: MAX_INSTANCES,
@@ -80,7 +120,6 @@ export class OperatorConsole {
       }),
       events: new ConsoleEventStream({ maxStreams: options.maxEventStreams, heartbeatMs: 15_000 }),
       pushes: new PushLog(),
-      displayUri: options.displayUri,
       maxProfiles: options.maxProfiles,
       busEnabled: options.busEnabled,
       bus: () => this.busNode,
@@ -174,6 +213,13 @@ export class OperatorConsole {
   close(): void {
     for (const timer of this.timers) clearInterval(timer);
     this.context.events.close();
+  }
+
+  private historyOf(mirror: ServedMirror): GitHistory | undefined {
+    if (!(mirror instanceof GitMirror)) return undefined;
+    let history = this.histories.get(mirror);
+    if (!history) this.histories.set(mirror, (history = new GitHistory(mirror.gitDir)));
+    return history;
   }
 
   private watchUpstream(): void {

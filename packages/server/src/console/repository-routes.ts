@@ -10,6 +10,8 @@ import { ConfbusError, validateApplicationName } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import { serverErrors } from '../errors.js';
 import type { ResolvedRevision } from '../environment/config-repository.js';
+import type { RepositoryDefinition } from '../repositories/repository-definitions.js';
+import type { ServedRepository } from '../repositories/served-repository.js';
 import type { CatalogueApplication } from './application-catalogue.js';
 import { CONSOLE_API, type ConsoleContext, refreshEventsOf } from './console-context.js';
 import { type Query, badRequest, optionalText, page, paginate } from './console-params.js';
@@ -86,21 +88,57 @@ export function registerRepositoryRoutes(app: FastifyInstance, context: ConsoleC
 }
 
 async function overview(context: ConsoleContext) {
-  const health = context.mirror.health();
-  let revision: ResolvedRevision | undefined;
-  let problem: string | undefined;
-  try {
-    revision = await context.mirror.resolve(null);
-  } catch (error) {
-    problem = error instanceof Error ? error.message : String(error);
-  }
-  const commit = revision ? await context.history.commit(revision.commit) : undefined;
+  const repositories = await Promise.all(
+    context.repositories
+      .configured()
+      .flatMap(({ definition, served }) => served.map((one) => repositoryState(context, one, definition))),
+  );
+  const revision = repositories.find((entry) => entry.isDefault)?.revision;
   const catalogue = revision ? await context.catalogue.at(revision.commit).catch(() => undefined) : undefined;
   const bus = context.bus();
   const { events } = refreshEventsOf(context, { offset: 0, limit: LATEST });
   return {
-    repository: {
-      uri: context.displayUri,
+    repositories: repositories.map((entry) => entry.view),
+    bus: { enabled: context.busEnabled, connected: bus?.connected ?? false, id: bus?.busId ?? null },
+    counts: { applications: catalogue?.applications.length ?? null, instances: context.fleet.list().length },
+    refreshEvents: events.map((event) =>
+      viewOfRefreshEvent(event, context.pushes.previousOf(event.commit) ?? null, catalogue),
+    ),
+    pushes: context.pushes.latest(LATEST),
+  };
+}
+
+/**
+ * One repository's state. The default one is checked upstream first (as every console read is); a named one is
+ * shown as last fetched, so an overview neither waits for nor starts the clone of a repository no request has
+ * needed yet (cloned on first use, unless clone-on-start).
+ */
+async function repositoryState(
+  context: ConsoleContext,
+  served: ServedRepository,
+  definition: RepositoryDefinition,
+) {
+  const { mirror } = served;
+  const isDefault = mirror === context.mirror;
+  let revision: ResolvedRevision | undefined;
+  let problem: string | undefined;
+  try {
+    if (isDefault) revision = await context.mirror.resolve(null);
+    else if (mirror.health().available) revision = await mirror.resolveFetched?.(null);
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error);
+  }
+  const history = context.historyOf(mirror);
+  const commit =
+    revision && history ? await history.commit(revision.commit).catch(() => undefined) : undefined;
+  const health = mirror.health();
+  return {
+    isDefault,
+    revision,
+    view: {
+      name: served.name,
+      uri: health.uri,
+      patterns: definition.patterns,
       label: revision?.label ?? null,
       commit: commit ?? null,
       lastCheckAt: health.lastCheckAt?.toISOString() ?? null,
@@ -109,12 +147,6 @@ async function overview(context: ConsoleContext) {
       staleSince: health.staleSince?.toISOString() ?? null,
       error: problem ?? health.lastError ?? null,
     },
-    bus: { enabled: context.busEnabled, connected: bus?.connected ?? false, id: bus?.busId ?? null },
-    counts: { applications: catalogue?.applications.length ?? null, instances: context.fleet.list().length },
-    refreshEvents: events.map((event) =>
-      viewOfRefreshEvent(event, context.pushes.previousOf(event.commit) ?? null, catalogue),
-    ),
-    pushes: context.pushes.latest(LATEST),
   };
 }
 

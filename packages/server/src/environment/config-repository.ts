@@ -19,6 +19,11 @@ export interface ConfigRepository {
    * freshness rule as resolve()); undefined when resolve() must decide. Must start nothing.
    */
   resolveNow?(label: string | null, atLeast?: string): ResolvedRevision | undefined;
+  /**
+   * Optional: the label's revision in the state fetched last, with no upstream check (a Git mirror); for
+   * requests that ask for it (EnvironmentRequest.lastFetched). Without it such requests use resolve().
+   */
+  resolveFetched?(label: string | null): Promise<ResolvedRevision>;
   listFiles(commit: string): Promise<readonly string[]>;
   readFile(commit: string, path: string): Promise<Buffer | undefined>;
   /** Optional: path → content id, so a file unchanged since an earlier commit is not parsed again. */

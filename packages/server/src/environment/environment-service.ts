@@ -35,6 +35,11 @@ export interface EnvironmentRequest {
    * Carried on the request so every router and finder in between passes it on unchanged.
    */
   atLeast?: string;
+  /**
+   * Answer from the state fetched last, without an upstream check (ConfigRepository.resolveFetched): the
+   * console's fleet states and the second side of a diff, which must not cost a check per instance or side.
+   */
+  lastFetched?: boolean;
 }
 
 /** The request with the client's version hint, when it sent one. */
@@ -118,7 +123,17 @@ export class EnvironmentService {
   async find(
     request: EnvironmentRequest,
   ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
-    return this.findAt(request, await this.options.repository.resolve(request.label, request.atLeast));
+    const { repository } = this.options;
+    const revision =
+      request.lastFetched && repository.resolveFetched
+        ? await repository.resolveFetched(request.label)
+        : await repository.resolve(request.label, request.atLeast);
+    return this.findAt(request, revision);
+  }
+
+  /** The prefix of its property-source names (`<uri>/<path>`): the repository's uri without credentials. */
+  get displayUri(): string {
+    return this.uri;
   }
 
   /** find()'s answer when it is a cache hit at a revision known at once (ConfigRepository.resolveNow). */
@@ -131,11 +146,8 @@ export class EnvironmentService {
     return { resolved: hit, revision };
   }
 
-  /**
-   * The environment at a revision the caller already resolved (the console resolves two labels with one
-   * upstream check for a diff). `request.label` still names the environment, as Spring echoes it.
-   */
-  async findAt(
+  /** The environment at a resolved revision; `request.label` still names it, as Spring echoes it. */
+  private async findAt(
     request: EnvironmentRequest,
     revision: ResolvedRevision,
   ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {

@@ -154,6 +154,18 @@ export class RepositoryRouter implements EnvironmentFinder {
     return failures.find((failure) => failure !== undefined);
   }
 
+  /**
+   * Every configured repository, the default one first, then the named ones in configuration order, each with
+   * the mirrors it serves from now: its one mirror, or for a uri template those made so far (the console's
+   * overview).
+   */
+  configured(): Array<{ definition: RepositoryDefinition; served: ServedRepository[] }> {
+    return [this.defaultEntry, ...this.named].map((entry) => ({
+      definition: entry.definition,
+      served: entry.served(),
+    }));
+  }
+
   /** Every repository being served, by name, for health. */
   health(): Record<string, MirrorHealth> {
     const out: Record<string, MirrorHealth> = {};

@@ -2,6 +2,9 @@
 import type { SettingSpec } from '@confbus/core';
 import { WEBHOOK_SECRET_HOSTS } from '../monitor/webhook-signature.js';
 
+/** The longest console interval: setInterval fires at once, repeatedly, beyond 2^31 ms (24.8 days). */
+const ONE_DAY_SECONDS = 86_400;
+
 export const loggingSettingSpecs: readonly SettingSpec[] = [
   {
     key: 'confbus.logging.access-log',
@@ -76,12 +79,16 @@ export const monitorAndConsoleSettingSpecs: readonly SettingSpec[] = [
     key: 'confbus.console.max-event-streams',
     type: 'integer',
     default: 64,
+    min: 1,
+    max: 10_000,
     description: 'Most console live-update streams (server-sent events) open at once (503 beyond)',
   },
   {
     key: 'confbus.console.watch-interval',
     type: 'integer',
     default: 10,
+    min: 0, // 0 = no checks
+    max: ONE_DAY_SECONDS,
     description:
       'Seconds between upstream checks while a console is open, so a push shows without a webhook (0 = none; never when refresh-rate < 0)',
   },
@@ -89,6 +96,10 @@ export const monitorAndConsoleSettingSpecs: readonly SettingSpec[] = [
     key: 'confbus.console.presence-interval',
     type: 'integer',
     default: 60,
+    // Each request makes every node on the bus answer; below a few seconds that is a flood, and at 0 the fleet
+    // would expire every instance at once (three intervals of silence).
+    min: 5,
+    max: ONE_DAY_SECONDS,
     description:
       'Seconds between presence requests on the bus; an instance not heard from for three intervals leaves the fleet view',
   },

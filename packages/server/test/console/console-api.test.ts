@@ -81,20 +81,25 @@ describe('console JSON API', () => {
 
   it('overview: repository without credentials, commit with author and time, state, counts', async () => {
     const overview = await api<{
-      repository: {
+      repositories: Array<{
+        name: string;
         uri: string;
+        patterns: string[];
         label: string;
         commit: { commit: string; message: string; author: string };
         state: string;
-      };
+      }>;
       bus: { enabled: boolean };
       counts: { applications: number; instances: number };
     }>('overview');
-    assert.equal(overview.repository.uri, remote.url);
-    assert.equal(overview.repository.label, 'master');
-    assert.equal(overview.repository.commit.commit, commits[1]);
-    assert.equal(overview.repository.commit.author, 'Confbus Test');
-    assert.equal(overview.repository.state, 'UP');
+    assert.equal(overview.repositories.length, 1);
+    const [repository] = overview.repositories;
+    assert.deepEqual([repository?.name, repository?.patterns], ['default', []]);
+    assert.equal(repository?.uri, remote.url);
+    assert.equal(repository?.label, 'master');
+    assert.equal(repository?.commit.commit, commits[1]);
+    assert.equal(repository?.commit.author, 'Confbus Test');
+    assert.equal(repository?.state, 'UP');
     assert.equal(overview.bus.enabled, false);
     assert.deepEqual(overview.counts, { applications: 4, instances: 0 });
   });

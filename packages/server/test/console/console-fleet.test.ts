@@ -1,12 +1,14 @@
 // The console's fleet and refresh views over a real RabbitMQ (own vhost), with a raw tap playing the other nodes:
 // a confbus node known by its announcement, a Spring node known by its ack of the server's presence request,
 // current / same-config / lagging states after a push, a bus refresh published from the console with its ack
-// timeline, and a leaving node dropped.
+// timeline, presence, a webhook's refresh and acks streamed live (server-sent events), an instance of a named
+// repository's application stood against that repository, and a leaving node dropped.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { PRESENCE_REQUEST_EVENT_TYPE, createPresenceAnnouncement, encodeBusEvent } from '@confbus/core';
 import { waitFor } from '@confbus/testkit/confbus-processes';
+import { openEventStream } from '@confbus/testkit/event-stream';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
 import { RABBIT_HOST, type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
@@ -23,6 +25,9 @@ interface Instance {
 
 describe('console fleet over the bus', () => {
   let remote: GitRemote;
+  /** A named repository (repos.team, pattern payments*): its instances stand against its own commits. */
+  let team: GitRemote;
+  let teamFirst: string;
   let vhost: TestVhost;
   let server: TestServer;
   let tap: RawBusTap;
@@ -31,6 +36,8 @@ describe('console fleet over the bus', () => {
   before(async () => {
     remote = await createGitRemote();
     first = await remote.commit({ 'orders.yml': 'limit: 1\n', 'billing.yml': 'rate: 1\n' });
+    team = await createGitRemote('team');
+    teamFirst = await team.commit({ 'payments.yml': 'fee: 1\n' });
     vhost = await createTestVhost();
     tap = await openRawBusTap(vhost.amqpUrl);
     server = await startTestServer({
@@ -40,6 +47,8 @@ describe('console fleet over the bus', () => {
       'spring.rabbitmq.host': RABBIT_HOST,
       'spring.rabbitmq.virtual-host': vhost.name,
       'confbus.console.presence-interval': '30',
+      'spring.cloud.config.server.git.repos.team.uri': team.url,
+      'spring.cloud.config.server.git.repos.team.pattern': 'payments*',
     });
   });
 
@@ -48,6 +57,7 @@ describe('console fleet over the bus', () => {
     await tap?.close();
     await vhost?.remove();
     await remote?.remove();
+    await team?.remove();
   });
 
   const announce = (service: string, application: string, configVersion: string, leaving = false) =>
@@ -165,6 +175,70 @@ describe('console fleet over the bus', () => {
     assert.equal(event.diffTarget.application, 'orders');
     const orders = (await fleet()).items.find((i) => i.id === 'orders:default:1:a');
     assert.deepEqual([orders?.configVersion, orders?.state], [published.commit, 'current']);
+  });
+
+  it('streams presence, a webhook refresh and its acks live to an open console', async () => {
+    const stream = await openEventStream(`${server.base}/-/console/api/events`);
+    try {
+      await announce('shipping:default:9:z', 'shipping', first);
+      const joined = await waitFor('the presence event', () =>
+        stream.find<{ service: string; leaving: boolean }>(
+          'presence',
+          (d) => d.service === 'shipping:default:9:z',
+        ),
+      );
+      assert.equal(joined.leaving, false);
+
+      const webhook = await fetch(`${server.base}/monitor`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path: ['orders.yml'] }),
+      });
+      assert.equal(webhook.status, 200, await webhook.text());
+      const refresh = await waitFor('the refresh event of the webhook', () =>
+        stream.find<{ id: string; destination: string }>('refresh', (d) => d.destination === 'orders:**'),
+      );
+      await ack('orders:default:1:a', refresh.id, 'RefreshRemoteApplicationEvent', first);
+      const acked = await waitFor('the ack event', () =>
+        stream.find<{ ackId: string; service: string; configVersion: string | null }>(
+          'ack',
+          (d) => d.ackId === refresh.id,
+        ),
+      );
+      assert.deepEqual([acked.service, acked.configVersion], ['orders:default:1:a', first]);
+
+      await announce('shipping:default:9:z', 'shipping', first, true);
+      await waitFor('the leaving event', () =>
+        stream.find<{ service: string; leaving: boolean }>('presence', (d) => d.leaving),
+      );
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("stands an instance of a named repository's application against that repository, and refreshes it with its commit", async () => {
+    await announce('payments:default:3:c', 'payments', teamFirst);
+    const payments = async () => (await fleet()).items.find((i) => i.id === 'payments:default:3:c');
+    const current = await waitFor('payments in the fleet', payments);
+    assert.deepEqual([current.state, current.latest], ['current', teamFirst]);
+
+    const teamSecond = await team.commit({ 'payments.yml': 'fee: 2\n' });
+    await server.get('/payments/default'); // an upstream check of the team repository
+    const lagging = await waitFor('payments against the new team commit', async () => {
+      const now = await payments();
+      return now?.latest === teamSecond ? now : undefined;
+    });
+    assert.equal(lagging.state, 'lagging');
+
+    const session = (await server.get('/-/console/api/session')).json() as { csrfToken: string };
+    const response = await fetch(`${server.base}/-/console/api/bus-refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-confbus-csrf': session.csrfToken },
+      body: JSON.stringify({ target: 'application', application: 'payments' }),
+    });
+    assert.equal(response.status, 202);
+    const published = (await response.json()) as { commit: string };
+    assert.equal(published.commit, teamSecond, "the team repository's commit, which payments will fetch");
   });
 
   it('drops a node that announces it is leaving', async () => {

@@ -6,7 +6,12 @@ import type { AckBusEvent, Environment, PresenceAnnouncement } from '@confbus/co
 import type { ConfigRepository } from '../../src/environment/config-repository.js';
 import { destinationOf } from '../../src/console/action-routes.js';
 import { ApplicationCatalogue } from '../../src/console/application-catalogue.js';
-import { diffEnvironments, effectiveProperties } from '../../src/console/effective-environment.js';
+import {
+  type ServedEnvironment,
+  diffEnvironments,
+  effectiveProperties,
+  maskedProperties,
+} from '../../src/console/effective-environment.js';
 import { FleetRegistry } from '../../src/console/fleet-registry.js';
 import { PushLog } from '../../src/console/push-log.js';
 
@@ -77,17 +82,22 @@ const env = (sources: Array<[string, Record<string, string | number | boolean>]>
   propertySources: sources.map(([name, source]) => ({ name, source })),
 });
 
+/** Served as stored: no server-side transform. */
+const asStored = (environment: Environment): ServedEnvironment => ({ environment, stored: environment });
+
 describe('effective properties and diffs', () => {
   it('attributes each effective value to its file and document, with what it overrides, masked', () => {
     const properties = effectiveProperties(
-      env([
-        ['file:///repo/app-dev.yml', { port: 2, 'api.token': 'new-token' }],
-        ['file:///repo/app.yml (document #1)', { port: 1, 'list[0]': 'a' }],
-        [
-          'file:///repo/app.yml (document #0)',
-          { port: 0, 'api.token': 'old-token', 'list[0]': 'x', 'list[1]': 'y' },
-        ],
-      ]),
+      asStored(
+        env([
+          ['file:///repo/app-dev.yml', { port: 2, 'api.token': 'new-token' }],
+          ['file:///repo/app.yml (document #1)', { port: 1, 'list[0]': 'a' }],
+          [
+            'file:///repo/app.yml (document #0)',
+            { port: 0, 'api.token': 'old-token', 'list[0]': 'x', 'list[1]': 'y' },
+          ],
+        ]),
+      ),
       'file:///repo/',
     );
     assert.deepEqual(properties, [
@@ -118,7 +128,7 @@ describe('effective properties and diffs', () => {
   it('diffs effective keys and masks secrets on both sides', () => {
     const before = env([['a', { same: 1, gone: 'x', 'db.password': 'old', changed: 'a' }]]);
     const after = env([['a', { same: 1, added: true, 'db.password': 'new', changed: 'b' }]]);
-    assert.deepEqual(diffEnvironments(before, after), {
+    assert.deepEqual(diffEnvironments(asStored(before), asStored(after)), {
       added: [{ key: 'added', value: true }],
       removed: [{ key: 'gone', value: 'x' }],
       changed: [
@@ -126,7 +136,58 @@ describe('effective properties and diffs', () => {
         { key: 'db.password', from: '******', to: '******' },
       ],
     });
-    assert.deepEqual(diffEnvironments(undefined, before).added.length, 4);
+    assert.deepEqual(diffEnvironments(undefined, asStored(before)).added.length, 4);
+  });
+
+  it('masks every value of a key that was {cipher} text in the repository, as served after decryption', () => {
+    const stored = env([
+      ['app-dev.yml', { greeting: '{cipher}abc', plain: 'p' }],
+      ['app.yml', { greeting: 'hello', other: '{cipher}def' }],
+    ]);
+    const decrypted = env([
+      ['overrides', { forced: 'by-server' }],
+      ['app-dev.yml', { greeting: 'decrypted-1', plain: 'p' }],
+      ['app.yml', { greeting: 'hello', other: 'decrypted-2' }],
+    ]);
+    const served = { environment: decrypted, stored };
+    assert.deepEqual(
+      effectiveProperties(served, '').map((p) => [
+        p.key,
+        p.value,
+        p.origin.file,
+        p.overridden.map((o) => o.value),
+      ]),
+      [
+        ['forced', 'by-server', 'overrides', []],
+        ['greeting', '******', 'app-dev.yml', ['******']],
+        ['other', '******', 'app.yml', []],
+        ['plain', 'p', 'app-dev.yml', []],
+      ],
+    );
+    assert.deepEqual(maskedProperties(served), {
+      forced: 'by-server',
+      greeting: '******',
+      plain: 'p',
+      other: '******',
+    });
+    const later = env([['app-dev.yml', { greeting: 'decrypted-3', plain: 'q' }]]);
+    assert.deepEqual(
+      diffEnvironments(served, {
+        environment: later,
+        stored: env([['app-dev.yml', { greeting: '{cipher}xyz', plain: 'q' }]]),
+      }),
+      {
+        added: [],
+        removed: [
+          { key: 'forced', value: 'by-server' },
+          { key: 'other', value: '******' },
+        ],
+        changed: [
+          { key: 'greeting', from: '******', to: '******' },
+          { key: 'plain', from: 'p', to: 'q' },
+        ],
+      },
+    );
   });
 });
 
