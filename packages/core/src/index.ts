@@ -40,6 +40,7 @@ export {
   resolvePlaceholders,
   resolvePlaceholdersInText,
   resolveValuePlaceholders,
+  PlaceholderCycleError,
   type CircularPlaceholders,
   type PlaceholderLookup,
 } from './environment/placeholders.js';

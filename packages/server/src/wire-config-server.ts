@@ -5,7 +5,8 @@
  * this; the fast test tier calls it with fakes (test/fakes/) and no git or broker at all.
  */
 import type { BusNode } from '@confbus/bus';
-import { type Settings, maskUriUserInfo } from '@confbus/core';
+import { type Settings } from '@confbus/core';
+import { displayUri } from './git/uri.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
@@ -157,7 +158,7 @@ function buildConsole(w: Omit<Wiring, 'console' | 'build'>): OperatorConsole | u
     gitDir: mirror.gitDir,
     environments,
     tracker: w.tracker,
-    displayUri: maskUriUserInfo(w.uri),
+    displayUri: displayUri(w.uri, settings.isSecret(`${GIT}.uri`)),
     searchPaths: settings.list(`${GIT}.search-paths`),
     maxProfiles: settings.number('confbus.server.max-profiles'),
     busEnabled: w.bus !== undefined,

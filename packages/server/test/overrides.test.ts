@@ -16,6 +16,7 @@ describe('overrides', () => {
       'spring.cloud.config.server.overrides.foo': 'forced',
       'spring.cloud.config.server.overrides.myKey': '${user.name}',
       'spring.cloud.config.server.overrides.escaped': '\\${app.hello:Hello}',
+      'spring.cloud.config.server.overrides.fromServer': 'served by ${server.address}',
     });
   });
 
@@ -24,7 +25,7 @@ describe('overrides', () => {
     await remote?.remove();
   });
 
-  it('serves them first, as the `overrides` source, keys as written and placeholders passed through', async () => {
+  it('serves them first, as the `overrides` source, keys as written, placeholders the server cannot resolve passed through', async () => {
     const body = (await server.get('/app/dev')).json() as {
       propertySources: Array<{ name: string; source: Record<string, unknown> }>;
     };
@@ -36,6 +37,8 @@ describe('overrides', () => {
       foo: 'forced',
       myKey: '${user.name}',
       escaped: '${app.hello:Hello}',
+      // Resolved against the server's own settings, as Spring binds its settings.
+      fromServer: 'served by 127.0.0.1',
     });
   });
 

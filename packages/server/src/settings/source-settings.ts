@@ -37,7 +37,7 @@ export const sourceSettingSpecs: readonly SettingSpec[] = [
     type: 'string',
     isPrefix: true,
     description:
-      'overrides.<key>=<value>: served first to every application as the `overrides` property source; ${...} passed through to clients',
+      'overrides.<key>=<value>: served first to every application as the `overrides` property source; ${...} the server cannot resolve (or written \\${...}) passed through to clients',
   },
 ];
 
