@@ -7,6 +7,7 @@
 import type { BusNode } from '@confbus/bus';
 import { type Settings } from '@confbus/core';
 import { displayUri } from './git/uri.js';
+import { readRoutePrefix } from './settings/prefix-settings.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
@@ -268,11 +269,14 @@ async function buildHttp(
     components: () => busHealth(w.bus?.node),
   });
   registerActuatorRoutes(app, w.build);
+  const prefix = readRoutePrefix(settings);
   registerEncryptionRoutes(app, {
     locator: w.encryption.locator,
     logger: logger.child({ component: 'encryption' }),
+    prefix,
   });
   registerEnvironmentRoutes(app, {
+    prefix,
     service: finder,
     resources: repositories,
     decryptResource: plainTextDecryptor(settings, w.encryption.locator, w.encryption.decryptor !== undefined),

@@ -47,7 +47,6 @@ export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
     'redis',
     'mongodb',
   ].map((backend) => refuse(`${server}.${backend}`, BACKEND, true)),
-  refuse(`${server}.prefix`, 'confbus serves the configuration routes at the root; clients would get 404.'),
   refuse(
     'server.ssl',
     'confbus serves plain HTTP; terminate TLS in front of it (a proxy or load balancer).',
