@@ -91,4 +91,21 @@ describe('client settings file (spring.config.location)', () => {
       await client.close();
     }
   });
+
+  it('logs a SPRING_ variable that nearly names one of its settings, as docs/settings.md promises', async () => {
+    const logger = new CaptureLogger();
+    const client = await ConfigClient.start({
+      args: [`--spring.cloud.config.uri=${stub.url}`, '--spring.application.name=orders'],
+      env: { SPRING_CLOUD_CONFIG_LABLE: 'main' },
+      cwd: temp.path,
+      logger,
+    });
+    await client.close();
+    assert.ok(
+      logger.lines.some((line) =>
+        /^warn: .*SPRING_CLOUD_CONFIG_LABLE names no confbus setting .*SPRING_CLOUD_CONFIG_LABEL/.test(line),
+      ),
+      JSON.stringify(logger.lines),
+    );
+  });
 });

@@ -185,6 +185,39 @@ describe("settings resolver: Spring's relaxed binding", () => {
     ]);
   });
 
+  it("binds environment variables below a map setting as Boot's SystemEnvironmentPropertySource does", () => {
+    const s = resolve({
+      env: {
+        SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_URI: 'https://git.example/a.git',
+        SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_PASSWORD: 'pw',
+        SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_PATTERN_0: 'a*',
+        SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_PROXY_HTTP_HOST: 'proxy',
+        // Not below `repos` (an element boundary is needed) and nothing below `repos`: warned, not bound.
+        SPRING_CLOUD_CONFIG_SERVER_GIT_REPOSITORY_URI: 'x',
+        SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS: 'y',
+      },
+    });
+    assert.deepEqual(s.keysUnder('spring.cloud.config.server.git.repos.').sort(), [
+      'spring.cloud.config.server.git.repos.teama.password',
+      'spring.cloud.config.server.git.repos.teama.pattern[0]',
+      'spring.cloud.config.server.git.repos.teama.proxy.http.host',
+      'spring.cloud.config.server.git.repos.teama.uri',
+    ]);
+    assert.equal(s.get('spring.cloud.config.server.git.repos.teamA.uri'), 'https://git.example/a.git');
+    assert.equal(s.sourceOf('spring.cloud.config.server.git.repos.teama.uri'), 'environment');
+    assert.deepEqual(
+      s.warnings.map((warning) => warning.split(' names')[0]),
+      [
+        'Environment variable SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS',
+        'Environment variable SPRING_CLOUD_CONFIG_SERVER_GIT_REPOSITORY_URI',
+      ],
+    );
+    // A higher source still wins for the same entry.
+    const args = ['--spring.cloud.config.server.git.repos.teama.uri=from-arg'];
+    const both = resolve({ args, env: { SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_URI: 'from-env' } });
+    assert.equal(both.get('spring.cloud.config.server.git.repos.teama.uri'), 'from-arg');
+  });
+
   it('names unsupported Spring settings: a security-relevant one stops, a tuning one warns', () => {
     assert.throws(
       () => resolve({ args: ['--spring.cloud.config.server.git.privateKey=-----BEGIN'] }),

@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { resolveServerSettings } from '../src/index.js';
+import { readOverrides } from '../src/environment/property-overrides.js';
 import { type TestServer, startTestServer } from './server-harness.js';
 
 describe('overrides', () => {
@@ -49,5 +51,18 @@ describe('overrides', () => {
     assert.match(yml.body, /^escaped: Hello$/m, 'resolved like any value when rendering with placeholders');
     const raw = await server.get('/app-dev.properties?resolvePlaceholders=false');
     assert.match(raw.body, /^escaped: \$\{app\.hello:Hello\}$/m);
+  });
+});
+
+describe('overrides from environment variables', () => {
+  it("are bound as Boot's SystemEnvironmentPropertySource maps them: dotted, lower-cased", () => {
+    const settings = resolveServerSettings({
+      env: {
+        SPRING_CLOUD_CONFIG_SERVER_OVERRIDES_FOO: 'bar',
+        SPRING_CLOUD_CONFIG_SERVER_OVERRIDES_LOGGING_LEVEL_ROOT: 'WARN',
+      },
+    });
+    assert.deepEqual(settings.warnings, []);
+    assert.deepEqual(readOverrides(settings), { foo: 'bar', 'logging.level.root': 'WARN' });
   });
 });

@@ -112,11 +112,12 @@ export function namedRepositoryDefinitions(
     const dot = rest.indexOf('.');
     if (dot <= 0) continue;
     const name = rest.slice(0, dot);
-    // YAML lists arrive as `pattern[0]`, `pattern[1]`; relaxed names drop dashes and underscores.
+    // YAML lists arrive as `pattern[0]`, `pattern[1]`; relaxed names drop dashes and underscores, and an
+    // environment variable's `_` for a dash arrives as a dot (`..._REPOS_TEAMA_SEARCH_PATHS`: `search.paths`).
     const property = rest
       .slice(dot + 1)
       .replace(/\[\d+\]$/, '')
-      .replace(/[-_]/g, '') as Property;
+      .replace(/[-_.]/g, '') as Property;
     if (!PROPERTIES.includes(property)) {
       warn(`${key}: not a repository property confbus knows (${PROPERTIES.join(', ')}); ignored`);
       continue;
