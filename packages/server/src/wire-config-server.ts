@@ -20,6 +20,7 @@ import { readOverrides, withOverrides } from './environment/property-overrides.j
 import { RepeatRequestFastPath } from './http/repeat-request-fast-path.js';
 import { GitMirror, type MirrorHealth } from './git/index.js';
 import { registerHealthRoutes } from './health/health-controller.js';
+import { healthQueryFindsNothing } from './health/accept-empty-check.js';
 import type { ComponentHealth } from './health/health-status.js';
 import { registerActuatorRoutes } from './actuator/actuator-routes.js';
 import { type BuildInfo, readBuildInfo } from './actuator/build-info.js';
@@ -267,6 +268,9 @@ async function buildHttp(
     git: health,
     repositories: () => repositories.health(),
     components: () => busHealth(w.bus?.node),
+    ...(settings.boolean('spring.cloud.config.server.accept-empty')
+      ? {}
+      : { findsNothing: () => healthQueryFindsNothing(repositories) }),
   });
   registerActuatorRoutes(app, w.build);
   const prefix = readRoutePrefix(settings);
@@ -274,9 +278,14 @@ async function buildHttp(
     locator: w.encryption.locator,
     logger: logger.child({ component: 'encryption' }),
     prefix,
+    defaultScope: {
+      name: settings.string('spring.cloud.config.server.default-application-name'),
+      profiles: settings.string('spring.cloud.config.server.default-profile'),
+    },
   });
   registerEnvironmentRoutes(app, {
     prefix,
+    stripDocumentFromYaml: settings.boolean('spring.cloud.config.server.strip-document-from-yaml'),
     service: finder,
     resources: repositories,
     decryptResource: plainTextDecryptor(settings, w.encryption.locator, w.encryption.decryptor !== undefined),

@@ -35,6 +35,11 @@ export interface EncryptionRoutesOptions {
   readonly logger: Logger;
   /** `spring.cloud.config.server.prefix` (`''` or `/config`): Spring mounts these endpoints under it. */
   readonly prefix?: string;
+  /**
+   * The application and profiles handed to the key locator when the URL names none: Spring's
+   * default-application-name and default-profile (default: application, default).
+   */
+  readonly defaultScope?: CipherScope;
 }
 
 /** Spring's `status` word and fixed description for each of our codes (undefined: our message). */
@@ -59,7 +64,8 @@ export function registerEncryptionRoutes(app: FastifyInstance, options: Encrypti
   const { locator, logger } = options;
   const scopeOf = (request: FastifyRequest): CipherScope => {
     const params = request.params as Partial<Params>;
-    return params.name === undefined ? DEFAULT_SCOPE : validatedScope(params.name, params.profiles ?? '');
+    if (params.name === undefined) return options.defaultScope ?? DEFAULT_SCOPE;
+    return validatedScope(params.name, params.profiles ?? '');
   };
 
   // Encapsulated: these routes read every body as bytes, whatever its type, without touching other routes.
@@ -103,7 +109,7 @@ export function registerEncryptionRoutes(app: FastifyInstance, options: Encrypti
       scope.get<{ Params: Params }>('/key/:name/:profiles', publicKey);
       scope.get('/encrypt/status', (_request, reply) => {
         try {
-          locateEncryptor(locator, DEFAULT_SCOPE, '');
+          locateEncryptor(locator, options.defaultScope ?? DEFAULT_SCOPE, '');
         } catch (error) {
           return sendSpringError(reply, error);
         }

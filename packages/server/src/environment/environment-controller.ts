@@ -42,6 +42,8 @@ export interface EnvironmentRoutesOptions {
   decryptResource?: PlainTextDecryptor;
   /** `spring.cloud.config.server.prefix` (`''` or `/config`): every route here is mounted under it. */
   prefix?: string;
+  /** `spring.cloud.config.server.strip-document-from-yaml` (default true). */
+  stripDocumentFromYaml?: boolean;
 }
 
 export function registerEnvironmentRoutes(app: FastifyInstance, options: EnvironmentRoutesOptions): void {
@@ -94,7 +96,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
     const query = request.query as Record<string, string | undefined>;
     const resolve = query.resolvePlaceholders !== 'false';
     reply.type(format === 'json' ? 'application/json' : 'text/plain; charset=utf-8');
-    return resolved.render(format, resolve);
+    return resolved.render(format, resolve, options.stripDocumentFromYaml ?? true);
   };
 
   app.get<{ Params: { file: string } }>(`${prefix}/:file`, (request, reply) =>

@@ -176,15 +176,6 @@ export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
     'actuator endpoints are served at /actuator; probes and scrapers pointed elsewhere would get 404.',
   ),
   warn(
-    `${server}.default-application-name`,
-    "a request always names its application (Spring's default: application).",
-  ),
-  warn(`${server}.default-profile`, "a request always names its profiles (Spring's default: default)."),
-  warn(
-    `${server}.strip-document-from-yaml`,
-    'a YAML document that is a single value is served as Spring does by default.',
-  ),
-  warn(
     `${server}.health`,
     'only health.enabled and health.down-health-status apply; the repository check is built in (see docs/endpoints.md).',
     true,
