@@ -286,6 +286,7 @@ async function buildHttp(
   registerEnvironmentRoutes(app, {
     prefix,
     stripDocumentFromYaml: settings.boolean('spring.cloud.config.server.strip-document-from-yaml'),
+    reverseLocationOrder: settings.boolean('spring.cloud.config.server.reverse-location-order'),
     service: finder,
     resources: repositories,
     decryptResource: plainTextDecryptor(settings, w.encryption.locator, w.encryption.decryptor !== undefined),

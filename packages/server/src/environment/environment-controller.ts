@@ -44,6 +44,8 @@ export interface EnvironmentRoutesOptions {
   prefix?: string;
   /** `spring.cloud.config.server.strip-document-from-yaml` (default true). */
   stripDocumentFromYaml?: boolean;
+  /** `spring.cloud.config.server.reverse-location-order`: plain-text files looked up last location first. */
+  reverseLocationOrder?: boolean;
 }
 
 export function registerEnvironmentRoutes(app: FastifyInstance, options: EnvironmentRoutesOptions): void {
@@ -122,7 +124,10 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
         const label = rest.length > 1 || !useDefaultLabel ? decodeSegment(rest[0] ?? '') : null;
         const parsed = parseRequest({ name, profiles, label });
         const path = label === null ? rest : rest.slice(1);
-        return sendResource(options.resources, request, reply, parsed, path, options.decryptResource);
+        return sendResource(options.resources, request, reply, parsed, path, {
+          decrypt: options.decryptResource,
+          reverseLocationOrder: options.reverseLocationOrder ?? false,
+        });
       }
       return sendEnvironment(request, reply, { name, profiles, label: request.params['*'] });
     },

@@ -80,4 +80,11 @@ export const emptyAndResourceSettingSpecs: readonly SettingSpec[] = [
     description:
       'Decrypt {cipher} values in .yml, .yaml, .properties and .json files served by the plain-text endpoint (needs a key and encrypt.enabled)',
   },
+  {
+    key: `${server}.reverse-location-order`,
+    type: 'boolean',
+    default: false,
+    description:
+      'Plain-text endpoint: look in the search locations last first (a search path before the root; for native, label folders first), as Spring 4.0.2+ does with it',
+  },
 ];
