@@ -29,6 +29,8 @@ export interface RepositoryDefinition {
   defaultLabel: string;
   cloneOnStart: boolean;
   timeoutSeconds: number;
+  /** The key that set timeoutSeconds: a timeout error names it. */
+  timeoutSetting: string;
   refreshRateSeconds: number;
   tryMasterBranch: boolean;
   deleteUntrackedBranches: boolean;
@@ -86,6 +88,7 @@ export function defaultRepositoryDefinition(settings: Settings, uri: string): Re
     defaultLabel: settings.string(`${GIT}.default-label`),
     cloneOnStart: settings.boolean(`${GIT}.clone-on-start`),
     timeoutSeconds: settings.number(`${GIT}.timeout`),
+    timeoutSetting: `${GIT}.timeout`,
     refreshRateSeconds: settings.number(`${GIT}.refresh-rate`),
     tryMasterBranch: settings.boolean(`${GIT}.try-master-branch`),
     deleteUntrackedBranches: settings.boolean(`${GIT}.delete-untracked-branches`),
@@ -169,6 +172,7 @@ export function namedRepositoryDefinitions(
       defaultLabel: one('defaultlabel') ?? defaults.defaultLabel,
       cloneOnStart: parseBoolean(`${REPOS}${name}.clone-on-start`, one('cloneonstart')) ?? false,
       timeoutSeconds: parseInteger(`${REPOS}${name}.timeout`, one('timeout')) ?? defaults.timeoutSeconds,
+      timeoutSetting: one('timeout') === undefined ? defaults.timeoutSetting : `${REPOS}${name}.timeout`,
       refreshRateSeconds:
         parseInteger(`${REPOS}${name}.refresh-rate`, one('refreshrate')) ?? defaults.refreshRateSeconds,
       tryMasterBranch: flag('trymasterbranch', 'try-master-branch', defaults.tryMasterBranch),
