@@ -1,11 +1,13 @@
 /**
  * The real `confbus server` CLI with a YAML settings file: named repositories with YAML-list patterns, one behind
  * basic auth whose password comes from an environment variable through `${...}` (as docs/repositories.md writes
- * it), overrides with mixed-case keys, and the native backend on a real folder.
+ * it), one with an `{application}` uri (a repository per application), overrides with mixed-case keys, and the
+ * native backend on a real folder.
  */
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { type GitHttpServer, startGitHttpServer } from '@confbus/testkit/git-http';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
@@ -22,6 +24,7 @@ describe('confbus server CLI: repositories, overrides, native', () => {
   let fallback: GitRemote;
   let orders: GitRemote;
   let payments: GitRemote;
+  const perApplication: GitRemote[] = [];
   let paymentsHttp: GitHttpServer;
   const paymentsToken = 'pay-T0ken-from-env';
   let server: ConfbusProcess | undefined;
@@ -33,6 +36,14 @@ describe('confbus server CLI: repositories, overrides, native', () => {
     orders = await createGitRemote('orders');
     await fallback.commit({ 'application.yml': 'from: fallback\n' });
     await orders.commit({ 'application.yml': 'from: orders\n' });
+    // team-alpha.git and team-beta.git side by side, for `uri: .../{application}.git`.
+    await mkdir(join(work.path, 'per-application'));
+    for (const name of ['team-alpha', 'team-beta']) {
+      const remote = await createGitRemote(name);
+      await remote.commit({ 'application.yml': `from: ${name}\n` });
+      await symlink(remote.path, join(work.path, 'per-application', `${name}.git`));
+      perApplication.push(remote);
+    }
     payments = await createGitRemote('payments');
     await payments.commit({ 'application.yml': 'from: payments\n' });
     paymentsHttp = await startGitHttpServer(dirname(payments.path), {
@@ -59,6 +70,9 @@ describe('confbus server CLI: repositories, overrides, native', () => {
         '              pattern: payments*',
         '              username: deploy',
         '              password: ${PAYMENTS_TOKEN}',
+        '            teams:',
+        `              uri: ${pathToFileURL(join(work.path, 'per-application')).href}/{application}.git`,
+        '              pattern: team-*',
         '',
       ].join('\n'),
     );
@@ -88,7 +102,7 @@ describe('confbus server CLI: repositories, overrides, native', () => {
     await server?.process.stop();
     await native?.process.stop();
     await paymentsHttp?.stop();
-    await Promise.all([fallback?.remove(), orders?.remove(), payments?.remove()]);
+    await Promise.all([fallback, orders, payments, ...perApplication].map((remote) => remote?.remove()));
     await work?.remove();
   });
 
@@ -119,6 +133,18 @@ describe('confbus server CLI: repositories, overrides, native', () => {
     const output = (server as ConfbusProcess).process.lines.join('\n');
     assert.match(output, /repos\.payments\.password[^,}]*\*\*\*\*\*\*/, 'the summary lists it masked');
     assert.ok(!output.includes(paymentsToken), 'the password is never in the output');
+  });
+
+  it('serves each application from its own repository through an {application} uri', async () => {
+    const base = (server as ConfbusProcess).url;
+    for (const name of ['team-alpha', 'team-beta']) {
+      const [, first] = await sources(base, `/${name}/default`); // after the overrides
+      assert.deepEqual(first?.source, { from: name });
+      assert.match(first?.name ?? '', new RegExp(`/per-application/${name}\\.git/application\\.yml$`));
+    }
+    // No team-gamma repository: the request goes on to the default repository, as in Spring.
+    const [, gamma] = await sources(base, '/team-gamma/default');
+    assert.equal(gamma?.name, `${fallback.url}/application.yml`);
   });
 
   it('serves a folder with the native profile, label sub-folder first', async () => {
