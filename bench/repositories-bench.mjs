@@ -79,8 +79,8 @@ export async function run({ log }) {
         pass: ratio >= 0.95,
       });
       details.push(
-        `- ${path} on the ${REPOSITORIES}-repository server: ${a.rounds.map(fmt).join(' / ')} req/s per round, ` +
-          `p99 ${a.p99} ms, failed ${a.failed}; one repository: ${b.rounds.map(fmt).join(' / ')} req/s, p99 ${b.p99} ms`,
+        `- ${path} on the ${REPOSITORIES}-repository server: ${a.rounds.map((rps) => fmt(rps)).join(' / ')} req/s per round, ` +
+          `p99 ${a.p99} ms, failed ${a.failed}; one repository: ${b.rounds.map((rps) => fmt(rps)).join(' / ')} req/s, p99 ${b.p99} ms`,
       );
     }
   } finally {

@@ -1,11 +1,15 @@
 /**
- * The real `confbus server` CLI with a YAML settings file: named repositories with YAML-list patterns, an
- * `{application}` uri, overrides with mixed-case keys, and the native backend on a real folder.
+ * The real `confbus server` CLI with a YAML settings file: named repositories with YAML-list patterns, one behind
+ * basic auth whose password comes from an environment variable through `${...}` (as docs/repositories.md writes
+ * it), one with an `{application}` uri (a repository per application), overrides with mixed-case keys, and the
+ * native backend on a real folder.
  */
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { type GitHttpServer, startGitHttpServer } from '@confbus/testkit/git-http';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type ConfbusProcess, getJson, startConfbusServer } from '@confbus/testkit/confbus-processes';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
@@ -19,6 +23,10 @@ describe('confbus server CLI: repositories, overrides, native', () => {
   let work: TempDir;
   let fallback: GitRemote;
   let orders: GitRemote;
+  let payments: GitRemote;
+  const perApplication: GitRemote[] = [];
+  let paymentsHttp: GitHttpServer;
+  const paymentsToken = 'pay-T0ken-from-env';
   let server: ConfbusProcess | undefined;
   let native: ConfbusProcess | undefined;
 
@@ -28,6 +36,19 @@ describe('confbus server CLI: repositories, overrides, native', () => {
     orders = await createGitRemote('orders');
     await fallback.commit({ 'application.yml': 'from: fallback\n' });
     await orders.commit({ 'application.yml': 'from: orders\n' });
+    // team-alpha.git and team-beta.git side by side, for `uri: .../{application}.git`.
+    await mkdir(join(work.path, 'per-application'));
+    for (const name of ['team-alpha', 'team-beta']) {
+      const remote = await createGitRemote(name);
+      await remote.commit({ 'application.yml': `from: ${name}\n` });
+      await symlink(remote.path, join(work.path, 'per-application', `${name}.git`));
+      perApplication.push(remote);
+    }
+    payments = await createGitRemote('payments');
+    await payments.commit({ 'application.yml': 'from: payments\n' });
+    paymentsHttp = await startGitHttpServer(dirname(payments.path), {
+      auth: { username: 'deploy', password: paymentsToken },
+    });
     await writeFile(
       join(work.path, 'server.yml'),
       [
@@ -44,6 +65,14 @@ describe('confbus server CLI: repositories, overrides, native', () => {
         '              pattern:',
         '                - orders*',
         '                - billing/prod',
+        '            payments:',
+        '              uri: ${PAYMENTS_GIT}/payments.git',
+        '              pattern: payments*',
+        '              username: deploy',
+        '              password: ${PAYMENTS_TOKEN}',
+        '            teams:',
+        `              uri: ${pathToFileURL(join(work.path, 'per-application')).href}/{application}.git`,
+        '              pattern: team-*',
         '',
       ].join('\n'),
     );
@@ -52,6 +81,7 @@ describe('confbus server CLI: repositories, overrides, native', () => {
       basedir: join(work.path, 'mirror'),
       cwd: work.path,
       args: [`--spring.config.location=${join(work.path, 'server.yml')}`],
+      env: { PAYMENTS_GIT: `http://127.0.0.1:${paymentsHttp.port}`, PAYMENTS_TOKEN: paymentsToken },
     });
     const folder = join(work.path, 'native');
     await mkdir(join(folder, 'master'), { recursive: true });
@@ -71,7 +101,8 @@ describe('confbus server CLI: repositories, overrides, native', () => {
   after(async () => {
     await server?.process.stop();
     await native?.process.stop();
-    await Promise.all([fallback?.remove(), orders?.remove()]);
+    await paymentsHttp?.stop();
+    await Promise.all([fallback, orders, payments, ...perApplication].map((remote) => remote?.remove()));
     await work?.remove();
   });
 
@@ -88,6 +119,32 @@ describe('confbus server CLI: repositories, overrides, native', () => {
     assert.equal(ordersSources[1]?.name, `${orders.url}/application.yml`);
     assert.equal((await sources(base, '/billing/prod'))[1]?.name, `${orders.url}/application.yml`);
     assert.equal((await sources(base, '/billing/dev'))[1]?.name, `${fallback.url}/application.yml`);
+  });
+
+  it("takes a named repository's uri and password from the environment through ${...}, never showing the password", async () => {
+    const base = (server as ConfbusProcess).url;
+    const paymentsSources = await sources(base, '/payments-api/default');
+    assert.deepEqual(paymentsSources[1], {
+      name: `http://127.0.0.1:${paymentsHttp.port}/payments.git/application.yml`,
+      source: { from: 'payments' },
+    });
+    const sent = `Basic ${Buffer.from(`deploy:${paymentsToken}`).toString('base64')}`;
+    assert.ok(paymentsHttp.authorizations.includes(sent), 'the password from PAYMENTS_TOKEN was sent');
+    const output = (server as ConfbusProcess).process.lines.join('\n');
+    assert.match(output, /repos\.payments\.password[^,}]*\*\*\*\*\*\*/, 'the summary lists it masked');
+    assert.ok(!output.includes(paymentsToken), 'the password is never in the output');
+  });
+
+  it('serves each application from its own repository through an {application} uri', async () => {
+    const base = (server as ConfbusProcess).url;
+    for (const name of ['team-alpha', 'team-beta']) {
+      const [, first] = await sources(base, `/${name}/default`); // after the overrides
+      assert.deepEqual(first?.source, { from: name });
+      assert.match(first?.name ?? '', new RegExp(`/per-application/${name}\\.git/application\\.yml$`));
+    }
+    // No team-gamma repository: the request goes on to the default repository, as in Spring.
+    const [, gamma] = await sources(base, '/team-gamma/default');
+    assert.equal(gamma?.name, `${fallback.url}/application.yml`);
   });
 
   it('serves a folder with the native profile, label sub-folder first', async () => {

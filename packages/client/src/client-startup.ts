@@ -45,6 +45,8 @@ export async function prepareClient(options: ConfigClientOptions): Promise<Prepa
   const localSettings = resolveLocalSettings(options, env);
   const settings = readClientSettings(localSettings);
   const logger: Logger = options.logger ?? loggerFromSettings(localSettings, { name: 'confbus-client' });
+  // A mistyped SPRING_/CONFBUS_ variable, or an unsupported one, would otherwise go unnoticed.
+  for (const warning of localSettings.warnings) logger.warn({}, warning);
   const decryptor = await createClientDecryptor(settings, options.cwd ?? process.cwd(), (message) =>
     logger.warn({}, message),
   );

@@ -64,4 +64,48 @@ describe('client settings file (spring.config.location)', () => {
       return true;
     });
   });
+
+  it('resolves ${...} in its settings against environment variables and other settings, as Spring Boot does', async () => {
+    await writeFile(
+      join(temp.path, 'placeholders.yml'),
+      [
+        'spring.application.name: ${APP:orders}',
+        'spring.cloud.config.uri: ${CONFIG_SERVER_URL}',
+        'spring.cloud.config.name: ${spring.application.name}',
+        'local.greeting: hello ${server.name}',
+        '',
+      ].join('\n'),
+    );
+    const client = await ConfigClient.start({
+      args: [`--spring.config.location=placeholders.yml`],
+      env: { CONFIG_SERVER_URL: stub.url },
+      cwd: temp.path,
+      logger: new CaptureLogger(),
+    });
+    try {
+      assert.equal(client.get('from.server'), 'yes', 'fetched from the uri the placeholder named');
+      assert.equal(client.localSettings.get('spring.cloud.config.name'), 'orders');
+      // The application's own properties stay as written: each read resolves them across every source.
+      assert.equal(client.localSettings.get('local.greeting'), 'hello ${server.name}');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('logs a SPRING_ variable that nearly names one of its settings, as docs/settings.md promises', async () => {
+    const logger = new CaptureLogger();
+    const client = await ConfigClient.start({
+      args: [`--spring.cloud.config.uri=${stub.url}`, '--spring.application.name=orders'],
+      env: { SPRING_CLOUD_CONFIG_LABLE: 'main' },
+      cwd: temp.path,
+      logger,
+    });
+    await client.close();
+    assert.ok(
+      logger.lines.some((line) =>
+        /^warn: .*SPRING_CLOUD_CONFIG_LABLE names no confbus setting .*SPRING_CLOUD_CONFIG_LABEL/.test(line),
+      ),
+      JSON.stringify(logger.lines),
+    );
+  });
 });

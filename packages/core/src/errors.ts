@@ -65,6 +65,6 @@ export const coreErrors = defineErrors({
     status: 500,
     internal: true,
     description:
-      'Internal to the placeholder resolver: a placeholder refers back to itself; never reaches a user, the outermost placeholder stays literal',
+      'Internal to the placeholder resolver: a placeholder refers back to itself; never reaches a user: in served configuration the outermost placeholder stays literal, in settings it is reported as CONFBUS_BAD_SETTING',
   },
 });

@@ -35,11 +35,18 @@ export {
 } from './environment/config-imports.js';
 export { rememberOrigins, withOrigins } from './environment/property-origins.js';
 export { cipherValuesIn } from './environment/resource-cipher-values.js';
-export { mergeForRendering, renderJson, renderProperties, renderYaml } from './environment/render-formats.js';
+export {
+  mergeForRendering,
+  renderJson,
+  renderProperties,
+  renderYaml,
+  type YamlRenderOptions,
+} from './environment/render-formats.js';
 export {
   resolvePlaceholders,
   resolvePlaceholdersInText,
   resolveValuePlaceholders,
+  PlaceholderCycleError,
   type CircularPlaceholders,
   type PlaceholderLookup,
 } from './environment/placeholders.js';

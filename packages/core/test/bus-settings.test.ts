@@ -78,4 +78,17 @@ describe('bus transport settings', () => {
       replicationFactor: -1,
     });
   });
+
+  it('refuses an amqps:// address rather than connecting without TLS, naming no credentials', () => {
+    assert.throws(
+      () =>
+        busTransportSettings(
+          settings(['--spring.rabbitmq.addresses=amqps://app:s3cret@rabbit.internal:5671']),
+        ),
+      (error: unknown) =>
+        error instanceof SettingsError &&
+        /amqps:\/\/ \(TLS\) address; confbus connects to RabbitMQ without TLS/.test(error.message) &&
+        !error.message.includes('s3cret'),
+    );
+  });
 });

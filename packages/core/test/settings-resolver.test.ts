@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSettingsFile } from '../src/settings/settings-file.js';
 import {
+  effectiveSettings,
   environmentNamesFor,
   resolveSettings,
   type SettingSpec,
@@ -184,6 +185,39 @@ describe("settings resolver: Spring's relaxed binding", () => {
     ]);
   });
 
+  it("binds environment variables below a map setting as Boot's SystemEnvironmentPropertySource does", () => {
+    const s = resolve({
+      env: {
+        SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_URI: 'https://git.example/a.git',
+        SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_PASSWORD: 'pw',
+        SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_PATTERN_0: 'a*',
+        SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_PROXY_HTTP_HOST: 'proxy',
+        // Not below `repos` (an element boundary is needed) and nothing below `repos`: warned, not bound.
+        SPRING_CLOUD_CONFIG_SERVER_GIT_REPOSITORY_URI: 'x',
+        SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS: 'y',
+      },
+    });
+    assert.deepEqual(s.keysUnder('spring.cloud.config.server.git.repos.').sort(), [
+      'spring.cloud.config.server.git.repos.teama.password',
+      'spring.cloud.config.server.git.repos.teama.pattern[0]',
+      'spring.cloud.config.server.git.repos.teama.proxy.http.host',
+      'spring.cloud.config.server.git.repos.teama.uri',
+    ]);
+    assert.equal(s.get('spring.cloud.config.server.git.repos.teamA.uri'), 'https://git.example/a.git');
+    assert.equal(s.sourceOf('spring.cloud.config.server.git.repos.teama.uri'), 'environment');
+    assert.deepEqual(
+      s.warnings.map((warning) => warning.split(' names')[0]),
+      [
+        'Environment variable SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS',
+        'Environment variable SPRING_CLOUD_CONFIG_SERVER_GIT_REPOSITORY_URI',
+      ],
+    );
+    // A higher source still wins for the same entry.
+    const args = ['--spring.cloud.config.server.git.repos.teama.uri=from-arg'];
+    const both = resolve({ args, env: { SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_URI: 'from-env' } });
+    assert.equal(both.get('spring.cloud.config.server.git.repos.teama.uri'), 'from-arg');
+  });
+
   it('names unsupported Spring settings: a security-relevant one stops, a tuning one warns', () => {
     assert.throws(
       () => resolve({ args: ['--spring.cloud.config.server.git.privateKey=-----BEGIN'] }),
@@ -249,5 +283,108 @@ describe('settings file: YAML typed as Spring Boot (SnakeYAML) types it', () => 
     );
     assert.deepEqual(parseSettingsFile('doc.yml', 'document: kept\n'), { document: 'kept' });
     assert.deepEqual(parseSettingsFile('empty.yml', '# nothing\n'), {});
+  });
+});
+
+describe('settings resolver: ${...} placeholders, as Spring Boot binds application.yml', () => {
+  const placeholderSpecs: SettingSpec[] = [
+    ...specs,
+    { key: 'spring.cloud.config.server.git.uri', type: 'string', description: 'uri' },
+    { key: 'spring.cloud.config.server.git.password', type: 'string', secret: true, description: 'pw' },
+    { key: 'spring.cloud.config.server.git.search-paths', type: 'list', description: 'paths' },
+    { key: 'spring.cloud.config.server.overrides', type: 'string', isPrefix: true, description: 'map' },
+  ];
+  const resolve = (input: Parameters<typeof resolveSettings>[1], unknownKeys: 'error' | 'keep' = 'error') =>
+    resolveSettings(placeholderSpecs, input, { unknownKeys });
+  const uri = 'spring.cloud.config.server.git.uri';
+
+  it('resolves other settings, environment variables, defaults and nesting, in every source', () => {
+    const env = { GIT_HOST: 'git.example', WHICH: 'GIT_HOST', SERVER_PORT: '${PORT_BASE:80}81' };
+    const file = {
+      path: 'application.yml',
+      text: [
+        `${uri}: https://\${GIT_HOST}/\${team:platform}/config.git`,
+        'spring.cloud.config.server.git.search-paths: ${first:a},b',
+        'spring.cloud.config.server.overrides.host: ${${WHICH}}',
+        'spring.cloud.config.server.overrides.port: ${server.port}',
+        '',
+      ].join('\n'),
+    };
+    const s = resolve({
+      file,
+      env,
+      args: ['--spring.cloud.config.server.git.default-label=${GIT_HOST}-main'],
+    });
+    assert.equal(s.get(uri), 'https://git.example/platform/config.git');
+    assert.deepEqual(s.list('spring.cloud.config.server.git.search-paths'), ['a', 'b']);
+    assert.equal(s.get('spring.cloud.config.server.overrides.host'), 'git.example');
+    assert.equal(s.get('server.port'), 8081, 'an environment value resolved, then coerced');
+    assert.equal(s.get('spring.cloud.config.server.overrides.port'), '8081', 'a setting refers to another');
+    assert.equal(s.get('spring.cloud.config.server.git.default-label'), 'git.example-main');
+  });
+
+  it("looks up in Spring's order: arguments, then environment variables, then the file; never defaults", () => {
+    const file = {
+      path: 'application.yml',
+      text: `server.port: 7000\n${uri}: http://h:\${server.port}/\${spring.cloud.bus.enabled}\n`,
+    };
+    assert.equal(resolve({ file }).get(uri), 'http://h:7000/${spring.cloud.bus.enabled}');
+    assert.equal(
+      resolve({ file, env: { SERVER_PORT: '7100' } }).get(uri),
+      'http://h:7100/${spring.cloud.bus.enabled}',
+    );
+    assert.equal(
+      resolve({ file, env: { SERVER_PORT: '7100' }, args: ['--server.port=7200'] }).get(uri),
+      'http://h:7200/${spring.cloud.bus.enabled}',
+    );
+    // An environment variable under Boot's relaxed names, for a key no setting declares.
+    const relaxed = resolve({ args: [`--${uri}=\${git.base-url}/r.git`], env: { GIT_BASEURL: 'https://g' } });
+    assert.equal(relaxed.get(uri), 'https://g/r.git');
+  });
+
+  it('keeps unresolvable placeholders and \\${ as written, and fails on a cycle as Spring does', () => {
+    const s = resolve({ args: [`--${uri}=\${NOT_SET}/\\\${HOME}`], env: { HOME: '/root' } });
+    assert.equal(s.get(uri), '${NOT_SET}/${HOME}');
+    assert.throws(
+      () =>
+        resolve({
+          args: [`--${uri}=\${spring.cloud.config.server.git.default-label}`],
+          env: { SPRING_CLOUD_CONFIG_SERVER_GIT_DEFAULTLABEL: 'x-${spring.cloud.config.server.git.uri}' },
+        }),
+      (error: unknown) =>
+        error instanceof SettingsError &&
+        error.code === 'CONFBUS_BAD_SETTING' &&
+        /circular placeholder reference/.test(error.message),
+    );
+  });
+
+  it('masks a value a secret went into, in errors and in the start-up summary', () => {
+    const env = { GIT_TOKEN: 'tok3n-value' };
+    const s = resolve({
+      file: {
+        path: 'application.yml',
+        text: `spring.cloud.config.server.git.password: \${GIT_TOKEN}\n${uri}: https://\${GIT_TOKEN}@git.example/r.git\n`,
+      },
+      env,
+    });
+    assert.equal(s.get('spring.cloud.config.server.git.password'), 'tok3n-value');
+    assert.equal(s.get(uri), 'https://tok3n-value@git.example/r.git');
+    assert.equal(s.isSecret(uri), true);
+    const summary = JSON.stringify(effectiveSettings(s));
+    assert.ok(!summary.includes('tok3n'), summary);
+    assert.match(summary, /"spring.cloud.config.server.git.password":"\*\*\*\*\*\* \(file\)"/);
+    assert.throws(
+      () => resolve({ args: ['--server.port=${GIT_TOKEN}'], env }),
+      (error: unknown) =>
+        error instanceof SettingsError &&
+        error.message.includes('(hidden)') &&
+        !error.message.includes('tok3n'),
+    );
+  });
+
+  it("leaves a client's own properties to its reads, which resolve them across every source", () => {
+    const s = resolve({ args: ['--greeting=${name}', `--${uri}=\${name}`], env: { NAME: 'x' } }, 'keep');
+    assert.equal(s.get('greeting'), '${name}');
+    assert.equal(s.get(uri), 'x');
   });
 });

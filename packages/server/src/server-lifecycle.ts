@@ -3,7 +3,7 @@
  * line) and close (requests get a grace period, then everything else within the shutdown budget).
  */
 import type { BusNode } from '@confbus/bus';
-import { type Settings, effectiveSettings, maskUriUserInfo } from '@confbus/core';
+import { type Settings, effectiveSettings } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { RefreshTracker } from './bus/refresh-tracker.js';
@@ -11,6 +11,8 @@ import type { ServerBus } from './bus/server-bus.js';
 import type { OperatorConsole } from './console/index.js';
 import type { ConfigFileParser } from './environment/config-file-parser.js';
 import type { GitMirror } from './git/index.js';
+import { displayUri } from './git/uri.js';
+import { GIT } from './repositories/repository-definitions.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import { REQUEST_GRACE_MS, SHUTDOWN_BUDGET_MS, settlesBefore } from './shutdown-deadline.js';
 
@@ -51,7 +53,7 @@ export async function listen(w: ServerParts, app: FastifyInstance): Promise<stri
   logger.info(
     {
       version: w.build.version,
-      uri: maskUriUserInfo(w.uri),
+      uri: displayUri(w.uri, settings.isSecret(`${GIT}.uri`)),
       basedir: w.basedir ?? w.mirror?.gitDir,
       settings: effectiveSettings(settings),
     },

@@ -6,6 +6,7 @@
  */
 import type { BusNode } from '@confbus/bus';
 import type { Settings } from '@confbus/core';
+import { readRoutePrefix } from './settings/prefix-settings.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
@@ -19,6 +20,7 @@ import { readOverrides, withOverrides } from './environment/property-overrides.j
 import { RepeatRequestFastPath } from './http/repeat-request-fast-path.js';
 import { GitMirror, type MirrorHealth } from './git/index.js';
 import { registerHealthRoutes } from './health/health-controller.js';
+import { healthQueryFindsNothing } from './health/accept-empty-check.js';
 import type { ComponentHealth } from './health/health-status.js';
 import { registerActuatorRoutes } from './actuator/actuator-routes.js';
 import { type BuildInfo, readBuildInfo } from './actuator/build-info.js';
@@ -278,13 +280,25 @@ async function buildHttp(
     git: health,
     repositories: () => repositories.health(),
     components: () => busHealth(w.bus?.node),
+    ...(settings.boolean('spring.cloud.config.server.accept-empty')
+      ? {}
+      : { findsNothing: () => healthQueryFindsNothing(repositories) }),
   });
   registerActuatorRoutes(app, w.build);
+  const prefix = readRoutePrefix(settings);
   registerEncryptionRoutes(app, {
     locator: w.encryption.locator,
     logger: logger.child({ component: 'encryption' }),
+    prefix,
+    defaultScope: {
+      name: settings.string('spring.cloud.config.server.default-application-name'),
+      profiles: settings.string('spring.cloud.config.server.default-profile'),
+    },
   });
   registerEnvironmentRoutes(app, {
+    prefix,
+    stripDocumentFromYaml: settings.boolean('spring.cloud.config.server.strip-document-from-yaml'),
+    reverseLocationOrder: settings.boolean('spring.cloud.config.server.reverse-location-order'),
     service: finder,
     resources: repositories,
     decryptResource: plainTextDecryptor(settings, w.encryption.locator, w.encryption.decryptor !== undefined),

@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { resolveServerSettings } from '../src/index.js';
+import { readOverrides } from '../src/environment/property-overrides.js';
 import { type TestServer, startTestServer } from './server-harness.js';
 
 describe('overrides', () => {
@@ -16,6 +18,7 @@ describe('overrides', () => {
       'spring.cloud.config.server.overrides.foo': 'forced',
       'spring.cloud.config.server.overrides.myKey': '${user.name}',
       'spring.cloud.config.server.overrides.escaped': '\\${app.hello:Hello}',
+      'spring.cloud.config.server.overrides.fromServer': 'served by ${server.address}',
     });
   });
 
@@ -24,7 +27,7 @@ describe('overrides', () => {
     await remote?.remove();
   });
 
-  it('serves them first, as the `overrides` source, keys as written and placeholders passed through', async () => {
+  it('serves them first, as the `overrides` source, keys as written, placeholders the server cannot resolve passed through', async () => {
     const body = (await server.get('/app/dev')).json() as {
       propertySources: Array<{ name: string; source: Record<string, unknown> }>;
     };
@@ -36,6 +39,8 @@ describe('overrides', () => {
       foo: 'forced',
       myKey: '${user.name}',
       escaped: '${app.hello:Hello}',
+      // Resolved against the server's own settings, as Spring binds its settings.
+      fromServer: 'served by 127.0.0.1',
     });
   });
 
@@ -46,5 +51,18 @@ describe('overrides', () => {
     assert.match(yml.body, /^escaped: Hello$/m, 'resolved like any value when rendering with placeholders');
     const raw = await server.get('/app-dev.properties?resolvePlaceholders=false');
     assert.match(raw.body, /^escaped: \$\{app\.hello:Hello\}$/m);
+  });
+});
+
+describe('overrides from environment variables', () => {
+  it("are bound as Boot's SystemEnvironmentPropertySource maps them: dotted, lower-cased", () => {
+    const settings = resolveServerSettings({
+      env: {
+        SPRING_CLOUD_CONFIG_SERVER_OVERRIDES_FOO: 'bar',
+        SPRING_CLOUD_CONFIG_SERVER_OVERRIDES_LOGGING_LEVEL_ROOT: 'WARN',
+      },
+    });
+    assert.deepEqual(settings.warnings, []);
+    assert.deepEqual(readOverrides(settings), { foo: 'bar', 'logging.level.root': 'WARN' });
   });
 });

@@ -114,3 +114,48 @@ function rawGet(base: string, path: string): Promise<{ status: number; body: str
       .end();
   });
 }
+
+describe("plain-text resources: Spring's lookup order (GenericResourceRepository, 2.2.8 and later)", () => {
+  let remote: GitRemote;
+  let server: TestServer;
+  let reversed: TestServer;
+
+  before(async () => {
+    remote = await createGitRemote();
+    await remote.commit({
+      'nginx.conf': 'root\n',
+      'logback-dev.xml': 'root dev\n',
+      'logback.xml': 'root plain\n',
+      'config/web/nginx.conf': 'search path\n',
+      'config/web/nginx-dev.conf': 'search path dev\n',
+    });
+    const settings = {
+      'spring.cloud.config.server.git.uri': remote.url,
+      'spring.cloud.config.server.git.search-paths': 'config/{application}',
+    };
+    server = await startTestServer(settings);
+    reversed = await startTestServer({
+      ...settings,
+      'spring.cloud.config.server.reverse-location-order': 'true',
+    });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await reversed?.stop();
+    await remote?.remove();
+  });
+
+  it('takes the first location holding any variant (the root first), profile variants first within it', async () => {
+    // The root holds nginx.conf only: it wins over the search path's profile-specific nginx-dev.conf.
+    assert.equal((await server.get('/web/dev/master/nginx.conf')).body, 'root\n');
+    assert.equal((await server.get('/web/default/master/nginx.conf')).body, 'root\n');
+    assert.equal((await server.get('/web/dev/master/logback.xml')).body, 'root dev\n');
+  });
+
+  it('looks in the search paths before the root with reverse-location-order=true', async () => {
+    assert.equal((await reversed.get('/web/dev/master/nginx.conf')).body, 'search path dev\n');
+    assert.equal((await reversed.get('/web/default/master/nginx.conf')).body, 'search path\n');
+    assert.equal((await reversed.get('/web/dev/master/logback.xml')).body, 'root dev\n');
+  });
+});

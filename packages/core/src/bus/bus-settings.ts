@@ -169,6 +169,15 @@ function parseAddress(entry: string): ParsedAddress {
   } catch {
     throw badAddress(entry);
   }
+  // TLS to the broker is not implemented: an amqps:// address must not quietly become a plain connection
+  // (its credentials would cross the network in clear).
+  if (url.protocol.toLowerCase() === 'amqps:') {
+    throw new SettingsError(
+      `spring.rabbitmq.addresses: '${url.hostname}' is an amqps:// (TLS) address; confbus connects to RabbitMQ without TLS (reach the broker over a trusted network or a TLS tunnel, with amqp://)`,
+      'spring.rabbitmq.addresses',
+      'argument',
+    );
+  }
   const result: ParsedAddress = { address: `${url.hostname}:${url.port || DEFAULT_AMQP_PORT}` };
   if (url.username) result.username = decodeURIComponent(url.username);
   if (url.password) result.password = decodeURIComponent(url.password);

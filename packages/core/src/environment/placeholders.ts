@@ -23,10 +23,11 @@ function lookupIn(flat: FlatProperties): PlaceholderLookup {
 }
 
 /**
- * Which placeholder of a cycle stays literal: the server keeps the outermost one (`ping: p-${pong}`, part of
- * its wire format), the client the innermost (`ping: p-q-${ping}`, what its reads have always returned).
+ * What a cycle does: the server keeps the outermost placeholder literal (`ping: p-${pong}`, part of its wire
+ * format), the client the innermost (`ping: p-q-${ping}`, what its reads have always returned); settings
+ * fail, as Spring Boot's binder fails on a circular placeholder reference.
  */
-export type CircularPlaceholders = 'keep-outermost' | 'keep-innermost';
+export type CircularPlaceholders = 'keep-outermost' | 'keep-innermost' | 'fail';
 
 export function resolvePlaceholders(
   flat: FlatProperties,
@@ -53,7 +54,8 @@ export function resolvePlaceholdersInText(flat: FlatProperties, text: string, na
 
 /**
  * One value's placeholders, looked up through `lookup` (the client resolves each read across its property
- * sources this way); `source` names where the value came from in a PlaceholderLimitError.
+ * sources this way, the settings resolver each setting); `source` names where the value came from in a
+ * PlaceholderLimitError. With `circular: 'fail'` a cycle throws a PlaceholderCycleError naming the key.
  */
 export function resolveValuePlaceholders(
   key: string,
@@ -84,12 +86,14 @@ function resolveBounded(
 }
 
 /**
- * Thrown inside a resolution that refers back to itself; the outermost placeholder stays literal. Private control
- * flow (an exception, because the cycle is found many frames below the placeholder that is kept): it never leaves
- * this module, hence its `internal` code.
+ * Thrown inside a resolution that refers back to itself (an exception, because the cycle is found many frames
+ * below the placeholder it concerns). With 'keep-outermost' it is caught here and the placeholder stays
+ * literal; with 'fail' it reaches the caller (the settings resolver), which reports it as a bad setting, so
+ * its `internal` code never reaches a user.
  */
-class CircularPlaceholder extends ConfbusError<'CONFBUS_PLACEHOLDER_CYCLE'> {
-  constructor(key: string) {
+export class PlaceholderCycleError extends ConfbusError<'CONFBUS_PLACEHOLDER_CYCLE'> {
+  override readonly name = 'PlaceholderCycleError';
+  constructor(readonly key: string) {
     super(coreErrors.CONFBUS_PLACEHOLDER_CYCLE, `placeholder '${key}' refers back to itself`);
   }
 }
@@ -151,7 +155,8 @@ class PlaceholderResolver {
       try {
         replacement = this.resolvePlaceholder(content, visiting, depth);
       } catch (error) {
-        if (!(topLevel && error instanceof CircularPlaceholder)) throw error;
+        const keepLiteral = topLevel && this.circular === 'keep-outermost';
+        if (!(keepLiteral && error instanceof PlaceholderCycleError)) throw error;
       }
       if (replacement !== undefined) this.budget.substitute(replacement, out.length);
       out += replacement ?? text.slice(start, end + SUFFIX.length);
@@ -170,7 +175,7 @@ class PlaceholderResolver {
     const rawKey = separator === -1 ? content : content.slice(0, separator);
     const key = this.resolveText(rawKey, visiting, depth + 1);
     const circular = visiting.has(key);
-    if (circular && this.circular === 'keep-outermost') throw new CircularPlaceholder(key);
+    if (circular && this.circular !== 'keep-innermost') throw new PlaceholderCycleError(key);
     // keep-innermost: the key is not looked up again (its default, if any, still applies); the touch makes
     // a memo built here unusable while `key` is being resolved.
     const value = circular ? undefined : this.lookup(key);

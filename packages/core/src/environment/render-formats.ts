@@ -49,10 +49,18 @@ export function renderProperties(flat: FlatProperties): string {
 }
 
 /** Block-style YAML like SnakeYAML's `dumpAsMap` of the nested map. */
-export function renderYaml(flat: FlatProperties): string {
+export interface YamlRenderOptions {
+  /**
+   * spring.cloud.config.server.strip-document-from-yaml (Spring's default: true): a tree whose only key is
+   * `document` (a repository file holding a list or a scalar) is dumped as that value alone.
+   */
+  readonly stripDocument?: boolean;
+}
+
+export function renderYaml(flat: FlatProperties, options: YamlRenderOptions = {}): string {
   const tree = buildPropertyTree(flat);
-  if (tree.size === 1 && tree.has('document')) {
-    // spring.cloud.config.server.strip-document-from-yaml: a bare document is dumped as itself.
+  if ((options.stripDocument ?? true) && tree.size === 1 && tree.has('document')) {
+    // A bare document is dumped as itself.
     const document = tree.get('document') as TreeNode;
     if (Array.isArray(document)) return document.length === 0 ? '[]\n' : emitList(document, 0);
     if (document instanceof Map) return document.size === 0 ? '{}\n' : emitMap(document, 0);

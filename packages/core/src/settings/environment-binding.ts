@@ -1,10 +1,13 @@
 /**
  * Environment variables as settings. Any upper-case variable whose name, separators dropped, spells a
  * setting binds it (`SERVER_PORT`, `SPRING_CLOUD_CONFIG_SERVER_GIT_DEFAULTLABEL` or `..._DEFAULT_LABEL`,
- * `..._SEARCHPATHS_0` for a list item). A `SPRING_`/`CONFBUS_` variable that spells no setting is reported
- * with the same "did you mean" as an argument, since a typo there is otherwise silently ignored.
+ * `..._SEARCHPATHS_0` for a list item). Below a map setting, a variable binds the entry Spring Boot's
+ * SystemEnvironmentPropertySource makes of it: each `_` a dot, names lower-cased, numbers list indexes
+ * (`SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_URI` → `...git.repos.teama.uri`, `..._OVERRIDES_FOO` →
+ * `...overrides.foo`). A `SPRING_`/`CONFBUS_` variable that spells no setting is reported with the same
+ * "did you mean" as an argument, since a typo there is otherwise silently ignored.
  */
-import { environmentFlatName, environmentNamesFor } from './relaxed-names.js';
+import { environmentFlatName, environmentNamesFor, flatKey } from './relaxed-names.js';
 import type { SettingSpec } from './setting-spec.js';
 import type { SettingsIndex } from './settings-index.js';
 import { nearestSetting } from './setting-suggestions.js';
@@ -35,17 +38,45 @@ export function environmentPairs(
       if (previous === undefined || name === bootName) chosen.set(key, { name, key, value });
       continue;
     }
+    const mapKey = target.kind === 'map-entry' ? mapEntryKey(name, index.mapPrefixKeys) : undefined;
+    if (mapKey !== undefined) {
+      chosen.set(mapKey, { name, key: mapKey, value });
+      continue;
+    }
     if (!OWN_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
     if (target.kind === 'unsupported') {
       const message = unsupportedSettingMessage(name, 'environment', target.entry);
       if (target.entry.effect === 'refuse') throw new SettingsError(message, name, 'environment');
       warnings.push(message);
-    } else if (target.kind === 'unknown') {
+    } else if (target.kind === 'unknown' || target.kind === 'map-entry') {
       const warning = unknownVariableWarning(name, specs, unknownKeys);
       if (warning) warnings.push(warning);
     }
   }
   return { pairs: [...chosen.values()].map(({ key, value }) => [key, value]), warnings };
+}
+
+/**
+ * The map entry a variable names, as Boot's SystemEnvironmentPropertyMapper reads it: the elements between `_`
+ * lower-cased, a numeric element a list index. Undefined unless the name starts with a map setting's elements
+ * and names an entry below it (`..._REPOSITORY_URI` is not below `..._REPOS`).
+ */
+function mapEntryKey(name: string, mapKeys: readonly string[]): string | undefined {
+  const elements = name
+    .split('_')
+    .filter((element) => element !== '')
+    .map((element) => element.toLowerCase());
+  for (const mapKey of mapKeys) {
+    const wanted = flatKey(mapKey);
+    let flat = '';
+    let used = 0;
+    while (used < elements.length && flat.length < wanted.length) flat += elements[used++];
+    const rest = elements.slice(used);
+    if (flat !== wanted || rest.length === 0 || /^\d+$/.test(rest[0] ?? '')) continue;
+    const entry = rest.map((element) => (/^\d+$/.test(element) ? `[${element}]` : `.${element}`)).join('');
+    return `${mapKey}${entry}`;
+  }
+  return undefined;
 }
 
 function unknownVariableWarning(

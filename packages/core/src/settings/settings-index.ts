@@ -16,6 +16,8 @@ export class SettingsIndex {
   /** Declared non-map settings by `flatKey`, for environment variable names. */
   readonly byFlatKey: ReadonlyMap<string, SettingSpec>;
   private readonly mapPrefixes: readonly string[];
+  /** The declared keys of map settings (`spring.cloud.config.server.git.repos`). */
+  readonly mapPrefixKeys: readonly string[];
 
   constructor(
     specs: readonly SettingSpec[],
@@ -25,7 +27,8 @@ export class SettingsIndex {
       specs.flatMap((spec) => [spec.key, ...(spec.aliases ?? [])].map((key) => [uniformKey(key), spec])),
     );
     this.byFlatKey = new Map(specs.filter((spec) => !spec.isPrefix).map((spec) => [flatKey(spec.key), spec]));
-    this.mapPrefixes = specs.filter((spec) => spec.isPrefix).map((spec) => uniformKey(spec.key));
+    this.mapPrefixKeys = specs.filter((spec) => spec.isPrefix).map((spec) => spec.key);
+    this.mapPrefixes = this.mapPrefixKeys.map((key) => uniformKey(key));
   }
 
   uniformOf(key: string): string {

@@ -12,6 +12,9 @@ import { type KeyTarget, SettingsIndex } from './settings-index.js';
 import { unknownSettingMessage } from './setting-suggestions.js';
 import { type UnsupportedSetting, unsupportedSettingMessage } from './unsupported-setting.js';
 import { environmentPairs } from './environment-binding.js';
+import { SettingPlaceholders } from './setting-placeholders.js';
+import { PlaceholderCycleError } from '../environment/placeholders.js';
+import { PlaceholderLimitError } from '../environment/placeholder-limits.js';
 
 export { Settings, SettingsError, splitList, type SettingSource } from './settings.js';
 export { parseSettingsFile } from './settings-file.js';
@@ -38,6 +41,12 @@ interface RawEntry {
   readonly raw: unknown;
   readonly source: Source;
   readonly spelling?: string;
+  /** A setting confbus declares (or a map entry of one); kept client properties are resolved on each read. */
+  readonly declared?: boolean;
+  /** The value as written, when placeholders were resolved in it. */
+  readonly written?: unknown;
+  /** A secret went into the value through a placeholder: it is masked wherever the value would show. */
+  readonly fromSecret?: boolean;
 }
 
 /** Parses `--key=value` arguments; `--flag` alone means `true`. Other arguments are positionals. */
@@ -87,9 +96,10 @@ export function resolveSettings(
   );
   const { pairs, positionals } = parseArguments(input.args ?? []);
   bind(pairs, 'argument');
+  const resolved = resolveEntryPlaceholders(raw, input.env ?? {}, index);
 
   const values = new Map<string, ResolvedSetting>();
-  for (const [uniform, entry] of raw) {
+  for (const [uniform, entry] of resolved) {
     const spec = index.specOf(uniform);
     const value = spec ? coerce(spec, entry) : coerceLoose(entry.raw);
     values.set(uniform, {
@@ -97,9 +107,64 @@ export function resolveSettings(
       value,
       source: entry.source,
       ...(entry.spelling === undefined ? {} : { spelling: entry.spelling }),
+      ...(entry.fromSecret === true ? { fromSecret: true } : {}),
     });
   }
   return new Settings(index.byUniformKey, values, positionals, warnings);
+}
+
+/**
+ * Every declared setting's `${...}` resolved (see setting-placeholders.ts). Undeclared properties a client
+ * keeps are left as written: its reads resolve them across every property source, the server's included.
+ */
+function resolveEntryPlaceholders(
+  raw: ReadonlyMap<string, RawEntry>,
+  env: Readonly<Record<string, string | undefined>>,
+  index: SettingsIndex,
+): Map<string, RawEntry> {
+  const placeholders = new SettingPlaceholders(raw, env, (uniform) => index.specOf(uniform)?.secret === true);
+  const resolved = new Map<string, RawEntry>();
+  for (const [uniform, entry] of raw) {
+    const wanted = entry.declared === true && entry.source !== 'default';
+    resolved.set(uniform, wanted ? resolveEntry(placeholders, entry, index.specOf(uniform)) : entry);
+  }
+  return resolved;
+}
+
+function resolveEntry(
+  placeholders: SettingPlaceholders,
+  entry: RawEntry,
+  spec: SettingSpec | undefined,
+): RawEntry {
+  let fromSecret = false;
+  let changed = false;
+  const resolveText = (value: unknown): unknown => {
+    if (typeof value !== 'string') return value;
+    const result = placeholders.resolve(entry.key, value);
+    fromSecret ||= result.fromSecret;
+    changed ||= result.text !== value;
+    return result.text;
+  };
+  let value: unknown;
+  try {
+    value = Array.isArray(entry.raw) ? entry.raw.map(resolveText) : resolveText(entry.raw);
+  } catch (error) {
+    const reason =
+      error instanceof PlaceholderCycleError
+        ? `holds a circular placeholder reference '\${${error.key}}'`
+        : error instanceof PlaceholderLimitError
+          ? `has placeholders that ${error.reason}`
+          : undefined;
+    if (reason === undefined) throw error;
+    const shown = spec?.secret === true ? '' : ` '${String(entry.raw)}'`;
+    throw new SettingsError(
+      `Setting '${entry.key}' from ${entry.source}${shown} ${reason}`,
+      entry.key,
+      entry.source,
+    );
+  }
+  if (!changed) return entry;
+  return { ...entry, raw: value, written: entry.raw, fromSecret };
 }
 
 interface BindContext {
@@ -131,6 +196,7 @@ function bindSource(
           raw: value,
           source,
           spelling,
+          declared: true,
         });
         break;
       case 'list-item': {
@@ -147,7 +213,13 @@ function bindSource(
         break;
       }
       case 'map-entry':
-        ctx.raw.set(ctx.index.uniformOf(key), { key: canonicalKey(key), raw: value, source, spelling });
+        ctx.raw.set(ctx.index.uniformOf(key), {
+          key: canonicalKey(key),
+          raw: value,
+          source,
+          spelling,
+          declared: true,
+        });
         break;
       case 'unknown':
         if (ctx.unknownKeys === 'error') {
@@ -158,7 +230,8 @@ function bindSource(
     }
   }
   for (const [uniform, list] of lists) {
-    ctx.raw.set(uniform, { key: list.key, raw: list.items.filter((item) => item !== undefined), source });
+    const items = list.items.filter((item) => item !== undefined);
+    ctx.raw.set(uniform, { key: list.key, raw: items, source, declared: true });
   }
 }
 
@@ -169,7 +242,8 @@ function coerceLoose(raw: unknown): SettingValue {
 }
 
 function describe(spec: SettingSpec, entry: RawEntry): string {
-  const shown = spec.secret ? '(hidden)' : `'${String(entry.raw)}'`;
+  const written = entry.written === undefined ? '' : ` (written '${String(entry.written)}')`;
+  const shown = spec.secret || entry.fromSecret ? '(hidden)' : `'${String(entry.raw)}'${written}`;
   return `Setting '${spec.key}' from ${entry.source}: ${shown}`;
 }
 

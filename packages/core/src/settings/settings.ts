@@ -25,6 +25,8 @@ export interface ResolvedSetting {
   readonly source: SettingSource | 'programmatic';
   /** The key as written, when it came from a file, an argument or an override. */
   readonly spelling?: string;
+  /** A secret went into the value through a `${...}` placeholder (`uri: https://ci:${GIT_TOKEN}@host`). */
+  readonly fromSecret?: boolean;
 }
 
 export class Settings {
@@ -98,8 +100,10 @@ export class Settings {
       .map(([, entry]) => entry.key);
   }
 
+  /** A declared secret, or a value a secret went into through a placeholder: shown nowhere. */
   isSecret(key: string): boolean {
-    return this.specs.get(uniformKey(key))?.secret === true;
+    const uniform = uniformKey(key);
+    return this.specs.get(uniform)?.secret === true || this.values.get(uniform)?.fromSecret === true;
   }
 }
 

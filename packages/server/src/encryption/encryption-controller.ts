@@ -33,6 +33,13 @@ import { readRequestBody, textToDecrypt, textToEncrypt } from './request-body.js
 export interface EncryptionRoutesOptions {
   readonly locator: TextEncryptorLocator | undefined;
   readonly logger: Logger;
+  /** `spring.cloud.config.server.prefix` (`''` or `/config`): Spring mounts these endpoints under it. */
+  readonly prefix?: string;
+  /**
+   * The application and profiles handed to the key locator when the URL names none: Spring's
+   * default-application-name and default-profile (default: application, default).
+   */
+  readonly defaultScope?: CipherScope;
 }
 
 /** Spring's `status` word and fixed description for each of our codes (undefined: our message). */
@@ -57,56 +64,60 @@ export function registerEncryptionRoutes(app: FastifyInstance, options: Encrypti
   const { locator, logger } = options;
   const scopeOf = (request: FastifyRequest): CipherScope => {
     const params = request.params as Partial<Params>;
-    return params.name === undefined ? DEFAULT_SCOPE : validatedScope(params.name, params.profiles ?? '');
+    if (params.name === undefined) return options.defaultScope ?? DEFAULT_SCOPE;
+    return validatedScope(params.name, params.profiles ?? '');
   };
 
   // Encapsulated: these routes read every body as bytes, whatever its type, without touching other routes.
-  app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.register(
+    async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-    const encrypt = (request: FastifyRequest, reply: FastifyReply) =>
-      answer(reply, () => {
-        const text = textToEncrypt(readBody(request));
-        const cipherText = encryptText(locator, scopeOf(request), text);
-        logger.info({ route: request.routeOptions.url }, 'Encrypted data');
-        return cipherText;
-      });
-    const decrypt = (request: FastifyRequest, reply: FastifyReply) =>
-      answer(reply, () => {
-        let text = textToDecrypt(readBody(request));
-        if (text.startsWith(CIPHER_MARKER)) text = text.slice(CIPHER_MARKER.length);
-        const plain = decryptText(locator, scopeOf(request), text);
-        logger.info({ route: request.routeOptions.url }, 'Decrypted cipher data');
-        return plain;
-      });
-    const publicKey = (request: FastifyRequest, reply: FastifyReply) =>
-      answer(reply, () => {
-        const key = locateEncryptor(locator, scopeOf(request), '').encryptor.publicKey();
-        if (key === undefined) {
-          throw new ConfbusError(
-            coreErrors.CONFBUS_NO_PUBLIC_KEY,
-            'The key is symmetric: there is no public key',
-          );
+      const encrypt = (request: FastifyRequest, reply: FastifyReply) =>
+        answer(reply, () => {
+          const text = textToEncrypt(readBody(request));
+          const cipherText = encryptText(locator, scopeOf(request), text);
+          logger.info({ route: request.routeOptions.url }, 'Encrypted data');
+          return cipherText;
+        });
+      const decrypt = (request: FastifyRequest, reply: FastifyReply) =>
+        answer(reply, () => {
+          let text = textToDecrypt(readBody(request));
+          if (text.startsWith(CIPHER_MARKER)) text = text.slice(CIPHER_MARKER.length);
+          const plain = decryptText(locator, scopeOf(request), text);
+          logger.info({ route: request.routeOptions.url }, 'Decrypted cipher data');
+          return plain;
+        });
+      const publicKey = (request: FastifyRequest, reply: FastifyReply) =>
+        answer(reply, () => {
+          const key = locateEncryptor(locator, scopeOf(request), '').encryptor.publicKey();
+          if (key === undefined) {
+            throw new ConfbusError(
+              coreErrors.CONFBUS_NO_PUBLIC_KEY,
+              'The key is symmetric: there is no public key',
+            );
+          }
+          return key;
+        });
+
+      scope.post('/encrypt', encrypt);
+      scope.post<{ Params: Params }>('/encrypt/:name/:profiles', encrypt);
+      scope.post('/decrypt', decrypt);
+      scope.post<{ Params: Params }>('/decrypt/:name/:profiles', decrypt);
+      scope.get('/key', publicKey);
+      scope.get<{ Params: Params }>('/key/:name/:profiles', publicKey);
+      scope.get('/encrypt/status', (_request, reply) => {
+        try {
+          locateEncryptor(locator, options.defaultScope ?? DEFAULT_SCOPE, '');
+        } catch (error) {
+          return sendSpringError(reply, error);
         }
-        return key;
+        return reply.send({ status: 'OK' });
       });
-
-    scope.post('/encrypt', encrypt);
-    scope.post<{ Params: Params }>('/encrypt/:name/:profiles', encrypt);
-    scope.post('/decrypt', decrypt);
-    scope.post<{ Params: Params }>('/decrypt/:name/:profiles', decrypt);
-    scope.get('/key', publicKey);
-    scope.get<{ Params: Params }>('/key/:name/:profiles', publicKey);
-    scope.get('/encrypt/status', (_request, reply) => {
-      try {
-        locateEncryptor(locator, DEFAULT_SCOPE, '');
-      } catch (error) {
-        return sendSpringError(reply, error);
-      }
-      return reply.send({ status: 'OK' });
-    });
-  });
+    },
+    { prefix: options.prefix ?? '' },
+  );
 }
 
 function readBody(request: FastifyRequest): ReturnType<typeof readRequestBody> {

@@ -4,6 +4,7 @@
  *   GET /{application}-{profiles}.(yml|yaml|properties|json)      → merged file, default label
  *   GET /{label}/{application}-{profiles}.(yml|yaml|properties|json)
  *   GET /{application}/{profiles}/{label}/{path}, /{application}/{profiles}/{path}?useDefaultLabel → a file
+ * all under `spring.cloud.config.server.prefix` when it is set, as Spring mounts its controllers.
  * Path segments arrive percent-decoded (`%2C`, `%2F` from cloud-config-client); `(_)` stands for `/` (Spring's
  * own client). Everything is validated before the repository is touched.
  */
@@ -39,10 +40,19 @@ export interface EnvironmentRoutesOptions {
   fastPath?: RepeatRequestFastPath;
   /** Decrypts `{cipher}` values in plain-text resources (undefined: plain-text-encrypt is off). */
   decryptResource?: PlainTextDecryptor;
+  /** `spring.cloud.config.server.prefix` (`''` or `/config`): every route here is mounted under it. */
+  prefix?: string;
+  /** `spring.cloud.config.server.strip-document-from-yaml` (default true). */
+  stripDocumentFromYaml?: boolean;
+  /** `spring.cloud.config.server.reverse-location-order`: plain-text files looked up last location first. */
+  reverseLocationOrder?: boolean;
 }
 
 export function registerEnvironmentRoutes(app: FastifyInstance, options: EnvironmentRoutesOptions): void {
   const { service } = options;
+  const prefix = options.prefix ?? '';
+  /** Segments of the URL after the prefix. */
+  const prefixSegments = prefix === '' ? 0 : prefix.split('/').length - 1;
   // Clients ask for the same few (application, profiles, label) over and over: validate each once.
   const validated = new LruCache<string, EnvironmentRequest>(2000);
   const parseRequest = (parts: RawParts): EnvironmentRequest => {
@@ -88,14 +98,14 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
     const query = request.query as Record<string, string | undefined>;
     const resolve = query.resolvePlaceholders !== 'false';
     reply.type(format === 'json' ? 'application/json' : 'text/plain; charset=utf-8');
-    return resolved.render(format, resolve);
+    return resolved.render(format, resolve, options.stripDocumentFromYaml ?? true);
   };
 
-  app.get<{ Params: { file: string } }>('/:file', (request, reply) =>
+  app.get<{ Params: { file: string } }>(`${prefix}/:file`, (request, reply) =>
     sendFile(request, reply, null, request.params.file),
   );
 
-  app.get<{ Params: { name: string; profiles: string } }>('/:name/:profiles', (request, reply) => {
+  app.get<{ Params: { name: string; profiles: string } }>(`${prefix}/:name/:profiles`, (request, reply) => {
     const { name, profiles } = request.params;
     // `/{label}/{app}-{profiles}.yml` shares this shape; Spring's `/{name}/{profiles}` excludes file suffixes.
     if (FILE_SUFFIX.test(profiles)) return sendFile(request, reply, name, profiles);
@@ -103,18 +113,21 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
   });
 
   app.get<{ Params: { name: string; profiles: string; '*': string } }>(
-    '/:name/:profiles/*',
+    `${prefix}/:name/:profiles/*`,
     (request, reply) => {
       const { name, profiles } = request.params;
       // Spring's label is one segment: more segments make `/{name}/{profile}/{label}/{path}`, and one segment
       // with ?useDefaultLabel makes `/{name}/{profile}/{path}` (plain-text resources).
-      const rest = rawSegmentsAfter(request.url, 2);
+      const rest = rawSegmentsAfter(request.url, prefixSegments + 2);
       const useDefaultLabel = Object.hasOwn(request.query as object, 'useDefaultLabel');
       if (options.resources && (rest.length > 1 || useDefaultLabel)) {
         const label = rest.length > 1 || !useDefaultLabel ? decodeSegment(rest[0] ?? '') : null;
         const parsed = parseRequest({ name, profiles, label });
         const path = label === null ? rest : rest.slice(1);
-        return sendResource(options.resources, request, reply, parsed, path, options.decryptResource);
+        return sendResource(options.resources, request, reply, parsed, path, {
+          decrypt: options.decryptResource,
+          reverseLocationOrder: options.reverseLocationOrder ?? false,
+        });
       }
       return sendEnvironment(request, reply, { name, profiles, label: request.params['*'] });
     },

@@ -1,7 +1,9 @@
 /**
  * Spring's plain-text endpoint (ResourceController + GenericResourceRepository): a file looked up in the
- * directories the environment is built from (root first, then the search paths), with profile-specific
- * variants first (`nginx-dev.conf` before `nginx.conf`, profiles in the order requested), read at the commit
+ * directories the environment is built from, in Spring's order (the root, then the search paths; for native,
+ * the locations, then their label folders; all reversed with reverse-location-order), and in each directory
+ * the profile-specific variants first (`nginx-dev.conf` before `nginx.conf`, profiles in the order requested):
+ * the first directory holding any variant wins, as in Spring. Read at the commit
  * the environment was served from. Paths come from the URL, so they are checked segment by segment before any
  * lookup; they are only ever compared with the repository's own file list, never joined to a filesystem path.
  */
@@ -46,9 +48,10 @@ export async function findResource(
   found: FoundEnvironment,
   request: EnvironmentRequest,
   path: string,
+  reverseLocationOrder = false,
 ): Promise<FoundResource> {
   const { directories, present } = await environments.searchDirectories(request, found.revision);
-  for (const directory of directories) {
+  for (const directory of reverseLocationOrder ? [...directories].reverse() : directories) {
     for (const local of profilePaths(request.profiles, path)) {
       const candidate = directory === '' ? local : `${directory}/${local}`;
       if (!present.has(candidate)) continue;

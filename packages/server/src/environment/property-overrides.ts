@@ -1,9 +1,9 @@
 /**
  * `spring.cloud.config.server.overrides.*`: properties the server adds to every environment it serves, as the
  * first (winning) property source, named `overrides`, after decryption — where Spring's
- * EnvironmentEncryptorEnvironmentRepository adds them. Values are served as written, so a `${...}` placeholder
- * reaches the client and is resolved there; Spring's escapes `\${` and `\{` (needed in Spring, whose own
- * settings resolve placeholders) are accepted and unescaped the same way.
+ * EnvironmentEncryptorEnvironmentRepository adds them. Like every setting, their `${...}` placeholders were
+ * resolved against the server's own settings (settings-resolver); one the server cannot resolve, or one written
+ * `\${...}`, reaches the client, which resolves it. Spring's `\{` escape is unescaped here, as Spring does.
  */
 import type { Environment, Settings } from '@confbus/core';
 

@@ -53,8 +53,9 @@ export class ResolvedEnvironment {
     return wantsOrigins(accept) ? this.jsonWithOrigins : this.json;
   }
 
-  render(format: RenderFormat, resolve: boolean): string {
-    const key = `${format}:${resolve}`;
+  /** `stripDocument`: spring.cloud.config.server.strip-document-from-yaml, for `yml`. */
+  render(format: RenderFormat, resolve: boolean, stripDocument = true): string {
+    const key = `${format}:${resolve}:${stripDocument}`;
     let text = this.renderings.get(key);
     if (text === undefined) {
       const merged = this.mergedProperties(resolve);
@@ -62,7 +63,7 @@ export class ResolvedEnvironment {
         format === 'properties'
           ? renderProperties(merged)
           : format === 'yml'
-            ? renderYaml(merged)
+            ? renderYaml(merged, { stripDocument })
             : JSON.stringify(renderJson(merged));
       this.renderings.set(key, text);
     }

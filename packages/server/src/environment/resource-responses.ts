@@ -21,20 +21,28 @@ export interface ResourceSource {
   ): Promise<T>;
 }
 
+export interface ResourceOptions {
+  /** Decrypts `{cipher}` values (undefined: plain-text-encrypt is off). */
+  readonly decrypt?: PlainTextDecryptor | undefined;
+  /** `spring.cloud.config.server.reverse-location-order`: search the locations last first. */
+  readonly reverseLocationOrder?: boolean;
+}
+
 export async function sendResource(
   source: ResourceSource,
   request: FastifyRequest,
   reply: FastifyReply,
   parsed: EnvironmentRequest,
   rawPathSegments: readonly string[],
-  decrypt?: PlainTextDecryptor,
+  options: ResourceOptions = {},
 ): Promise<Buffer | string> {
+  const { decrypt } = options;
   const path = validateResourcePath(rawPathSegments);
   const binary = (request.headers.accept ?? '').includes('application/octet-stream');
   const query = request.query as Record<string, string | undefined>;
   const resolve = query.resolvePlaceholders !== 'false';
   return source.serve(parsed, async ({ environments }, found) => {
-    const resource = await findResource(environments, found, parsed, path);
+    const resource = await findResource(environments, found, parsed, path, options.reverseLocationOrder);
     reply.headers(revisionHeaders(found.revision));
     if (binary) {
       reply.type('application/octet-stream');

@@ -57,6 +57,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
       skipSslValidation: options.skipSslValidation,
       proxy: options.proxy,
       timeoutSeconds: options.timeoutSeconds,
+      ...(options.timeoutSetting === undefined ? {} : { timeoutSetting: options.timeoutSetting }),
       progressLogIntervalMs: options.progressLogIntervalMs ?? 4000,
       logger: options.logger,
     });

@@ -21,6 +21,8 @@ export interface GitMirrorOptions {
    * process group is killed. A transfer that keeps moving may take as long as it needs.
    */
   timeoutSeconds: number;
+  /** The setting a timeout error names (default `spring.cloud.config.server.git.timeout`). */
+  timeoutSetting?: string;
   /** How often a running fetch logs its progress (ms, default 4000, so at least every 5 s). */
   progressLogIntervalMs?: number;
   /**

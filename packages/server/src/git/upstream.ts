@@ -13,7 +13,7 @@ import { parseLsRemote } from './refs.js';
 import { isSshUri, needsSshCommand, SshCommand, type SshSettings } from './ssh.js';
 import { redactUri, splitCredentials } from './uri.js';
 
-/** Named in timeout errors, so an operator knows what to raise. */
+/** Named in timeout errors, so an operator knows what to raise (a named repository names its own). */
 const TIMEOUT_SETTING = 'spring.cloud.config.server.git.timeout';
 
 export interface UpstreamOptions {
@@ -26,6 +26,8 @@ export interface UpstreamOptions {
   /** proxy.http / proxy.https: the HTTP proxy for http:// / https:// uris. */
   proxy?: { http?: ProxySettings; https?: ProxySettings };
   timeoutSeconds: number;
+  /** The setting a timeout error names (default TIMEOUT_SETTING). */
+  timeoutSetting?: string;
   /** How often a running fetch logs its progress (ms). */
   progressLogIntervalMs: number;
   logger: Logger;
@@ -100,7 +102,7 @@ export class Upstream {
   async listRefs(git: MirrorGit, signal: AbortSignal): Promise<Map<string, string>> {
     const request = {
       idleTimeoutMs: this.options.timeoutSeconds * 1000,
-      idleTimeoutHint: TIMEOUT_SETTING,
+      idleTimeoutHint: this.options.timeoutSetting ?? TIMEOUT_SETTING,
       signal,
     };
     if (this.localPath !== undefined) {
@@ -183,7 +185,7 @@ export class Upstream {
     const base: RunGitOptions = {
       ...options,
       idleTimeoutMs: this.options.timeoutSeconds * 1000,
-      idleTimeoutHint: TIMEOUT_SETTING,
+      idleTimeoutHint: this.options.timeoutSetting ?? TIMEOUT_SETTING,
       secrets: this.secrets,
       env: this.env,
     };

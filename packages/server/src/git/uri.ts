@@ -1,12 +1,20 @@
 // Keeping credentials out of anything we log, throw, or pass to git on the command line. The redaction
 // itself is core's, shared with the bus.
-import { redactText } from '@confbus/core';
+import { maskUriUserInfo, redactText } from '@confbus/core';
 
 export { redactText };
 
 /** The uri with any `user:password@` userinfo removed (for logs, errors and health output). */
 export function redactUri(uri: string): string {
   return redactText(uri);
+}
+
+/**
+ * The uri as the start-up log and the console show it: a password masked (`user:******@`), or all of the user
+ * info removed when a secret went into the uri through a placeholder (`https://${GIT_TOKEN}@host/...`).
+ */
+export function displayUri(uri: string, fromSecret: boolean): string {
+  return fromSecret ? redactText(uri) : maskUriUserInfo(uri);
 }
 
 /**

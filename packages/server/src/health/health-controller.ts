@@ -5,6 +5,9 @@
  *   git component saying STALE and since when: taking a config server out of rotation for an upstream outage
  *   would turn a stale-config problem into a no-config problem (Spring stays UP on a stale cache, config#1934,
  *   without saying so). The bus does not take the server down either: configuration is still served.
+ * - with `spring.cloud.config.server.accept-empty=false`, the git component reports down-health-status while
+ *   Spring's health query (application `app`, profile `default`, the default label) finds no property source, as
+ *   Spring's ConfigServerHealthIndicator does; readiness is left alone, since other applications are served.
  * - `/actuator/health/liveness` (the process answers) and `/actuator/health/readiness` (a state can be
  *   served), Boot's probe groups; `/actuator/health/{component}` for one component.
  * Anonymous callers (auth on) see statuses only, never details.
@@ -26,19 +29,30 @@ export interface HealthSources {
   components?: () => Record<string, ComponentHealth>;
   /** `spring.cloud.config.server.health.*` (default: enabled, DOWN). */
   settings?: HealthSettings;
+  /**
+   * With accept-empty=false: whether Spring's health query finds no property source (asked only while the
+   * repository is available). Undefined with accept-empty=true.
+   */
+  findsNothing?: () => Promise<boolean>;
 }
 
 export const LIVENESS_PATH = '/actuator/health/liveness';
 export const READINESS_PATH = '/actuator/health/readiness';
 
 export function registerHealthRoutes(app: FastifyInstance, sources: HealthSources): void {
-  const view = (request: FastifyRequest) => new HealthView(sources, sources.showDetails?.(request) ?? true);
+  const view = (request: FastifyRequest, empty = false) =>
+    new HealthView(sources, sources.showDetails?.(request) ?? true, empty);
+  // The probes never run the accept-empty query: it is not part of Boot's liveness or readiness groups.
+  const checkedView = async (request: FastifyRequest) => {
+    const { findsNothing } = sources;
+    return view(request, findsNothing !== undefined && sources.git().available && (await findsNothing()));
+  };
 
-  app.get('/actuator/health', async (request, reply) => send(reply, view(request).overall()));
+  app.get('/actuator/health', async (request, reply) => send(reply, (await checkedView(request)).overall()));
   app.get(LIVENESS_PATH, async (request, reply) => send(reply, view(request).liveness()));
   app.get(READINESS_PATH, async (request, reply) => send(reply, view(request).readiness()));
   app.get<{ Params: { component: string } }>('/actuator/health/:component', async (request, reply) => {
-    const component = view(request).component(request.params.component);
+    const component = (await checkedView(request)).component(request.params.component);
     if (component) return send(reply, component);
     throw new ConfbusError(
       serverErrors.CONFBUS_NO_SUCH_HEALTH_COMPONENT,
@@ -67,6 +81,8 @@ class HealthView {
   constructor(
     sources: HealthSources,
     private readonly details: boolean,
+    /** accept-empty=false and the health query found no property source. */
+    private readonly findsNothing = false,
   ) {
     this.settings = sources.settings ?? { enabled: true, downStatus: 'DOWN' };
     this.gitHealth = sources.git();
@@ -116,14 +132,16 @@ class HealthView {
   /** The default repository decides; every other one is listed in the details with its own status. */
   private git(): ComponentHealth {
     const git = this.gitHealth;
-    const status: HealthStatus = !git.available ? this.settings.downStatus : git.stale ? 'STALE' : 'UP';
+    const status: HealthStatus =
+      !git.available || this.findsNothing ? this.settings.downStatus : git.stale ? 'STALE' : 'UP';
     const repositories = Object.fromEntries(
       Object.entries(this.repositories).map(([name, health]) => [
         name,
         { status: repositoryStatus(health), ...health },
       ]),
     );
-    return { status, details: { ...git, repositories } };
+    const acceptEmpty = this.findsNothing ? { acceptEmpty: false } : {};
+    return { status, details: { ...git, ...acceptEmpty, repositories } };
   }
 }
 

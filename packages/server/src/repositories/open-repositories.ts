@@ -79,6 +79,7 @@ export function mirrorsFromSettings({ settings, uri, cwd, logger }: MirrorSettin
       defaultLabel: definition.defaultLabel,
       refreshRateSeconds: definition.refreshRateSeconds,
       timeoutSeconds: definition.timeoutSeconds,
+      timeoutSetting: definition.timeoutSetting,
       username: definition.username,
       password: definition.password,
       tryMasterBranch: definition.tryMasterBranch,

@@ -4,11 +4,14 @@
  * Unset values of a named repository are inherited from the default one as Spring's
  * MultipleJGitEnvironmentRepository does (timeout, refresh-rate, username with password); confbus also inherits
  * the default label. The transport settings (try-master-branch, delete-untracked-branches, skip-ssl-validation,
- * proxy.*) are inherited too unless a named repository sets its own; SSH settings are per repository, as Spring
- * keys them by host (a named repository without them uses the machine's ssh setup).
+ * and each scheme's proxy.*) are inherited too unless a named repository sets its own; SSH settings are per
+ * repository, as Spring keys them by host (a named repository without them uses the machine's ssh setup).
+ * A Spring repository setting confbus does not implement (clone-submodules) stops the start, as it does for the
+ * default repository.
  */
-import { type Settings, splitList } from '@confbus/core';
+import { type Settings, SettingsError, splitList, unsupportedSettingMessage } from '@confbus/core';
 import type { ProxySettings, SshSettings } from '../git/index.js';
+import { unsupportedSpringServerSettings } from '../settings/unsupported-spring-settings.js';
 
 export const GIT = 'spring.cloud.config.server.git';
 const REPOS = `${GIT}.repos.`;
@@ -26,6 +29,8 @@ export interface RepositoryDefinition {
   defaultLabel: string;
   cloneOnStart: boolean;
   timeoutSeconds: number;
+  /** The key that set timeoutSeconds: a timeout error names it. */
+  timeoutSetting: string;
   refreshRateSeconds: number;
   tryMasterBranch: boolean;
   deleteUntrackedBranches: boolean;
@@ -57,7 +62,19 @@ const PROPERTIES = [
   'stricthostkeychecking',
   'ignorelocalsshsettings',
   'preferredauthentications',
+  ...(['http', 'https'] as const).flatMap(
+    (scheme) =>
+      [
+        `proxy${scheme}host`,
+        `proxy${scheme}port`,
+        `proxy${scheme}username`,
+        `proxy${scheme}password`,
+        `proxy${scheme}nonproxyhosts`,
+      ] as const,
+  ),
 ] as const;
+/** Spring repository properties confbus does not implement, with the default repository's verdict. */
+const UNSUPPORTED = new Map([['clonesubmodules', `${GIT}.clone-submodules`]]);
 type Property = (typeof PROPERTIES)[number];
 
 export function defaultRepositoryDefinition(settings: Settings, uri: string): RepositoryDefinition {
@@ -71,6 +88,7 @@ export function defaultRepositoryDefinition(settings: Settings, uri: string): Re
     defaultLabel: settings.string(`${GIT}.default-label`),
     cloneOnStart: settings.boolean(`${GIT}.clone-on-start`),
     timeoutSeconds: settings.number(`${GIT}.timeout`),
+    timeoutSetting: `${GIT}.timeout`,
     refreshRateSeconds: settings.number(`${GIT}.refresh-rate`),
     tryMasterBranch: settings.boolean(`${GIT}.try-master-branch`),
     deleteUntrackedBranches: settings.boolean(`${GIT}.delete-untracked-branches`),
@@ -112,11 +130,21 @@ export function namedRepositoryDefinitions(
     const dot = rest.indexOf('.');
     if (dot <= 0) continue;
     const name = rest.slice(0, dot);
-    // YAML lists arrive as `pattern[0]`, `pattern[1]`; relaxed names drop dashes and underscores.
+    // YAML lists arrive as `pattern[0]`, `pattern[1]`; relaxed names drop dashes and underscores, and an
+    // environment variable's `_` for a dash arrives as a dot (`..._REPOS_TEAMA_SEARCH_PATHS`: `search.paths`).
     const property = rest
       .slice(dot + 1)
       .replace(/\[\d+\]$/, '')
-      .replace(/[-_]/g, '') as Property;
+      .replace(/[-_.]/g, '') as Property;
+    const unsupported = UNSUPPORTED.get(property);
+    const entry = unsupportedSpringServerSettings.find((candidate) => candidate.key === unsupported);
+    if (entry !== undefined) {
+      const source = settings.sourceOf(key) ?? 'file';
+      const message = unsupportedSettingMessage(settings.spellingOf(key), source, entry);
+      if (entry.effect === 'refuse') throw new SettingsError(message, key, source);
+      warn(message);
+      continue;
+    }
     if (!PROPERTIES.includes(property)) {
       warn(`${key}: not a repository property confbus knows (${PROPERTIES.join(', ')}); ignored`);
       continue;
@@ -144,6 +172,7 @@ export function namedRepositoryDefinitions(
       defaultLabel: one('defaultlabel') ?? defaults.defaultLabel,
       cloneOnStart: parseBoolean(`${REPOS}${name}.clone-on-start`, one('cloneonstart')) ?? false,
       timeoutSeconds: parseInteger(`${REPOS}${name}.timeout`, one('timeout')) ?? defaults.timeoutSeconds,
+      timeoutSetting: one('timeout') === undefined ? defaults.timeoutSetting : `${REPOS}${name}.timeout`,
       refreshRateSeconds:
         parseInteger(`${REPOS}${name}.refresh-rate`, one('refreshrate')) ?? defaults.refreshRateSeconds,
       tryMasterBranch: flag('trymasterbranch', 'try-master-branch', defaults.tryMasterBranch),
@@ -153,7 +182,10 @@ export function namedRepositoryDefinitions(
         defaults.deleteUntrackedBranches,
       ),
       skipSslValidation: flag('skipsslvalidation', 'skip-ssl-validation', defaults.skipSslValidation),
-      proxy: defaults.proxy,
+      proxy: {
+        http: namedProxy(`${REPOS}${name}`, 'http', one, defaults.proxy.http),
+        https: namedProxy(`${REPOS}${name}`, 'https', one, defaults.proxy.https),
+      },
       ssh: {
         privateKey: one('privatekey'),
         passphrase: one('passphrase'),
@@ -166,6 +198,22 @@ export function namedRepositoryDefinitions(
       },
     };
   });
+}
+
+/** A named repository's proxy for one scheme: its own when it sets any of it, else the default repository's. */
+function namedProxy(
+  prefix: string,
+  scheme: 'http' | 'https',
+  one: (property: Property) => string | undefined,
+  inherited: ProxySettings,
+): ProxySettings {
+  const host = one(`proxy${scheme}host`);
+  const port = parseInteger(`${prefix}.proxy.${scheme}.port`, one(`proxy${scheme}port`));
+  const username = one(`proxy${scheme}username`);
+  const password = one(`proxy${scheme}password`);
+  const nonProxyHosts = one(`proxy${scheme}nonproxyhosts`);
+  const own = [host, port, username, password, nonProxyHosts].some((value) => value !== undefined);
+  return own ? { host, port, username, password, nonProxyHosts } : inherited;
 }
 
 function parseInteger(key: string, text: string | undefined): number | undefined {

@@ -9,6 +9,7 @@ import {
   monitorAndConsoleSettingSpecs,
   securitySettingSpecs,
 } from './operation-settings.js';
+import { prefixSettingSpecs } from './prefix-settings.js';
 import { emptyAndResourceSettingSpecs, sourceSettingSpecs } from './source-settings.js';
 
 export const serverSettingSpecs: readonly SettingSpec[] = [
@@ -28,6 +29,7 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
     default: 'configserver',
     description: "The server's own name (its bus id starts with it)",
   },
+  ...prefixSettingSpecs,
   ...gitSettingSpecs,
   ...sourceSettingSpecs,
   ...placeholderRepositorySettingSpecs,

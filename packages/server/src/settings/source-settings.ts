@@ -37,7 +37,7 @@ export const sourceSettingSpecs: readonly SettingSpec[] = [
     type: 'string',
     isPrefix: true,
     description:
-      'overrides.<key>=<value>: served first to every application as the `overrides` property source; ${...} passed through to clients',
+      'overrides.<key>=<value>: served first to every application as the `overrides` property source; ${...} the server cannot resolve (or written \\${...}) passed through to clients',
   },
 ];
 
@@ -48,7 +48,29 @@ export const emptyAndResourceSettingSpecs: readonly SettingSpec[] = [
     key: 'spring.cloud.config.server.accept-empty',
     type: 'boolean',
     default: true,
-    description: 'When false, an application with no configuration files answers 404',
+    description:
+      "When false, an application with no configuration files answers 404, and health reports down-health-status while Spring's health query (application app, profile default) finds none",
+  },
+  {
+    key: `${server}.strip-document-from-yaml`,
+    type: 'boolean',
+    default: true,
+    description:
+      'A rendered .yml whose only key is `document` (a repository file holding a list or a scalar) is written as that value alone; false keeps `document:`',
+  },
+  {
+    key: `${server}.default-application-name`,
+    type: 'string',
+    default: 'application',
+    description:
+      'The application /encrypt, /decrypt and /key name to the key locator when the URL names none (as Spring)',
+  },
+  {
+    key: `${server}.default-profile`,
+    type: 'string',
+    default: 'default',
+    description:
+      'The profiles /encrypt, /decrypt and /key name to the key locator when the URL names none (as Spring)',
   },
   {
     key: PLAIN_TEXT_ENCRYPT,
@@ -57,5 +79,12 @@ export const emptyAndResourceSettingSpecs: readonly SettingSpec[] = [
     aliases: [`${server}.encrypt.plainTextEncrypt`],
     description:
       'Decrypt {cipher} values in .yml, .yaml, .properties and .json files served by the plain-text endpoint (needs a key and encrypt.enabled)',
+  },
+  {
+    key: `${server}.reverse-location-order`,
+    type: 'boolean',
+    default: false,
+    description:
+      'Plain-text endpoint: look in the search locations last first (a search path before the root; for native, label folders first), as Spring 4.0.2+ does with it',
   },
 ];

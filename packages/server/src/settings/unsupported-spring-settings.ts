@@ -47,7 +47,116 @@ export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
     'redis',
     'mongodb',
   ].map((backend) => refuse(`${server}.${backend}`, BACKEND, true)),
-  refuse(`${server}.prefix`, 'confbus serves the configuration routes at the root; clients would get 404.'),
+  warn(
+    `${server}.default-label`,
+    "Spring's Git and native backends do not read it either: the default label is git.default-label (or native.default-label).",
+  ),
+  warn(`${server}.enabled`, 'a confbus server always serves configuration.'),
+  warn(`${server}.fail-on-composite-error`, 'there is one backend; composite ordering does not apply.'),
+  warn(
+    `${server}.monitor`,
+    'POST /monitor understands every Git host Spring does, always; confbus.monitor.* sets webhook secrets (see docs/bus.md).',
+    true,
+  ),
+  refuse(
+    'spring.cloud.config.monitor.endpoint.path',
+    'confbus serves the webhook at POST /monitor; a Git host sending it to the configured path would get 404.',
+  ),
+  warn(
+    `${server}.native.version`,
+    "the native backend's version is a fingerprint of the files served, so clients see each change.",
+  ),
+  warn(
+    `${server}.native.fail-on-error`,
+    'a search location that cannot be read is skipped with a warning in the log.',
+  ),
+  warn(`${server}.native.order`, 'there is one backend; composite ordering does not apply.'),
+  refuse(
+    'server.servlet.context-path',
+    'confbus serves at the root, so clients using the context path would get 404; spring.cloud.config.server.prefix moves the configuration endpoints.',
+  ),
+  refuse(
+    'spring.mvc.servlet.path',
+    'confbus serves at the root, so clients using the servlet path would get 404; spring.cloud.config.server.prefix moves the configuration endpoints.',
+  ),
+  ...[
+    'server.compression',
+    'server.http2',
+    'server.tomcat',
+    'server.jetty',
+    'server.undertow',
+    'server.netty',
+    'server.error',
+    'server.servlet.session',
+    'server.servlet.encoding',
+  ].map((key) =>
+    warn(key, 'confbus has its own HTTP server: only server.port and server.address apply.', true),
+  ),
+  ...[
+    'server.shutdown',
+    'server.forward-headers-strategy',
+    'server.max-http-header-size',
+    'server.max-http-request-header-size',
+  ].map((key) =>
+    warn(
+      key,
+      'confbus has its own HTTP server: shutdown is graceful, request sizes are confbus.server.max-* (see docs/settings.md).',
+    ),
+  ),
+  warn('info', '/actuator/info shows the version and the commit of the build only.', true),
+  warn('management.info', '/actuator/info shows the version and the commit of the build only.', true),
+  warn(
+    'management.metrics',
+    'GET /actuator/prometheus has a fixed set of metrics (see docs/metrics.md).',
+    true,
+  ),
+  warn('management.prometheus', 'GET /actuator/prometheus is always on (see docs/metrics.md).', true),
+  warn('management.tracing', 'confbus does not export traces.', true),
+  refuse(
+    'spring.rabbitmq.ssl',
+    'confbus connects to RabbitMQ without TLS; reach the broker over a trusted network or a TLS tunnel.',
+    true,
+  ),
+  ...[
+    'spring.rabbitmq.connection-timeout',
+    'spring.rabbitmq.requested-heartbeat',
+    'spring.rabbitmq.requested-channel-max',
+    'spring.rabbitmq.channel-rpc-timeout',
+    'spring.rabbitmq.publisher-confirm-type',
+    'spring.rabbitmq.publisher-returns',
+  ].map((key) => warn(key, 'confbus tunes its RabbitMQ connection itself (see docs/bus.md).')),
+  ...['spring.rabbitmq.listener', 'spring.rabbitmq.template', 'spring.rabbitmq.cache'].map((key) =>
+    warn(key, 'confbus tunes its RabbitMQ connection itself (see docs/bus.md).', true),
+  ),
+  ...[
+    'spring.kafka.ssl',
+    'spring.kafka.security',
+    'spring.kafka.jaas',
+    'spring.kafka.properties',
+    'spring.cloud.stream.kafka.binder.configuration',
+    'spring.cloud.stream.kafka.binder.jaas',
+  ].map((key) =>
+    refuse(
+      key,
+      'confbus connects to Kafka without TLS or SASL; these settings (security, credentials) would go unused.',
+      true,
+    ),
+  ),
+  warn(
+    'spring.cloud.stream.bindings',
+    'confbus binds the bus itself, to spring.cloud.bus.destination (springCloudBus); set that instead.',
+    true,
+  ),
+  warn(
+    'spring.cloud.stream.rabbit',
+    'confbus declares the bus exchange and queues as Spring does by default.',
+    true,
+  ),
+  refuse(
+    'spring.security.oauth2',
+    'confbus authenticates with HTTP basic only (spring.security.user.*); the endpoints would be open to anyone.',
+    true,
+  ),
   refuse(
     'server.ssl',
     'confbus serves plain HTTP; terminate TLS in front of it (a proxy or load balancer).',
@@ -57,14 +166,14 @@ export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
     'management.server.port',
     'actuator endpoints are served on server.port; restrict /actuator/* in front of it instead.',
   ),
-  warn(
-    `${server}.default-application-name`,
-    "a request always names its application (Spring's default: application).",
+  refuse(
+    'management.server',
+    'actuator endpoints are served on server.port, at /actuator; restrict /actuator/* in front of it instead.',
+    true,
   ),
-  warn(`${server}.default-profile`, "a request always names its profiles (Spring's default: default)."),
-  warn(
-    `${server}.strip-document-from-yaml`,
-    'a YAML document that is a single value is served as Spring does by default.',
+  refuse(
+    'management.endpoints.web.base-path',
+    'actuator endpoints are served at /actuator; probes and scrapers pointed elsewhere would get 404.',
   ),
   warn(
     `${server}.health`,
@@ -83,6 +192,13 @@ export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
     true,
   ),
   warn('logging.level', 'only logging.level.root applies (one level for the whole server).', true),
+  ...['logging.file', 'logging.pattern', 'logging.config', 'logging.logback'].map((key) =>
+    warn(
+      key,
+      'confbus logs to standard output, as JSON or pretty lines (confbus.logging.format); redirect it where you need it.',
+      true,
+    ),
+  ),
   warn('management.health', 'the health of the repository and the bus are always reported.', true),
   warn('eureka', 'confbus does not register with a discovery server; clients need its URL.', true),
   warn('spring.security.user.roles', 'there is one user and it may call every endpoint.'),

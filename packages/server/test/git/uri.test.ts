@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { basicAuthEnv } from '../../src/git/git-process.js';
-import { redactText, redactUri, splitCredentials } from '../../src/git/uri.js';
+import { displayUri, redactText, redactUri, splitCredentials } from '../../src/git/uri.js';
 
 describe('uri helpers', () => {
   it('redactUri strips userinfo and leaves other uris alone', () => {
@@ -43,5 +43,11 @@ describe('uri helpers', () => {
       GIT_CONFIG_KEY_0: 'http.extraHeader',
       GIT_CONFIG_VALUE_0: `Authorization: Basic ${Buffer.from('a:b').toString('base64')}`,
     });
+  });
+
+  it('displayUri masks a password, and drops all user info when a secret placeholder went into the uri', () => {
+    assert.equal(displayUri('https://ci:t0ken@h/r.git', false), 'https://ci:******@h/r.git');
+    // `uri: https://${GIT_TOKEN}@h/r.git`: the token is the user name, which maskUriUserInfo would leave.
+    assert.equal(displayUri('https://t0ken@h/r.git', true), 'https://h/r.git');
   });
 });

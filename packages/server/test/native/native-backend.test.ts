@@ -29,6 +29,7 @@ describe('native backend', () => {
     await write('extra/foo.yml', 'foo: extra\nextra: yes\n');
     await write('apps/foo/application.yml', 'per.app: foo\n');
     await write('base/nginx.conf', 'upstream ${foo};\n');
+    await write('base/master/nginx.conf', 'the label folder comes after every location\n');
     server = await startTestServer({
       'spring.profiles.active': 'native',
       'spring.cloud.config.server.native.search-locations': [
@@ -78,10 +79,11 @@ describe('native backend', () => {
     assert.equal(application?.source.from, 'edited');
   });
 
-  it('serves plain-text resources from the folders', async () => {
+  it('serves plain-text resources from the folders, locations before label folders as in Spring', async () => {
     const response = await server.get('/foo/default/master/nginx.conf');
     assert.equal(response.status, 200, response.body);
-    assert.match(response.body, /^upstream /);
+    // base/ is searched before base/master/; ${foo} resolves from the environment, where the label folder wins.
+    assert.equal(response.body, 'upstream master-folder;\n');
     assert.equal((await server.get('/foo/default/master/..%2F..%2Fetc%2Fpasswd')).status, 400);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Several repositories (spring.cloud.config.server.git.repos.*) against real Git remotes: pattern routing,
- * fallback to the default repository, per-repository search paths, health, and uri templates with
- * `{application}` bounded against hostile names.
+ * fallback to the default repository, per-repository search paths, health, uri templates with
+ * `{application}` bounded against hostile names, with `{profile}` and `{label}`, and plain-text and
+ * multi-label requests through named repositories.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -17,6 +18,7 @@ import { type TestServer, startTestServer } from '../server-harness.js';
 
 interface Body {
   name: string;
+  version: string;
   propertySources: Array<{ name: string; source: Record<string, unknown> }>;
 }
 
@@ -189,6 +191,95 @@ describe('one repository per application ({application} in the uri)', () => {
     const dirs = await readdir(join(basedir.path, 'mirror.repos')).catch(() => []);
     assert.ok(dirs.length <= 3, `mirror directories on disk: ${dirs.length}`);
     assert.equal(await owner('alpha'), 'alpha', 'an evicted repository is cloned again when asked for');
+  });
+});
+
+describe('uri templates with {profile} and {label}; plain text and label lists through named repositories', () => {
+  let byProfile: TempDir;
+  let byLabel: TempDir;
+  const remotes: GitRemote[] = [];
+  let team: GitRemote;
+  let teamMaster: string;
+  let teamHotfix: string;
+  let server: TestServer;
+
+  /** A remote whose bare repository is linked into `parent` as `<name>.git`. */
+  const linked = async (parent: TempDir, name: string, files: Record<string, string>, branch?: string) => {
+    const remote = await createGitRemote(name);
+    await remote.commit(files, branch === undefined ? {} : { branch });
+    await symlink(remote.path, join(parent.path, `${name}.git`));
+    remotes.push(remote);
+  };
+
+  before(async () => {
+    byProfile = await makeTempDir('confbus-repos-by-profile-');
+    byLabel = await makeTempDir('confbus-repos-by-label-');
+    await linked(byProfile, 'dev', { 'application.yml': 'repo: dev\n', 'banner.txt': '${repo} banner\n' });
+    await linked(byProfile, 'prod', { 'application.yml': 'repo: prod\n' });
+    // {label} picks the repository and, as in Spring, is the label served from it too.
+    await linked(byLabel, 'main', { 'application.yml': 'repo: main-repository\n' });
+    await linked(byLabel, 'v2', { 'application.yml': 'repo: v2-repository\n' }, 'v2');
+    team = await createGitRemote('team');
+    remotes.push(team);
+    teamMaster = await team.commit({
+      'team-app.yml': 'where: master\nupstream: team.internal\n',
+      'nginx.conf': 'proxy_pass http://${upstream};\n',
+    });
+    teamHotfix = await team.commit({ 'team-app.yml': 'where: hotfix\n' }, { branch: 'hotfix' });
+    server = await startTestServer({
+      'spring.cloud.config.server.git.uri': `${pathToFileURL(byLabel.path).href}/{label}.git`,
+      [`${REPOS}.envs.uri`]: `${pathToFileURL(byProfile.path).href}/{profile}.git`,
+      [`${REPOS}.envs.pattern`]: 'envs-*',
+      [`${REPOS}.team.uri`]: team.url,
+      [`${REPOS}.team.pattern`]: 'team-*',
+    });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await Promise.all(remotes.map((remote) => remote.remove()));
+    await byProfile?.remove();
+    await byLabel?.remove();
+  });
+
+  const repo = async (path: string): Promise<unknown> => {
+    const response = await server.get(path);
+    assert.equal(response.status, 200, `${path}: ${response.body}`);
+    return (response.json() as Body).propertySources[0]?.source.repo;
+  };
+
+  it('{profile}: one repository per profile; with several, the last that exists, last first', async () => {
+    assert.equal(await repo('/envs-app/dev'), 'dev');
+    assert.equal(await repo('/envs-app/prod'), 'prod');
+    assert.equal(await repo('/envs-app/dev,prod'), 'prod');
+    assert.equal(await repo('/envs-app/dev,qa'), 'dev', 'no qa repository: the next profile is tried');
+  });
+
+  it('{label}: the label picks the repository, the default label when the request names none', async () => {
+    assert.equal(await repo('/anything/default'), 'main-repository', "the default label 'main' (its master)");
+    assert.equal(await repo('/anything/default/v2'), 'v2-repository');
+    assert.equal((await server.get('/anything/default/v3')).status, 404);
+  });
+
+  it('serves plain text from a named repository and from a {profile} template', async () => {
+    const team = await server.get('/team-app/default/master/nginx.conf');
+    assert.equal(team.status, 200, team.body);
+    assert.equal(team.body, 'proxy_pass http://team.internal;\n', 'resolved from the named repository');
+    assert.equal((await server.get('/envs-app/dev/master/banner.txt')).body, 'dev banner\n');
+  });
+
+  it('serves a label list from a named repository, the last label first', async () => {
+    const response = await server.get('/team-app/default/master,hotfix');
+    assert.equal(response.status, 200, response.body);
+    const body = response.json() as Body;
+    assert.equal(body.version, `${teamMaster},${teamHotfix}`);
+    assert.deepEqual(
+      body.propertySources.map((source) => [source.name, source.source.where]),
+      [
+        [`${team.url}/team-app.yml`, 'hotfix'],
+        [`${team.url}/team-app.yml`, 'master'],
+      ],
+    );
   });
 });
 

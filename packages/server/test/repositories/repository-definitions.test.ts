@@ -10,8 +10,8 @@ import {
 
 const GIT = 'spring.cloud.config.server.git';
 
-function definitions(args: string[]) {
-  const settings = resolveSettings(serverSettingSpecs, { args, env: {} }, { unknownKeys: 'error' });
+function definitions(args: string[], env: Record<string, string> = {}) {
+  const settings = resolveSettings(serverSettingSpecs, { args, env }, { unknownKeys: 'error' });
   const defaults = defaultRepositoryDefinition(settings, 'file:///default');
   const warnings: string[] = [];
   return {
@@ -73,5 +73,27 @@ describe('repository definitions: transport and SSH settings', () => {
         definitions([`--${GIT}.repos.team.uri=file:///team`, `--${GIT}.repos.team.try-master-branch=maybe`]),
       /repos\.team\.try-master-branch must be true or false, got 'maybe'/,
     );
+  });
+
+  it("takes a named repository wholly from environment variables, as Boot's relaxed binding maps them", () => {
+    const { named, warnings } = definitions([], {
+      SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_URI: 'https://git.example/team-a.git',
+      SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_PATTERN_0: 'team-a*',
+      SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_PATTERN_1: '*/qa',
+      SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_USERNAME: 'deploy',
+      SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_PASSWORD: 'from-a-secret',
+      SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_SEARCHPATHS: 'config',
+      SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_DEFAULT_LABEL: 'main',
+    });
+    assert.deepEqual(warnings, []);
+    assert.equal(named.length, 1);
+    const [team] = named;
+    assert.equal(team?.name, 'teama', 'names are lower-cased, as Boot maps variable names');
+    assert.equal(team?.uri, 'https://git.example/team-a.git');
+    assert.deepEqual(team?.patterns, ['team-a*', '*/qa']);
+    assert.equal(team?.username, 'deploy');
+    assert.equal(team?.password, 'from-a-secret');
+    assert.deepEqual(team?.searchPaths, ['config']);
+    assert.equal(team?.defaultLabel, 'main');
   });
 });
