@@ -18,6 +18,7 @@ import ts from 'typescript';
 import { startNodeProcess, stopAllNodeProcesses } from '@confbus/testkit/child-process';
 import { getJson, reserveFreePort, waitFor } from '@confbus/testkit/confbus-processes';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { readmeBlocks } from '../support/readme.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -154,9 +155,7 @@ test('the sample-client command says what to install when the optional sample is
 
 /** The README's first TypeScript block, compiled as a user's build would compile it, as `dir`/app.mjs. */
 async function writeReadmeExample(dir: string): Promise<void> {
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
-  const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(example, 'the README has a TypeScript client example');
+  const [example] = await readmeBlocks('ts');
   const { outputText } = ts.transpileModule(example, {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   });
@@ -165,9 +164,7 @@ async function writeReadmeExample(dir: string): Promise<void> {
 
 test("the README's client example type-checks, strict and with library checks, against the client installed alone", async () => {
   const clientDir = installs.get('@confbus/client') as string;
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
-  const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(example, 'the README has a TypeScript client example');
+  const [example] = await readmeBlocks('ts');
   const file = join(clientDir, 'typed-app.mts');
   await writeFile(file, example);
   // skipLibCheck off: the published .d.ts files are checked too, so a type naming @confbus/bus (an optional
