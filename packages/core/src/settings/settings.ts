@@ -101,6 +101,16 @@ export class Settings {
   isSecret(key: string): boolean {
     return this.specs.get(uniformKey(key))?.secret === true;
   }
+
+  /** A declared setting or an entry of a declared map (`...repos.<name>.uri`), not a key kept as written. */
+  isDeclared(key: string): boolean {
+    const uniform = uniformKey(key);
+    if (this.specs.has(uniform)) return true;
+    for (const [prefix, spec] of this.specs) {
+      if (spec.isPrefix && uniform.startsWith(`${prefix}.`)) return true;
+    }
+    return false;
+  }
 }
 
 export function splitList(text: string): string[] {
