@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Type-checks every ```ts block of README.md and docs/*.md against the built packages, so the examples stay true.
+// Type-checks every ```ts block of README.md, docs/*.md and the packages' READMEs (what npm shows) against the
+// built packages, so the examples stay true.
 // Part of `npm run lint`. The blocks are written to a temporary folder inside examples/sample-client (so that
 // package resolution finds @confbus/*), checked with the repository's strict settings, then removed.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -12,6 +13,11 @@ const documents = [
   ...readdirSync(join(root, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
+  ...['packages', 'examples'].flatMap((base) =>
+    readdirSync(join(root, base))
+      .map((name) => `${base}/${name}/README.md`)
+      .filter((document) => existsSync(join(root, document))),
+  ),
 ];
 const blocks = documents.flatMap((document) =>
   [...readFileSync(join(root, document), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]),
@@ -36,9 +42,9 @@ try {
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], {
     stdio: 'inherit',
   });
-  console.log(`README.md and docs/: ${blocks.length} TypeScript example(s) type-check`);
+  console.log(`README.md, docs/ and package READMEs: ${blocks.length} TypeScript example(s) type-check`);
 } catch {
-  console.error('README.md or docs/: a TypeScript example does not type-check (see above)');
+  console.error('README.md, docs/ or a package README: a TypeScript example does not type-check (see above)');
   process.exitCode = 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

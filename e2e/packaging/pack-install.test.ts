@@ -18,6 +18,7 @@ import ts from 'typescript';
 import { startNodeProcess, stopAllNodeProcesses } from '@confbus/testkit/child-process';
 import { getJson, reserveFreePort, waitFor } from '@confbus/testkit/confbus-processes';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { readmeBlocks } from '../support/readme.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -39,9 +40,13 @@ interface PackageJson {
   dependencies?: Record<string, string>;
   license?: string;
   description?: string;
+  keywords?: string[];
   engines?: Record<string, string>;
   publishConfig?: { access?: string };
   files?: string[];
+  repository?: { type: string; url: string; directory?: string };
+  homepage?: string;
+  bugs?: unknown;
 }
 
 const temp: Array<{ remove: () => Promise<void> }> = [];
@@ -107,17 +112,44 @@ after(async () => {
   await Promise.all(temp.map((dir) => dir.remove()));
 });
 
-test('every publishable package has complete metadata', () => {
+test('every publishable package has complete metadata', async () => {
+  const project = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as PackageJson;
   for (const [name, manifest] of manifests) {
     assert.equal(manifest.license, 'Apache-2.0', name);
     assert.ok(manifest.description && manifest.description.length > 20, `${name} has a description`);
-    assert.ok(manifest.engines?.node, `${name} declares its Node versions`);
+    assert.ok(manifest.keywords?.includes('confbus'), `${name} is found by searching npm for confbus`);
+    assert.equal(
+      manifest.engines?.node,
+      project.engines?.node,
+      `${name} needs the Node versions the project does`,
+    );
     assert.equal(manifest.publishConfig?.access, 'public', `${name} publishes publicly`);
+    // Where the code lives is the project's to say, once (docs/architecture.md, "Publishing"): today there is no
+    // public repository, so no package names one; once the root does, each names it with its folder.
+    const repository = project.repository && { ...project.repository, directory: PUBLISHED[name] };
+    assert.deepEqual(manifest.repository, repository, `${name}: repository as the project's`);
+    assert.equal(manifest.homepage, project.homepage, `${name}: homepage as the project's`);
+    assert.deepEqual(manifest.bugs, project.bugs, `${name}: bugs as the project's`);
     for (const dependency of Object.keys(manifest.dependencies ?? {})) {
       if (dependency in PUBLISHED) {
         assert.equal(manifest.dependencies?.[dependency], manifest.version, `${name} → ${dependency}`);
       }
     }
+  }
+});
+
+test("each package's README stands alone: no link into the repository, which the tarball does not carry", async () => {
+  for (const [name, dir] of Object.entries(PUBLISHED)) {
+    const readme = await readFile(join(root, dir, 'README.md'), 'utf8');
+    // Inline links and images, reference definitions and HTML attributes: only web addresses and anchors work
+    // on npmjs.com (the package names no repository to resolve paths against) and in an unpacked tarball.
+    const targets = [
+      ...[...readme.matchAll(/\]\(([^)\s]+)/g)].map((m) => m[1]),
+      ...[...readme.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/gm)].map((m) => m[1]),
+      ...[...readme.matchAll(/\b(?:href|src)="([^"]+)"/g)].map((m) => m[1]),
+    ];
+    const local = targets.filter((target) => !/^(https:\/\/|#)/.test(target as string));
+    assert.deepEqual(local, [], `${name}'s README links to files outside the package`);
   }
 });
 
@@ -154,9 +186,7 @@ test('the sample-client command says what to install when the optional sample is
 
 /** The README's first TypeScript block, compiled as a user's build would compile it, as `dir`/app.mjs. */
 async function writeReadmeExample(dir: string): Promise<void> {
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
-  const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(example, 'the README has a TypeScript client example');
+  const [example] = await readmeBlocks('ts');
   const { outputText } = ts.transpileModule(example, {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   });
@@ -165,9 +195,7 @@ async function writeReadmeExample(dir: string): Promise<void> {
 
 test("the README's client example type-checks, strict and with library checks, against the client installed alone", async () => {
   const clientDir = installs.get('@confbus/client') as string;
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
-  const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(example, 'the README has a TypeScript client example');
+  const [example] = await readmeBlocks('ts');
   const file = join(clientDir, 'typed-app.mts');
   await writeFile(file, example);
   // skipLibCheck off: the published .d.ts files are checked too, so a type naming @confbus/bus (an optional

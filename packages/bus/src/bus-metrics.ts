@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics of a bus member, shared by the config server and the client: the node keeps plain counts
  * (BusNode.stats) and these collectors copy them into the registry at scrape time, so publishing and receiving
- * pay no metrics cost. Documented in docs/operations.md.
+ * pay no metrics cost. Documented in docs/metrics.md.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { BusNode } from './bus-node.js';

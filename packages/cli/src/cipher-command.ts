@@ -56,6 +56,8 @@ export async function runCipherCommand(
     { args, env: io.env, file: readSettingsFile(args, io.env, io.cwd) },
     { unknownKeys: 'keep' },
   );
+  // Environment variables that nearly spell a setting (a typo is otherwise ignored), then ignored encrypt.* keys.
+  for (const warning of settings.warnings) io.err(`confbus: warning: ${warning}`);
   const encryption = readEncryptionSettings(settings);
   for (const note of encryption.ignored) io.err(`confbus: warning: ${note}`);
   const keyStoreBytes =

@@ -43,6 +43,18 @@ describe('confbus encrypt / decrypt', () => {
     assert.equal(otherSalt.code, 1);
   });
 
+  it('warns about an environment variable that nearly spells one of its settings, and still answers', async () => {
+    const run = await runConfbus(['encrypt', '--encrypt.key=k3y', 'text'], {
+      env: { SPRING_CONFIG_LOCATON: 'elsewhere.yml' },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^[0-9a-f]{64}\n$/);
+    assert.equal(
+      run.stderr,
+      'confbus: warning: Environment variable SPRING_CONFIG_LOCATON names no confbus setting (ignored). Did you mean SPRING_CONFIG_LOCATION (spring.config.location)?\n',
+    );
+  });
+
   it('fails with a message naming what is wrong, never echoing a secret', async () => {
     const wrongKey = await runConfbus([
       'decrypt',

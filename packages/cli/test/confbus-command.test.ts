@@ -111,6 +111,45 @@ describe('confbus command', () => {
     assert.equal(await server.stop(), 0);
   });
 
+  it('sample-client warns about a mistyped SPRING_ variable and logs its start-up line', async () => {
+    const client = startNodeProcess(
+      confbus,
+      [
+        'sample-client',
+        '--server.port=0',
+        '--spring.application.name=sample',
+        '--spring.cloud.config.uri=http://user:pa55word@127.0.0.1:1',
+      ],
+      { SPRING_PROFILES_ACTIV: 'dev' },
+      { cwd: await tempDir() },
+    );
+    await client.waitForLine(/Listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);
+    const lines = client.stdout.map(
+      (line) => JSON.parse(line) as { level: number; msg: string; uri?: string[] },
+    );
+    assert.ok(
+      lines.some(
+        (line) =>
+          line.level === 40 &&
+          line.msg ===
+            'Environment variable SPRING_PROFILES_ACTIV names no confbus setting (ignored). Did you mean SPRING_PROFILES_ACTIVE (spring.profiles.active)?',
+      ),
+      client.stdout.join('\n'),
+    );
+    const started = lines.filter((line) => line.msg.startsWith('Config client started'));
+    assert.deepEqual(
+      started.map((line) => [line.msg, line.uri]),
+      [
+        [
+          'Config client started for sample (profiles default) from local settings only',
+          ['http://user:******@127.0.0.1:1'],
+        ],
+      ],
+    );
+    assert.ok(!client.stdout.join('\n').includes('pa55word'));
+    await client.stop();
+  });
+
   it("starts from a settings file written as Spring's reference writes it (camelCase and kebab mixed)", async () => {
     const remote = await createGitRemote();
     temps.push(remote);

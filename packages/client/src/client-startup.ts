@@ -1,14 +1,22 @@
 /**
- * What `ConfigClient.start` does before the client exists: resolve the local settings, make the logger,
- * the decryptor, the environment source and the backup, and fetch the first configuration — the server's,
- * else the last-known-good backup, else the local settings alone (with fail-fast, a failed fetch ends here).
+ * What `ConfigClient.start` does before the client exists: resolve the local settings, make the logger (and
+ * say on it which environment variables look like mistyped settings), the decryptor, the environment source
+ * and the backup, and fetch the first configuration — the server's, else the last-known-good backup, else the
+ * local settings alone (with fail-fast, a failed fetch ends here). Then, once started, the start-up line.
  */
-import type { Environment, Logger, Settings } from '@confbus/core';
+import {
+  type Environment,
+  type Logger,
+  type Settings,
+  effectiveSettings,
+  maskUriUserInfo,
+} from '@confbus/core';
 import { loggerFromSettings } from '@confbus/core/logging';
 import { BackupStore } from './backup-store.js';
 import { createClientDecryptor } from './cipher-values.js';
 import { readClientSettings, type ClientSettings } from './client-settings.js';
-import { localSettingsLayer, type ConfigSnapshot } from './config-snapshot.js';
+import { clientVersion } from './client-version.js';
+import { localSettingsLayer, type ConfigSnapshot, type SnapshotMeta } from './config-snapshot.js';
 import { EnvironmentSource } from './environment-source.js';
 import { ConfigClientError } from './errors.js';
 import { LiveConfig } from './live-config.js';
@@ -45,7 +53,7 @@ export async function prepareClient(options: ConfigClientOptions): Promise<Prepa
   const localSettings = resolveLocalSettings(options, env);
   const settings = readClientSettings(localSettings);
   const logger: Logger = options.logger ?? loggerFromSettings(localSettings, { name: 'confbus-client' });
-  // A mistyped SPRING_/CONFBUS_ variable, or an unsupported one, would otherwise go unnoticed.
+  // A SPRING_/CONFBUS_ variable that nearly spells a client setting: a typo, otherwise silently ignored.
   for (const warning of localSettings.warnings) logger.warn({}, warning);
   const decryptor = await createClientDecryptor(settings, options.cwd ?? process.cwd(), (message) =>
     logger.warn({}, message),
@@ -91,4 +99,40 @@ async function fetchAtStart(
     logger.warn({}, `Could not locate PropertySource (${reason})`);
     return undefined;
   }
+}
+
+/**
+ * The start-up summary, as the server writes one: the client's version, where its configuration came from,
+ * the servers it asks, whether it is on the bus, and the settings not left at their defaults (secrets masked).
+ */
+export function logStarted(
+  logger: Logger,
+  client: {
+    readonly settings: ClientSettings;
+    readonly localSettings: Settings;
+    readonly meta: SnapshotMeta;
+    readonly bus: string;
+  },
+): void {
+  const { meta } = client;
+  const from =
+    meta.source === 'server'
+      ? `the config server at version ${meta.version ?? 'none'}`
+      : meta.source === 'backup'
+        ? 'the last-known-good backup'
+        : 'local settings only';
+  logger.info(
+    {
+      version: clientVersion(),
+      application: meta.name,
+      profiles: meta.profiles.join(','),
+      label: meta.label,
+      configVersion: meta.version,
+      source: meta.source,
+      uri: client.settings.uris.map((uri) => maskUriUserInfo(uri)),
+      bus: client.bus,
+      settings: effectiveSettings(client.localSettings),
+    },
+    `Config client started for ${meta.name} (profiles ${meta.profiles.join(',')}) from ${from}`,
+  );
 }

@@ -9,7 +9,7 @@ import type { Logger, PropertyValue, Settings } from '@confbus/core';
 import { BusMember, type BusState } from './bus/bus-member.js';
 import type { BusHealth, ClientBus } from './bus/client-bus.js';
 import type { ClientSettings } from './client-settings.js';
-import { prepareClient, type ClientParts, type ConfigClientOptions } from './client-startup.js';
+import { logStarted, prepareClient, type ClientParts, type ConfigClientOptions } from './client-startup.js';
 import type { SnapshotMeta } from './config-snapshot.js';
 import type { BoundObject, ConfigSchema, ConfigView } from './config-view.js';
 import type { EnvironmentSource } from './environment-source.js';
@@ -99,6 +99,12 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     if (fetched) await parts.backup.save(fetched);
     client.#poll.start();
     if (settings.bus.enabled) await client.#busMember.start(client.getNumber('server.port'));
+    logStarted(logger, {
+      settings,
+      localSettings,
+      meta: parts.live.snapshot.meta,
+      bus: client.busState.state,
+    });
     return client;
   }
 

@@ -58,6 +58,41 @@ describe('ConfigClient start-up and reads', () => {
       logger,
     });
 
+  it('warns about a mistyped SPRING_ variable on its logger, and logs one start-up line with secrets masked', async () => {
+    const logger = new CaptureLogger();
+    const client = await start(
+      ['--spring.cloud.config.password=pa55word'],
+      // LABLE: a near miss of spring.cloud.config.label. DATASOURCE_URL: the application's own, not a typo.
+      { SPRING_CLOUD_CONFIG_LABLE: 'main', SPRING_DATASOURCE_URL: 'jdbc:db' },
+      logger,
+    );
+    try {
+      const warnings = logger.lines.filter((line) => line.startsWith('warn: Environment variable'));
+      assert.deepEqual(warnings, [
+        'warn: Environment variable SPRING_CLOUD_CONFIG_LABLE names no confbus setting (ignored). Did you mean SPRING_CLOUD_CONFIG_LABEL (spring.cloud.config.label)?',
+      ]);
+      const started = logger.lines.filter((line) => line.startsWith('info: Config client started'));
+      assert.equal(started.length, 1, logger.lines.join('\n'));
+      const line = started[0] as string;
+      const message = `info: Config client started for orders (profiles dev,eu) from the config server at version ${'a'.repeat(40)}`;
+      assert.ok(line.startsWith(`${message} {`), line);
+      const fields = JSON.parse(line.slice(message.length + 1)) as Record<string, unknown>;
+      assert.match(fields.version as string, /^\d+\.\d+\.\d+/);
+      assert.equal(fields.source, 'server');
+      assert.equal(fields.bus, 'disabled');
+      assert.deepEqual(fields.uri, [stub.url]);
+      assert.deepEqual(fields.settings, {
+        'spring.cloud.config.uri': `${stub.url} (argument)`,
+        'spring.application.name': 'orders (argument)',
+        'spring.cloud.config.password': '****** (argument)',
+        'spring.profiles.active': 'dev,eu (environment)',
+      });
+      assert.ok(!logger.lines.some((l) => l.includes('pa55word')), 'the password is never logged');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('fetches GET /{name}/{profiles}[/{label}] with Spring encoding and logs Spring lines', async () => {
     const logger = new CaptureLogger();
     const before = stub.requestCount;

@@ -8,6 +8,7 @@ const specs: SettingSpec[] = [
   { key: 'spring.rabbitmq.password', type: 'string', default: 'guest', secret: true, description: 'pw' },
   { key: 'encrypt.key', type: 'string', description: 'key' },
   { key: 'logging.level.root', type: 'string', default: 'info', description: 'level' },
+  { key: 'spring.cloud.config.headers', type: 'string', isPrefix: true, description: 'headers' },
 ];
 
 describe('effectiveSettings', () => {
@@ -32,5 +33,20 @@ describe('effectiveSettings', () => {
     });
     const text = JSON.stringify(shown);
     for (const secret of ['tok3n', 's3cret', 'k3y']) assert.ok(!text.includes(secret), secret);
+  });
+
+  it("leaves out keys kept as written (a client's own properties), not the entries of a declared map", () => {
+    const settings = resolveSettings(
+      specs,
+      {
+        args: ['--greeting=hello', '--spring.cloud.config.headers.X-Tenant=t1', '--server.port=9000'],
+        file: { path: 'application.yml', text: 'db:\n  password: s3cret\n' },
+      },
+      { unknownKeys: 'keep' },
+    );
+    assert.deepEqual(effectiveSettings(settings), {
+      'spring.cloud.config.headers.x-tenant': 't1 (argument)',
+      'server.port': '9000 (argument)',
+    });
   });
 });

@@ -4,9 +4,9 @@
  * which instances are on which commit), refreshes by outcome and the bus member's counts. The registry is made
  * on the first scrape, so a client that never exposes the endpoint pays nothing. Documented in docs/metrics.md.
  */
-import { readFileSync } from 'node:fs';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { loadBusPackage } from '../bus/bus-package.js';
+import { clientVersion } from '../client-version.js';
 import type { ConfigClient } from '../config-client.js';
 
 const registries = new WeakMap<ConfigClient, Registry>();
@@ -82,14 +82,4 @@ async function registerBusMetrics(registry: Registry, client: ConfigClient): Pro
     help: '1 while the bus transport is subscribed on a live broker connection, 0 otherwise or with the bus off',
     registers: [registry],
   }).set(0);
-}
-
-let version: string | undefined;
-
-function clientVersion(): string {
-  // Both src/ (tests through tsx) and dist/ sit two levels below the package root here.
-  version ??= (
-    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-  ).version;
-  return version;
 }

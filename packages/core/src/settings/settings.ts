@@ -105,6 +105,16 @@ export class Settings {
     const uniform = uniformKey(key);
     return this.specs.get(uniform)?.secret === true || this.values.get(uniform)?.fromSecret === true;
   }
+
+  /** A declared setting or an entry of a declared map (`...repos.<name>.uri`), not a key kept as written. */
+  isDeclared(key: string): boolean {
+    const uniform = uniformKey(key);
+    if (this.specs.has(uniform)) return true;
+    for (const [prefix, spec] of this.specs) {
+      if (spec.isPrefix && uniform.startsWith(`${prefix}.`)) return true;
+    }
+    return false;
+  }
 }
 
 export function splitList(text: string): string[] {

@@ -5,12 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
 import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
+import { metricSample as sample } from '@confbus/testkit/prometheus-text';
 import { type TestServer, startTestServer } from '../server-harness.js';
-
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 describe('bus and process metrics', () => {
   let remote: GitRemote;

@@ -3,13 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { metricSample as sample } from '@confbus/testkit/prometheus-text';
 import { type TestServer, startTestServer } from '../server-harness.js';
-
-/** The value of one sample line, e.g. `name{a="b"} 3`; undefined when absent. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 describe('prometheus endpoint', () => {
   let remote: GitRemote;
