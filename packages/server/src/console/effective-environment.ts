@@ -4,8 +4,7 @@
  * `/actuator/env` masks them (maskPropertyValue) before they leave this module, so no secret reaches the API.
  * Values are shown as stored (placeholders unresolved), as Spring's environment JSON shows them: resolving
  * `${db.password}` inside a harmless key would carry a secret past the mask. Callers pass the environment as the
- * repository holds it (before server-side decryption), and a `{cipher}` value is masked whatever its key, as the
- * client's /actuator/env masks what it decrypted.
+ * repository holds it (before server-side decryption); the mask covers every `{cipher}` value, whatever its key.
  */
 
 import {
@@ -13,16 +12,9 @@ import {
   type FlatProperties,
   type PropertySource,
   type PropertyValue,
-  isCipherValue,
   maskPropertyValue,
-  maskValue,
   mergeForRendering,
 } from '@confbus/core';
-
-/** A value as the console may show it. */
-function shown(key: string, value: PropertyValue): PropertyValue {
-  return isCipherValue(value) ? maskValue() : maskPropertyValue(key, value);
-}
 
 export interface PropertyOrigin {
   /** Repository-relative file. */
@@ -62,10 +54,10 @@ export function effectiveProperties(environment: Environment, uri: string): Effe
     const [winner, ...rest] = holders;
     out.push({
       key,
-      value: shown(key, value),
+      value: maskPropertyValue(key, value),
       origin: winner?.origin ?? { file: '' },
       overridden: rest.map(({ source, origin }) => ({
-        value: shown(key, source.source[key] as PropertyValue),
+        value: maskPropertyValue(key, source.source[key] as PropertyValue),
         origin,
       })),
     });
@@ -77,7 +69,7 @@ export function effectiveProperties(environment: Environment, uri: string): Effe
 export function maskedProperties(environment: Environment): FlatProperties {
   const merged = mergeForRendering(environment.propertySources);
   const out: FlatProperties = {};
-  for (const [key, value] of Object.entries(merged)) out[key] = shown(key, value);
+  for (const [key, value] of Object.entries(merged)) out[key] = maskPropertyValue(key, value);
   return out;
 }
 
@@ -87,16 +79,16 @@ export function diffEnvironments(before: Environment | undefined, after: Environ
   const to = mergeForRendering(after.propertySources);
   const diff: EnvironmentDiff = { added: [], removed: [], changed: [] };
   for (const [key, value] of Object.entries(to)) {
-    if (!Object.hasOwn(from, key)) diff.added.push({ key, value: shown(key, value) });
+    if (!Object.hasOwn(from, key)) diff.added.push({ key, value: maskPropertyValue(key, value) });
     else if (from[key] !== value)
       diff.changed.push({
         key,
-        from: shown(key, from[key] as PropertyValue),
-        to: shown(key, value),
+        from: maskPropertyValue(key, from[key] as PropertyValue),
+        to: maskPropertyValue(key, value),
       });
   }
   for (const [key, value] of Object.entries(from))
-    if (!Object.hasOwn(to, key)) diff.removed.push({ key, value: shown(key, value) });
+    if (!Object.hasOwn(to, key)) diff.removed.push({ key, value: maskPropertyValue(key, value) });
   for (const list of [diff.added, diff.removed, diff.changed]) list.sort((a, b) => compareKeys(a.key, b.key));
   return diff;
 }
