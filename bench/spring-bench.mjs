@@ -2,7 +2,10 @@
 // Boot 4.1), in the same run, on the same repository served over git:// by `git daemon`. Both servers are
 // child processes; the load generator (autocannon, bench/lib/load.mjs) runs in this process.
 //   1. fresh mode (refresh-rate 0): throughput and p99;  2. cached mode (refresh-rate 60): throughput and p99;
-//   3. 1,000 simultaneous requests right after a push: time until all are answered (and confbus's fetches);
+//   3. 1,000 simultaneous requests right after a push: time until all are answered, and each server's git
+//      sessions with the upstream in that time (ref listings and fetches that downloaded objects), counted at
+//      the transport by a proxy in front of the daemon (testkit git-session-counter): JGit speaks the git
+//      protocol itself, so nothing else sees Spring's fetches;
 //   4. time from start to the first answer;  5. idle RSS after start-up and one request.
 // Needs Java 17+ and Maven (the Spring server is built by testkit's maven.ts); without them every row says
 // why it was not run. Run alone: `node bench/spring-bench.mjs`.
@@ -67,14 +70,22 @@ async function fetches(url) {
   return JSON.parse(res.body.toString()).components?.git?.details?.fetches;
 }
 
+/** The git sessions counted between two `counts()` of a git session counter. */
+const sessionsBetween = (before, after) => ({
+  sessions: after.sessions - before.sessions,
+  packRequests: after.packRequests - before.packRequests,
+});
+
 const BURST_DEADLINE_MS = 120_000;
 
 /**
  * Pushes, then sends BURST requests at once and waits for all of them, or until the deadline (a server that
- * serialises a fetch per request can take minutes); `ms` is undefined when the deadline came first.
+ * serialises a fetch per request can take minutes); `ms` is undefined when the deadline came first. `git`:
+ * the server's upstream sessions from the push until then, from the counter its git URI goes through.
  */
-async function burstAfterPush(url, push) {
+async function burstAfterPush(url, push, counter) {
   const fetchesBefore = await fetches(url).catch(() => undefined);
+  const countsBefore = counter.counts();
   await push();
   const agent = new Agent({ keepAlive: true, maxSockets: BURST });
   let ok = 0;
@@ -88,8 +99,9 @@ async function burstAfterPush(url, push) {
     ),
   ).then(() => performance.now() - t0);
   const ms = await Promise.race([all, delay(BURST_DEADLINE_MS).then(() => undefined)]);
+  const git = sessionsBetween(countsBefore, counter.counts());
   agent.destroy();
-  return { ms, ok, fetchesBefore };
+  return { ms, ok, fetchesBefore, git };
 }
 
 export async function run({ log }) {
@@ -138,7 +150,14 @@ export async function run({ log }) {
   const { startGitDaemon } = await tsImport('@confbus/testkit/git-daemon', import.meta.url);
   const daemon = await startGitDaemon(reposDir);
   onCleanup(() => daemon.stop());
-  const uri = daemon.url('small.git');
+  // Each server reaches the daemon through its own counter, so their git sessions are told apart.
+  const { startGitSessionCounter } = await tsImport('@confbus/testkit/git-session-counter', import.meta.url);
+  const confbusGit = await startGitSessionCounter(daemon.port);
+  onCleanup(() => confbusGit.stop());
+  const springGit = await startGitSessionCounter(daemon.port);
+  onCleanup(() => springGit.stop());
+  const uri = confbusGit.url('small.git');
+  const springUri = springGit.url('small.git');
   const pushChange = (i) =>
     repo.push({ 'foo-dev.yml': `${sampleConfigFiles()['foo-dev.yml']}bench:\n  push: ${i}\n` });
   const basedir = (name) => join(root.path, name);
@@ -148,7 +167,11 @@ export async function run({ log }) {
   const confbusStart = performance.now();
   const confbus = await startConfbusServer({ uri, basedir: basedir('confbus-fresh'), refreshRate: 0 });
   const confbusFirst = await firstAnswerMs(confbus.url, confbusStart);
-  const spring = await startSpringServer(jar, { uri, basedir: basedir('spring-fresh'), refreshRate: 0 });
+  const spring = await startSpringServer(jar, {
+    uri: springUri,
+    basedir: basedir('spring-fresh'),
+    refreshRate: 0,
+  });
   const springFirst = await firstAnswerMs(spring.url, spring.startedAt);
   row(
     'start to first answer, ms',
@@ -182,8 +205,8 @@ export async function run({ log }) {
   );
 
   log(`fresh mode: ${BURST} requests right after a push`);
-  const cb = await burstAfterPush(confbus.url, () => pushChange(1));
-  const sb = await burstAfterPush(spring.url, () => pushChange(2));
+  const cb = await burstAfterPush(confbus.url, () => pushChange(1), confbusGit);
+  const sb = await burstAfterPush(spring.url, () => pushChange(2), springGit);
   const fetchesAfter = await fetches(confbus.url);
   const answered = (b) =>
     b.ms === undefined ? `> ${BURST_DEADLINE_MS / 1000} s (${b.ok} answered)` : fmt(b.ms);
@@ -193,9 +216,22 @@ export async function run({ log }) {
     answered(sb),
     cb.ms !== undefined && sb.ms !== undefined ? `${fmt(sb.ms / cb.ms)}x faster` : '',
   );
+  const sessions = ({ git }) => `${git.sessions} (${git.packRequests})`;
+  row(
+    `${BURST.toLocaleString('en')} requests right after a push: git sessions with the upstream (of them fetches of objects)`,
+    sessions(cb),
+    sessions(sb),
+    cb.git.sessions > 0 ? `${fmt(sb.git.sessions / cb.git.sessions)}x fewer` : '',
+  );
   note(
-    `- burst after a push (all ${BURST} sent at once on new connections, ${BURST_DEADLINE_MS / 1000} s deadline): confbus ${cb.ok}/${BURST} answered 200 in ${answered(cb)} ms with ${fetchesAfter - cb.fetchesBefore} fetch(es); ` +
-      `${SPRING} ${sb.ok}/${BURST} in ${answered(sb)} ms (one fetch per request at refresh-rate 0, serialised; not counted from outside)`,
+    `- burst after a push (all ${BURST} sent at once on new connections, ${BURST_DEADLINE_MS / 1000} s deadline): confbus ${cb.ok}/${BURST} answered 200 in ${answered(cb)} ms; ` +
+      `${SPRING} ${sb.ok}/${BURST} in ${answered(sb)} ms`,
+  );
+  note(
+    `- git sessions from the push until the last answer (or the deadline), counted by a proxy in front of git daemon: ` +
+      `confbus ${cb.git.sessions}, of which ${cb.git.packRequests} fetched objects (its own count: ${fetchesAfter - cb.fetchesBefore} fetch(es)); ` +
+      `${SPRING} ${sb.git.sessions}, of which ${sb.git.packRequests} fetched objects (JGit fetches before every request at refresh-rate 0; ` +
+      `a fetch that finds nothing new lists the refs and asks for no objects)`,
   );
   await confbus.stop();
   await spring.stop();
@@ -208,7 +244,7 @@ export async function run({ log }) {
     refreshRate: 60,
   });
   const springCached = await startSpringServer(jar, {
-    uri,
+    uri: springUri,
     basedir: basedir('spring-cached'),
     refreshRate: 60,
   });

@@ -33,9 +33,13 @@ export async function throughput({ url, connections = 50, warmupSeconds = 3, sec
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * Throughput of `a` against `b` in alternating rounds (a, b, a, b, ...) after one warm-up each, so
- * that load from elsewhere on a shared machine hits both sides alike. The ratio is the median of the
- * per-round ratios a/b; rps figures are per-side medians.
+ * Throughput of `a` against `b` in alternating rounds after one warm-up each, so that load from elsewhere on
+ * a shared machine hits both sides alike. With `balanced`, the side that goes first alternates as well
+ * (a b, b a, a b, ...), so a drift within a pair of runs favours neither side.
+ * - `ratio`: the median of the per-round ratios a/b (paired, so a burst of load that hits one round cancels);
+ * - `ratioOfMedians`: a.rps / b.rps, the ratio of the two per-side medians a table shows beside it;
+ * - `ratioInterval`: a distribution-free 95% confidence interval of the per-round median, `[low, high]`
+ *   (null below 6 rounds, too few for one): whether a run can tell a few percent apart at all.
  */
 export async function compareThroughput({
   a,
@@ -44,13 +48,14 @@ export async function compareThroughput({
   rounds = 3,
   warmupSeconds = 2,
   seconds = 4,
+  balanced = false,
 }) {
   const opts = { connections, timeout: 30 };
   await autocannon({ ...opts, url: a, duration: warmupSeconds });
   await autocannon({ ...opts, url: b, duration: warmupSeconds });
   const runs = { a: [], b: [] };
   for (let i = 0; i < rounds; i++) {
-    for (const side of ['a', 'b']) {
+    for (const side of balanced && i % 2 === 1 ? ['b', 'a'] : ['a', 'b']) {
       const r = await autocannon({ ...opts, url: side === 'a' ? a : b, duration: seconds });
       runs[side].push({
         rps: (r['2xx'] - r.mismatches) / seconds,
@@ -67,11 +72,34 @@ export async function compareThroughput({
     failed: list.reduce((n, r) => n + r.failed, 0),
     rounds: list.map((r) => r.rps),
   });
+  const perRound = runs.a.map((r, i) => r.rps / runs.b[i].rps);
+  const sides = { a: side(runs.a), b: side(runs.b) };
   return {
-    a: side(runs.a),
-    b: side(runs.b),
-    ratio: median(runs.a.map((r, i) => r.rps / runs.b[i].rps)),
+    ...sides,
+    ratio: median(perRound),
+    ratioOfMedians: sides.a.rps / sides.b.rps,
+    ratioInterval: medianInterval(perRound),
+    perRound,
   };
+}
+
+/**
+ * A distribution-free confidence interval (at least 95%) of the median of `xs`: the order statistics
+ * x(k) and x(n+1-k), k the largest with P(Binomial(n, 1/2) < k) <= 2.5%. Null when n is too small (< 6).
+ */
+export function medianInterval(xs) {
+  const sorted = [...xs].sort((p, q) => p - q);
+  const n = sorted.length;
+  let k = 0;
+  let tail = 0;
+  let choose = 1; // C(n, j)
+  for (let j = 0; j < n; j++) {
+    tail += choose / 2 ** n;
+    if (tail > 0.025) break;
+    k = j + 1;
+    choose = (choose * (n - j)) / (j + 1);
+  }
+  return k === 0 ? null : [sorted[k - 1], sorted[n - k]];
 }
 
 /** Sends one GET; resolves with status, headers and body. */

@@ -1,7 +1,9 @@
 // The bus over Kafka end to end: `confbus server` and three `confbus sample-client` processes on a real Kafka
 // broker (KRaft, from Maven Central's jars). busrefresh, a webhook to the fleet with the server's ack tracking,
-// and a broker restart during which a push happens (the clients catch up from the server once back).
+// an ack flood with acks beyond the bounds (as the AMQP suites send), and a broker restart during which a push
+// happens (the clients catch up from the server once back).
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { BusNode } from '@confbus/bus';
 import type { AckBusEvent } from '@confbus/core';
@@ -18,13 +20,20 @@ import {
 import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
 import { kafkaAvailability, startKafkaBroker, type TestKafkaBroker } from '@confbus/testkit/kafka-broker';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { Producer } from '@platformatic/kafka';
 
 const availability = kafkaAvailability();
 const yaml = (comment: string) => `group:\n  profile: base\n  comment: ${comment}\n`;
+/** The server keeps this many acks per refresh event (confbus.server.refresh-events.max-acks-per-event). */
+const MAX_ACKS = 100;
+const FLOOD = 2_000;
 
 interface TrackedRefresh {
+  id: string;
   destination: string;
   commit: string;
+  ackCount: number;
+  droppedAcks: number;
   acks: { service: string; configVersion?: string }[];
 }
 
@@ -80,7 +89,7 @@ describe('the bus over Kafka', { skip: availability.ok ? false : `not run: ${ava
       gitUri: remote.url,
       basedir: `${temp.path}/mirror`,
       cwd: temp.path,
-      args: busArgs(),
+      args: [...busArgs(), `--confbus.server.refresh-events.max-acks-per-event=${MAX_ACKS}`],
     });
     clients = await Promise.all([startClient('dev'), startClient('real'), startClient('real')]);
     observer = kafkaBusMember(broker.bootstrap, { busId: 'observer:0:test' });
@@ -134,6 +143,83 @@ describe('the bus over Kafka', { skip: availability.ok ? false : `not run: ${ava
       return entry && entry.acks.length >= 3 ? entry : undefined;
     });
     assert.ok(tracked.acks.every((ack) => ack.service.startsWith('sample:') && ack.configVersion === sha));
+  });
+
+  it('an ack flood and acks beyond the bounds: the server keeps its bound and drops what is too long', async () => {
+    const monitor = async (path: string) => {
+      const response = await fetch(`${server.url}/monitor`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path }),
+      });
+      assert.equal(response.status, 200, await response.text());
+    };
+    // Two events for services no client runs: one to flood, one whose ack tells that the flood was consumed.
+    await monitor('flood-target.yml');
+    await monitor('flood-sentinel.yml');
+    const events = async () =>
+      (await getJson(`${server.url}/actuator/refresh-events?acks=${MAX_ACKS}`)).body as TrackedRefresh[];
+    const [target, sentinel] = await waitFor('both events listed', async () => {
+      const listed = await events();
+      const found = ['flood-target:**', 'flood-sentinel:**'].map((d) =>
+        listed.find((e) => e.destination === d),
+      );
+      return found.every(Boolean) ? (found as TrackedRefresh[]) : undefined;
+    });
+    const ack = (ackId: string, originService: string, extra: Record<string, unknown> = {}) => ({
+      type: 'AckRemoteApplicationEvent',
+      timestamp: Date.now(),
+      originService,
+      destinationService: '**',
+      id: randomUUID(),
+      ackId,
+      ackDestinationService: 'flood-target:**',
+      event: 'org.springframework.cloud.bus.event.RefreshRemoteApplicationEvent',
+      ...extra,
+    });
+    const records = [
+      // Beyond the bus's field bound (1,024 characters): malformed, dropped and logged by every node.
+      ack(target!.id, `flood:8080:${'x'.repeat(1_100)}`),
+      ack(target!.id, 'flood:8080:long-version', { configVersion: 'v'.repeat(1_100) }),
+      // Within it, beyond what the server keeps of an ack (a 512-character service, a 128-character version).
+      ack(target!.id, `flood:8080:${'y'.repeat(600)}`),
+      ack(target!.id, 'flood:8080:tracked-version', { configVersion: 'w'.repeat(200) }),
+      ...Array.from({ length: FLOOD }, (_, i) => ack(target!.id, `flood:8080:forged-${i}`)),
+      // Last on the one partition: once the server lists it, it has read everything before it.
+      ack(sentinel!.id, 'flood:8080:sentinel'),
+    ];
+    const droppedBefore = server.process.lines.filter((line) => line.includes('dropped bus message')).length;
+    const producer = new Producer({ clientId: 'flood', bootstrapBrokers: [broker.bootstrap], acks: -1 });
+    try {
+      for (let i = 0; i < records.length; i += 250) {
+        await producer.send({
+          messages: records.slice(i, i + 250).map((record) => ({
+            topic: 'springCloudBus',
+            value: Buffer.from(JSON.stringify(record)),
+            headers: new Map([[Buffer.from('contentType'), Buffer.from('application/json')]]),
+          })),
+        });
+      }
+    } finally {
+      await producer.close();
+    }
+    await waitFor('the server to record the sentinel ack', async () =>
+      (await events()).some(
+        (e) => e.id === sentinel!.id && e.acks.some((a) => a.service === 'flood:8080:sentinel'),
+      ),
+    );
+    const flooded = (await events()).find((e) => e.id === target!.id)!;
+    assert.equal(flooded.ackCount, MAX_ACKS);
+    assert.equal(
+      flooded.droppedAcks,
+      FLOOD - MAX_ACKS,
+      'every forged ack beyond the bound counted, none kept',
+    );
+    assert.ok(flooded.acks.every((a) => /^flood:8080:forged-\d+$/.test(a.service)));
+    const dropped = server.process.lines.filter((line) => line.includes('dropped bus message'));
+    assert.equal(dropped.length - droppedBefore, 2, dropped.slice(droppedBefore).join('\n'));
+    assert.equal((await getJson(`${server.url}/sample/dev`)).status, 200, 'still serving');
+    for (const process of [server, ...clients]) assert.equal(await busStatus(process), 'UP');
   });
 
   it('after a broker restart during a push, every node reconnects and the clients catch up', async () => {

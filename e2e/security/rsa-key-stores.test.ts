@@ -2,7 +2,10 @@
  * RSA keys from key stores made by keytool, end to end as an operator uses them: `confbus encrypt` makes the
  * values, they are pushed to a real Git repository, and `confbus server` serves them decrypted over HTTP; for
  * JKS and PKCS12, DEFAULT and OAEP, strong (GCM) and not, with {key:...}/{secret:...} prefixes, and a value
- * made for another key served as invalid. Reported as not run where keytool (a JDK) is missing.
+ * made for another key served as invalid. The servers log at TRACE; every log line and every answer but the
+ * environment is searched for the store and key passwords, the `{secret:...}` of a cipher text and the plain
+ * texts, and a server given a wrong store password stops without showing it. Reported as not run where keytool
+ * (a JDK) is missing.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -11,10 +14,24 @@ import { stopAllNodeProcesses } from '@confbus/testkit/child-process';
 import { runConfbusCommand, startConfbusServer } from '@confbus/testkit/confbus-processes';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { keytoolAvailable, makeKeyStore } from '@confbus/testkit/key-stores';
+import { assertNoSecrets, secretForms } from '@confbus/testkit/secret-scan';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { fetchAnswer, fetchServerAnswers } from '../support/server-answers.js';
 
 const keytool = keytoolAvailable();
 const SUITE = 'RSA key stores through the CLI, Git and HTTP';
+const PASSWORDS = {
+  jksStore: 'St0re-pw-4a1',
+  jksKey: 'K3y-pw-8c2',
+  /** The JKS entry `previous` has a key password of its own, given by the values' {secret:...} prefix. */
+  jksPrevious: 'Prev-k3y-pw-6e4',
+  p12Store: 'P12-pw-5d3',
+  /** Sent by a client in a {secret:...} prefix to POST /decrypt: a wrong password is a secret too. */
+  wrong: 'Wr0ng-pw-7f5',
+};
+const PLAIN = ['current secret ✓', 'older secret', 'made with the other mode'];
+const passwordForms = Object.values(PASSWORDS).flatMap(secretForms);
+const allForms = [...passwordForms, ...PLAIN.flatMap(secretForms)];
 
 if (!keytool.ok) it(SUITE, { skip: `not run: ${keytool.reason}` }, () => undefined);
 else
@@ -31,14 +48,17 @@ else
           dir: temp.path,
           file: 'keys.jks',
           type: 'JKS',
-          storePassword: 'store-pw',
-          entries: [{ alias: 'current', keyPassword: 'key-pw' }, { alias: 'previous' }],
+          storePassword: PASSWORDS.jksStore,
+          entries: [
+            { alias: 'current', keyPassword: PASSWORDS.jksKey },
+            { alias: 'previous', keyPassword: PASSWORDS.jksPrevious },
+          ],
         }),
         makeKeyStore({
           dir: temp.path,
           file: 'keys.p12',
           type: 'PKCS12',
-          storePassword: 'p12-pw',
+          storePassword: PASSWORDS.p12Store,
           entries: [{ alias: 'current' }, { alias: 'previous' }],
         }),
       ]);
@@ -66,24 +86,26 @@ else
           `--encrypt.key-store.type=${jks ? 'jks' : 'PKCS12'}`,
           `--encrypt.rsa.algorithm=${variant.algorithm}`,
           `--encrypt.rsa.strong=${variant.strong}`,
-          ...(jks ? ['--encrypt.key-store.secret=key-pw'] : []),
+          '--logging.level.root=trace',
         ];
-        // The store password through the environment, as an operator would pass it.
-        const env = { ENCRYPT_KEYSTORE_PASSWORD: jks ? 'store-pw' : 'p12-pw' };
+        // The passwords through the environment, as an operator would pass them.
+        const env: Record<string, string> = jks
+          ? { ENCRYPT_KEYSTORE_PASSWORD: PASSWORDS.jksStore, ENCRYPT_KEYSTORE_SECRET: PASSWORDS.jksKey }
+          : { ENCRYPT_KEYSTORE_PASSWORD: PASSWORDS.p12Store };
         const encrypt = async (text: string, extra: string[] = settings) => {
           const run = await runConfbusCommand(['encrypt', ...extra], { input: text, env });
           assert.equal(run.code, 0, run.stderr);
           return `{cipher}${run.stdout.trim()}`;
         };
-        const previous = jks ? '{key:previous}{secret:store-pw}' : '{key:previous}';
+        const previous = jks ? `{key:previous}{secret:${PASSWORDS.jksPrevious}}` : '{key:previous}';
         const otherStrength = settings.map((s) =>
           s.startsWith('--encrypt.rsa.strong') ? `--encrypt.rsa.strong=${!variant.strong}` : s,
         );
         await remote.commit({
           'app.yml': [
-            `current: '${await encrypt('current secret ✓')}'`,
-            `rotated: '${await encrypt(`${previous}older secret`)}'`,
-            `mismatch: '${await encrypt('made with the other mode', otherStrength)}'`,
+            `current: '${await encrypt(PLAIN[0]!)}'`,
+            `rotated: '${await encrypt(`${previous}${PLAIN[1]!}`)}'`,
+            `mismatch: '${await encrypt(PLAIN[2]!, otherStrength)}'`,
             'plain: visible',
             '',
           ].join('\n'),
@@ -105,7 +127,50 @@ else
         });
         const key = await (await fetch(`${server.url}/key`)).text();
         assert.match(key, /^ssh-rsa AAAAB3NzaC1yc2E\S+ application$/);
+
+        const answers = await fetchServerAnswers(server.url, 'app', 'default');
+        for (const answer of answers.environment) {
+          assertNoSecrets(`${answer.request}`, answer.text, passwordForms);
+        }
+        // A cipher text of this key, sent with a wrong key password: refused without echoing it.
+        const cipher = (await encrypt('x')).slice('{cipher}'.length);
+        const wrong = await fetchAnswer(server.url, '/decrypt', {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain' },
+          body: `{key:previous}{secret:${PASSWORDS.wrong}}${cipher}`,
+        });
+        if (jks) assert.equal(wrong.status, 400, wrong.text);
+        for (const answer of [...answers.other, wrong]) {
+          assertNoSecrets(`${answer.request}`, answer.text, allForms);
+        }
         await server.process.stop();
+        assertNoSecrets('the server log', server.process.lines.join('\n'), allForms);
       });
     }
+
+    it('a wrong store or key password stops the server at start, naming the setting, never the password', async () => {
+      const location = `--encrypt.key-store.location=${stores.jks}`;
+      const cases: Array<{ env: Record<string, string>; setting: RegExp }> = [
+        { env: { ENCRYPT_KEYSTORE_PASSWORD: PASSWORDS.wrong }, setting: /encrypt\.key-store\.password/ },
+        {
+          env: { ENCRYPT_KEYSTORE_PASSWORD: PASSWORDS.jksStore, ENCRYPT_KEYSTORE_SECRET: PASSWORDS.wrong },
+          setting: /encrypt\.key-store\.secret/,
+        },
+      ];
+      for (const { env, setting } of cases) {
+        const args = [
+          'server',
+          '--server.port=0',
+          `--spring.cloud.config.server.git.uri=${remote.url}`,
+          `--spring.cloud.config.server.git.basedir=${join(temp.path, 'mirror-refused')}`,
+          location,
+          '--encrypt.key-store.alias=current',
+          '--logging.level.root=trace',
+        ];
+        const run = await runConfbusCommand(args, { env, cwd: temp.path });
+        assert.equal(run.code, 1, run.stdout + run.stderr);
+        assert.match(run.stdout + run.stderr, setting);
+        assertNoSecrets('the output of a server that cannot open its key', run.stdout + run.stderr, allForms);
+      }
+    });
   });

@@ -1,6 +1,8 @@
 // BusNode over a real Kafka broker (KRaft, from Maven Central's jars): Spring's record format, addressing and
-// acks, hostile records, and a broker restart with resumption from the node's position.
+// acks, hostile records (malformed, and well-formed beyond the bounds AMQP applies), and a broker restart with
+// resumption from the node's position.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import type { BusNode } from '@confbus/bus';
@@ -13,6 +15,10 @@ import { waitFor } from '@confbus/testkit/wait-for';
 import { captureLogger } from './capture-logger.js';
 
 const TOPIC = 'springCloudBus';
+/** The decoder's bound on any text field (core's MAX_BUS_FIELD_LENGTH), the same whatever the transport. */
+const FIELD_BOUND = 1024;
+/** The matcher's bound on destination segments (core's MAX_DESTINATION_SEGMENTS). */
+const DESTINATION_SEGMENTS = 64;
 const availability = kafkaAvailability();
 
 interface Member {
@@ -175,6 +181,71 @@ describe(
       await waitFor('the ack from b for the hand-written event', () => acksFor(a, id).length === 1);
       const line = b.log.lines.find((l) => l.msg === 'dropped bus message' && 'contentType' in l.obj);
       assert.ok(line, 'dropped records are logged with where they came from');
+    });
+
+    it('drops well-formed events beyond the bus bounds and addresses no one with an over-long pattern, as on AMQP', async () => {
+      const producer = await rawProducer();
+      const sendEvent = (event: Record<string, unknown>) =>
+        producer.send({
+          messages: [
+            {
+              topic: TOPIC,
+              value: Buffer.from(JSON.stringify(event)),
+              headers: new Map([[Buffer.from('contentType'), Buffer.from('application/json')]]),
+            },
+          ],
+        });
+      const refresh = (fields: Record<string, unknown> = {}) => ({
+        type: 'RefreshRemoteApplicationEvent',
+        timestamp: Date.now(),
+        originService: 'boot-app:8080:3f1c',
+        destinationService: 'svc-b:**',
+        id: randomUUID(),
+        ...fields,
+      });
+      const long = 'x'.repeat(FIELD_BOUND + 1);
+      const dropped = () => b.log.lines.filter((l) => l.msg === 'dropped bus message');
+      const droppedBefore = dropped().length;
+      const refreshesBefore = b.refreshes.length;
+      // One character over the field bound, in each kind of field: malformed, dropped by every node.
+      await sendEvent(refresh({ id: long }));
+      await sendEvent(refresh({ originService: long }));
+      await sendEvent(refresh({ destinationService: `svc-b:${long}` }));
+      await sendEvent(refresh({ configVersion: long }));
+      await sendEvent({
+        ...refresh({ type: 'AckRemoteApplicationEvent', destinationService: '**' }),
+        ackId: randomUUID(),
+        ackDestinationService: long,
+        event: 'org.springframework.cloud.bus.event.RefreshRemoteApplicationEvent',
+      });
+      // Within the field bound, beyond the matcher's: well-formed, and for no one (no backtracking either).
+      await sendEvent(refresh({ destinationService: `${'**:'.repeat(DESTINATION_SEGMENTS)}**` }));
+      await sendEvent(refresh({ destinationService: `**:${'*'.repeat(60)}z` }));
+      const sentinel = refresh();
+      await sendEvent(sentinel);
+      await waitFor('b to get the well-formed refresh sent last', () =>
+        b.refreshes.some((r) => r.id === sentinel.id),
+      );
+      assert.deepEqual(
+        b.refreshes.slice(refreshesBefore).map((r) => r.id),
+        [sentinel.id],
+        'only the last refresh reached b',
+      );
+      const reasons = dropped()
+        .slice(droppedBefore)
+        .map((l) => String((l.obj as { err?: { message?: unknown } }).err?.message));
+      assert.deepEqual(
+        reasons.map((reason) => /field "(\w+)" is (\d+) characters long/.exec(reason)?.slice(1)),
+        [
+          ['id', String(FIELD_BOUND + 1)],
+          ['originService', String(FIELD_BOUND + 1)],
+          ['destinationService', String(FIELD_BOUND + 7)],
+          ['configVersion', String(FIELD_BOUND + 1)],
+          ['ackDestinationService', String(FIELD_BOUND + 1)],
+        ],
+        reasons.join('\n'),
+      );
+      assert.ok(b.node.connected, 'b is still connected');
     });
 
     it('resumes where it was after losing its connection: events sent meanwhile arrive once it is back', async () => {

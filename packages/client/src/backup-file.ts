@@ -5,12 +5,13 @@
  * AES-256-GCM encrypted with a key derived from `confbus.client.backup.key`, left out when there is no key,
  * or — only if asked for — stored in plain text. `{cipher}` values the server passed through are stored as
  * they came (still encrypted): the client decrypts them after reading, so their plain text never reaches the
- * file.
+ * file. One that carries a key password in clear (`{cipher}{key:k}{secret:pw}...`) is a secret value as above.
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
+  carriesKeySecret,
   hasUriPassword,
   isCipherValue,
   isSecretKey,
@@ -82,9 +83,12 @@ export async function writeBackup(
   const propertySources = env.propertySources.map((ps) => {
     const source: Record<string, FlatProperties[string] | CipherValue> = {};
     for (const [name, value] of Object.entries(ps.source)) {
-      // A {cipher} value is already encrypted (with the encrypt.* key): kept as it is, it restores without a backup key.
-      const secret = isSecretKey(name) || hasUriPassword(value);
-      if (!secret || mode.mode === 'plaintext' || isCipherValue(value)) source[name] = value;
+      // A {cipher} value is already encrypted (with the encrypt.* key): kept as it is, it restores without a backup
+      // key; unless it carries a key password in clear ({secret:...}), a secret like any other.
+      const secret = isCipherValue(value)
+        ? carriesKeySecret(value)
+        : isSecretKey(name) || hasUriPassword(value);
+      if (!secret || mode.mode === 'plaintext') source[name] = value;
       else if (key) source[name] = { $cipher: encrypt(key, name, JSON.stringify(value)) };
       else omittedSecrets++;
     }

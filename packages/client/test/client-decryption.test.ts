@@ -88,8 +88,10 @@ describe('client-side decryption', () => {
     assert.match(String(lower?.properties['db.password']), /^\{cipher\}/);
   });
 
-  it('masks every decrypted value in /actuator/env, whatever its key', async () => {
-    serve([{ 'app.greeting': cipher('hello secret'), 'app.visible': 'shown' }]);
+  it('masks every decrypted value and every {cipher} value in /actuator/env, whatever its key', async () => {
+    // A {secret:...} prefix is a key password in clear: the cipher text below it is masked too.
+    const greeting = `{cipher}{secret:key-pa55-0c1}${encryptor.encrypt('hello secret')}`;
+    serve([{ 'app.greeting': greeting, 'app.visible': 'shown' }]);
     const client = await start([`--encrypt.key=${KEY}`, '--management.endpoints.web.exposure.include=env']);
     const handler = createManagementHandler(client);
     const http = createServer((req, res) => void (handler(req, res) || res.writeHead(404).end()));
@@ -99,12 +101,13 @@ describe('client-side decryption', () => {
       const body = await (await fetch(`http://127.0.0.1:${port}/actuator/env`)).text();
       assert.ok(!body.includes('hello secret'), body);
       assert.ok(!body.includes(KEY), 'the key is masked too');
+      assert.ok(!body.includes('key-pa55-0c1'), 'the key password of the cipher text is masked');
       const env = JSON.parse(body) as {
         propertySources: Array<{ name: string; properties: Record<string, { value: unknown }> }>;
       };
       const source = (name: string) => env.propertySources.find((ps) => ps.name === name)?.properties;
       assert.equal(source('decrypted')?.['app.greeting']?.value, '******');
-      assert.match(String(source('configserver:repo/source-0.yml')?.['app.greeting']?.value), /^\{cipher\}/);
+      assert.equal(source('configserver:repo/source-0.yml')?.['app.greeting']?.value, '******');
       assert.equal(source('configserver:repo/source-0.yml')?.['app.visible']?.value, 'shown');
     } finally {
       await new Promise((resolve) => http.close(resolve));
@@ -125,6 +128,34 @@ describe('client-side decryption', () => {
       const restored = await start([`--encrypt.key=${KEY}`, `--confbus.client.backup.file=${file}`]);
       assert.equal(restored.status.source, 'backup');
       assert.equal(restored.getString('db.password'), 'backed-up secret');
+    } finally {
+      stub.setFailing(null);
+    }
+  });
+
+  it('treats a {cipher} value carrying a {secret:...} key password as a secret in the backup', async () => {
+    const keyPassword = 'key-pa55-9b7';
+    const greeting = `{cipher}{key:current}{secret:${keyPassword}}${encryptor.encrypt('hello')}`;
+    serve([{ 'app.greeting': greeting, 'app.plain': cipher('no prefix') }]);
+    const omitted = join(temp.path, 'omitted.json');
+    await start([`--encrypt.key=${KEY}`, `--confbus.client.backup.file=${omitted}`]);
+    const without = await readFile(omitted, 'utf8');
+    assert.ok(!without.includes(keyPassword) && !without.includes('app.greeting'), without);
+    assert.match(without, /"app\.plain": "\{cipher\}[0-9a-f]+"/);
+
+    const sealed = join(temp.path, 'sealed.json');
+    const backupKey = '--confbus.client.backup.key=backup key 42';
+    await start([`--encrypt.key=${KEY}`, `--confbus.client.backup.file=${sealed}`, backupKey]);
+    assert.ok(!(await readFile(sealed, 'utf8')).includes(keyPassword));
+    stub.setFailing('close');
+    try {
+      const restored = await start([
+        `--encrypt.key=${KEY}`,
+        `--confbus.client.backup.file=${sealed}`,
+        backupKey,
+      ]);
+      assert.equal(restored.status.source, 'backup');
+      assert.equal(restored.getString('app.greeting'), 'hello');
     } finally {
       stub.setFailing(null);
     }

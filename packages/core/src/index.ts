@@ -144,6 +144,7 @@ export { AesTextEncryptor, type AesMode } from './encryption/aes-encryptor.js';
 export {
   CIPHER_MARKER,
   DEFAULT_SCOPE,
+  carriesKeySecret,
   decryptText,
   encryptText,
   isCipherValue,

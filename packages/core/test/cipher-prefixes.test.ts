@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { addPrefixes, encryptorKeys, stripPrefixes } from '../src/encryption/cipher-prefixes.js';
+import { carriesKeySecret } from '../src/encryption/cipher-text.js';
 
 describe('cipher text prefixes (EnvironmentPrefixHelper)', () => {
   it('adds and strips prefixes', () => {
@@ -51,5 +52,16 @@ describe('cipher text prefixes (EnvironmentPrefixHelper)', () => {
     // {name:...} in the text never overrides the caller's name; a bare {key} is an empty value.
     assert.equal(encryptorKeys('app', 'dev', '{name:other}x').get('name'), 'app');
     assert.equal(encryptorKeys('app', 'dev', '{key}x').get('key'), '');
+  });
+
+  it('tells a {cipher} value that carries a key password in clear', () => {
+    assert.equal(carriesKeySecret('{cipher}{key:k}{secret:pw}AQB0'), true);
+    assert.equal(carriesKeySecret('{cipher}{secret:pw}ab12'), true);
+    assert.equal(carriesKeySecret('{cipher}{key:k}AQB0'), false);
+    assert.equal(carriesKeySecret('{cipher}ab12'), false);
+    // Only a {cipher} value, and only a prefix: {plain} ends the prefixes.
+    assert.equal(carriesKeySecret('{secret:pw}ab12'), false);
+    assert.equal(carriesKeySecret('{cipher}{plain}{secret:pw}ab12'), false);
+    assert.equal(carriesKeySecret(42), false);
   });
 });

@@ -42,6 +42,9 @@ describe('secrets', () => {
       'jdbc:postgresql://u:******@h/db',
     );
     assert.equal(maskPropertyValue('server.port', 8080), 8080);
+    // A {cipher} value, whatever its key: its {secret:...} prefix would be a key password in clear.
+    assert.equal(maskPropertyValue('group.comment', '{cipher}{key:k}{secret:pw}AQB0'), '******');
+    assert.equal(maskPropertyValue('group.comment', '{cipher}ab12'), '******');
     assert.equal(maskPropertyValue('feature.on', true), true);
   });
 });

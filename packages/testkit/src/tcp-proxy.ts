@@ -10,6 +10,8 @@ import { Transform, type TransformCallback } from 'node:stream';
 export interface TcpProxyOptions {
   /** Rate of the server's answers in bytes per second (default unlimited). */
   bytesPerSecond?: number;
+  /** Sees every byte a client sends, per connection (numbered from 1 in order of arrival). */
+  onClientBytes?: (connection: number, chunk: Buffer) => void;
 }
 
 export interface TcpProxy {
@@ -54,6 +56,7 @@ export async function startTcpProxy(targetPort: number, options: TcpProxyOptions
   const flow = { held: false, waiters: new Set<() => void>(), forwarded: 0, rate: options.bytesPerSecond };
   const held = new Set<Socket>();
   const open = new Set<Socket>();
+  let connections = 0;
   const server = createServer((client) => {
     client.on('error', () => undefined);
     if (refusing) {
@@ -66,6 +69,9 @@ export async function startTcpProxy(targetPort: number, options: TcpProxyOptions
       held.add(client);
       return;
     }
+    const connection = ++connections;
+    const tap = options.onClientBytes;
+    if (tap) client.on('data', (chunk: Buffer) => tap(connection, chunk));
     const upstream = connect(targetPort, '127.0.0.1');
     upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());

@@ -14,6 +14,14 @@ export function isCipherValue(value: unknown): value is string {
   return typeof value === 'string' && value.startsWith(CIPHER_MARKER);
 }
 
+/**
+ * Whether a `{cipher}` value carries a key password in clear (a `{secret:...}` prefix, read as Spring reads
+ * prefixes): whatever shows or stores such a value treats it as a secret, not as harmless cipher text.
+ */
+export function carriesKeySecret(value: unknown): boolean {
+  return isCipherValue(value) && encryptorKeys('', '', value.slice(CIPHER_MARKER.length)).has('secret');
+}
+
 /** Who the text is for: Spring passes the application and profiles to the locator (default application/default). */
 export interface CipherScope {
   readonly name: string;

@@ -1,8 +1,10 @@
-// Secrets (git password, basic-auth password, RabbitMQ password) never appear in logs, error bodies,
-// health or metrics, whether the server runs normally, meets an upstream outage, rejects credentials,
-// or refuses to start on bad settings. The server runs as the real CLI child process, so every byte it
-// writes to stdout and stderr is captured.
+// Secrets (git password, basic-auth password, RabbitMQ password, encryption keys) never appear in logs, error
+// bodies, health or metrics, whether the server runs normally, meets an upstream outage, rejects credentials,
+// or refuses to start on bad settings. The server runs as the real CLI child process at TRACE, so every byte it
+// writes to stdout and stderr is captured. (A whole fleet with {cipher} values, key stores and PEM keys is
+// searched the same way in e2e/security.)
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { dirname } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +13,7 @@ import { type GitHttpServer, startGitHttpServer } from '@confbus/testkit/git-htt
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestRabbitUser, createTestRabbitUser } from '@confbus/testkit/rabbit-user';
 import { type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
+import { privateKeyForms, secretForms } from '@confbus/testkit/secret-scan';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 
 const CLI = fileURLToPath(new URL('../../../cli/bin/confbus.js', import.meta.url));
@@ -19,16 +22,25 @@ const AUTH_PASSWORD = 'b4sic-Pa55-71c2';
 const RABBIT_PASSWORD = 'S3cr3t-rabb1t-0d8a';
 const WRONG_PASSWORD = 'wr0ng-Pa55-55aa';
 const WEBHOOK_SECRET = 'h00k-S3cret-c0de';
+const ENCRYPT_KEY = 'encrypt-K3y-3b9f';
+/** A PEM RSA key cut short: unreadable, so the server refuses it at start. */
+const BROKEN_PEM = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ type: 'pkcs1', format: 'pem' })
+  .toString()
+  .split('\n')
+  .filter((_, i, lines) => i < 12 || i >= lines.length - 2)
+  .join('\n');
 /** The broker user's password (random, made in `before`) joins these. */
-const SECRETS = [GIT_PASSWORD, AUTH_PASSWORD, RABBIT_PASSWORD, WRONG_PASSWORD, WEBHOOK_SECRET];
-/** Also the encodings a careless log line would carry: base64 (Authorization) and percent-encoded. */
-const forms = () =>
-  SECRETS.flatMap((secret) => [
-    secret,
-    encodeURIComponent(secret),
+const SECRETS = [GIT_PASSWORD, AUTH_PASSWORD, RABBIT_PASSWORD, WRONG_PASSWORD, WEBHOOK_SECRET, ENCRYPT_KEY];
+/** Also the encodings a careless log line would carry: base64 (Authorization), percent-encoded, JSON-escaped. */
+const forms = () => [
+  ...SECRETS.flatMap((secret) => [
+    ...secretForms(secret),
     Buffer.from(`user:${secret}`).toString('base64'),
     Buffer.from(`config:${secret}`).toString('base64'),
-  ]);
+  ]),
+  ...privateKeyForms(BROKEN_PEM),
+];
 
 function assertNoSecret(text: string, where: string): void {
   for (const form of forms())
@@ -112,7 +124,11 @@ describe('secrets stay out of output', () => {
         '--spring.rabbitmq.host=127.0.0.1',
         `--spring.rabbitmq.virtual-host=${vhost.name}`,
       ],
-      { SPRING_RABBITMQ_USERNAME: rabbit.username, SPRING_RABBITMQ_PASSWORD: rabbit.password },
+      {
+        SPRING_RABBITMQ_USERNAME: rabbit.username,
+        SPRING_RABBITMQ_PASSWORD: rabbit.password,
+        ENCRYPT_KEY,
+      },
     );
     await proc.waitForLine(/bus connected/);
     const good = auth('user', AUTH_PASSWORD);
@@ -124,6 +140,16 @@ describe('secrets stay out of output', () => {
     assert.equal(await call(base, '/foo/dev/-bad..label', good), 400);
     assert.equal(await call(base, '/broken/dev', good), 500);
     assert.equal(await call(base, '/actuator/prometheus', good), 200);
+    assert.equal(await call(base, '/encrypt/status', good), 200);
+    assert.equal(await call(base, '/key', good), 404);
+    const decrypt = await fetch(`${base}/decrypt`, {
+      method: 'POST',
+      headers: { authorization: good },
+      body: 'ab12',
+    });
+    const decryptText = await decrypt.text();
+    assert.equal(decrypt.status, 400, decryptText);
+    assertNoSecret(decryptText, 'decrypt response');
     // A webhook with a wrong signature (the monitor's own secret).
     const webhook = await fetch(`${base}/monitor`, {
       method: 'POST',
@@ -171,7 +197,7 @@ describe('secrets stay out of output', () => {
   });
 
   it('bad settings on the command line: exit 1 naming the setting, never the secrets', async () => {
-    const cases: Array<{ args: string[]; expect: RegExp }> = [
+    const cases: Array<{ args: string[]; expect: RegExp; env?: Record<string, string> }> = [
       { args: ['--server.port=x', `--spring.rabbitmq.password=${RABBIT_PASSWORD}`], expect: /server\.port/ },
       {
         args: [`--spring.security.user.password=${AUTH_PASSWORD}`, '--confbus.security.health-open=maybe'],
@@ -183,9 +209,12 @@ describe('secrets stay out of output', () => {
         args: [`--spring.cloud.config.server.git.password=${GIT_PASSWORD}`, '--server.port=-5x'],
         expect: /server\.port/,
       },
+      // A key that is set but unusable stops the server, naming the setting and not the key.
+      { args: ['--encrypt.salt=not-hex'], env: { ENCRYPT_KEY }, expect: /encrypt\.salt/ },
+      { args: ['--logging.level.root=trace'], env: { ENCRYPT_KEY: BROKEN_PEM }, expect: /encrypt\.key/ },
     ];
-    for (const { args, expect } of cases) {
-      const proc = startNodeProcess(CLI, ['server', ...args], {}, { cwd: work.path });
+    for (const { args, expect, env = {} } of cases) {
+      const proc = startNodeProcess(CLI, ['server', ...args], env, { cwd: work.path });
       assert.equal(await proc.exited, 1, args.join(' '));
       const output = proc.lines.join('\n');
       assert.match(output, expect);
