@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  JavaDouble,
   mergeForRendering,
   parseConfigFile,
   renderJson,
   renderProperties,
   renderYaml,
   resolvePlaceholders,
+  writeJson,
   type PropertySource,
 } from '@confbus/core';
 
@@ -209,6 +211,104 @@ describe('renderers', () => {
     >;
     assert.equal(JSON.stringify(json), '{"a":{"b":["c",{"d":1}]},"flag":false,"__proto__":{"x":1}}');
     assert.equal(Object.getPrototypeOf(json), Object.prototype);
+  });
+});
+
+describe('typed values in renderings', () => {
+  it('prints Java Doubles and big integers as Spring does in .properties, .yml and .json', () => {
+    const flat = {
+      thousand: new JavaDouble(1000),
+      small: new JavaDouble(0.0015),
+      huge: new JavaDouble(1e20),
+      tiny: new JavaDouble(1.5e-7),
+      inf: new JavaDouble(Number.POSITIVE_INFINITY),
+      minus: new JavaDouble(Number.NEGATIVE_INFINITY),
+      nan: new JavaDouble(Number.NaN),
+      zero: new JavaDouble(-0),
+      big: 100000000000000000000n,
+      int: 8080,
+    };
+    assert.equal(
+      renderProperties(flat),
+      [
+        'thousand: 1000.0',
+        'small: 0.0015',
+        'huge: 1.0E20',
+        'tiny: 1.5E-7',
+        'inf: Infinity',
+        'minus: -Infinity',
+        'nan: NaN',
+        'zero: -0.0',
+        'big: 100000000000000000000',
+        'int: 8080',
+      ].join('\n'),
+    );
+    assert.equal(
+      renderYaml(flat),
+      [
+        'thousand: 1000.0',
+        'small: 0.0015',
+        'huge: 1.0E20',
+        'tiny: 1.5E-7',
+        'inf: .inf',
+        'minus: -.inf',
+        'nan: .NaN',
+        'zero: -0.0',
+        'big: 100000000000000000000',
+        'int: 8080',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(
+      writeJson(renderJson(flat)),
+      '{"thousand":1000.0,"small":0.0015,"huge":1.0E20,"tiny":1.5E-7,"inf":"Infinity","minus":"-Infinity",' +
+        '"nan":"NaN","zero":-0.0,"big":100000000000000000000,"int":8080}',
+    );
+  });
+
+  it('writes keys of 128 characters or more, and multi-line keys, in the explicit `? key` form', () => {
+    const long = 'k'.repeat(128);
+    const simple = 'k'.repeat(127);
+    assert.equal(
+      renderYaml({
+        [`a.${simple}`]: 1,
+        [`a.${long}`]: 'v',
+        [`b.${long}.x`]: 1,
+        [`b.${long}.y`]: 2,
+        [`c.${long}[0]`]: 'p',
+        [`c.${long}[1]`]: 'q',
+        [`l[0].${long}`]: true,
+        'm.line\nbreak': 'x',
+      }),
+      [
+        'a:',
+        `  ${simple}: 1`,
+        `  ? ${long}`,
+        '  : v',
+        'b:',
+        `  ? ${long}`,
+        '  : x: 1',
+        '    y: 2',
+        'c:',
+        `  ? ${long}`,
+        '  : - p',
+        '    - q',
+        'l:',
+        `- ? ${long}`,
+        '  : true',
+        'm:',
+        '  ? |-',
+        '    line',
+        '    break',
+        '  : x',
+        '',
+      ].join('\n'),
+    );
+    // A long key with spaces folds past column 80 as a value does, and reads back the same.
+    const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+    const yaml = renderYaml({ [words]: 'v' });
+    assert.match(yaml, /^\? w0 w1 .*\n {2}w\d+ .*\n: v\n$/);
+    assert.deepEqual(parseConfigFile('x.yml', yaml)[0]?.properties, { [words]: 'v' });
   });
 });
 

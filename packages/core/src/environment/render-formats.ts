@@ -5,7 +5,7 @@
 import { type FlatProperties, type PropertyValue, setFlatProperty } from '../codecs/flatten.js';
 import type { PropertySource } from './environment.js';
 import { buildPropertyTree, type TreeList, type TreeMap, type TreeNode } from './property-tree.js';
-import { yamlScalar } from './yaml-scalars.js';
+import { simpleYamlKey, yamlScalar } from './yaml-scalars.js';
 
 export { resolvePlaceholders, resolvePlaceholdersInText } from './placeholders.js';
 
@@ -48,11 +48,15 @@ export function renderProperties(flat: FlatProperties): string {
     .join('\n');
 }
 
+/** spring.cloud.config.server.strip-document-from-yaml: a tree of the one key `document` is dumped as itself. */
+function isBareDocument(tree: TreeMap): boolean {
+  return tree.size === 1 && tree.has('document');
+}
+
 /** Block-style YAML like SnakeYAML's `dumpAsMap` of the nested map. */
 export function renderYaml(flat: FlatProperties): string {
   const tree = buildPropertyTree(flat);
-  if (tree.size === 1 && tree.has('document')) {
-    // spring.cloud.config.server.strip-document-from-yaml: a bare document is dumped as itself.
+  if (isBareDocument(tree)) {
     const document = tree.get('document') as TreeNode;
     if (Array.isArray(document)) return document.length === 0 ? '[]\n' : emitList(document, 0);
     if (document instanceof Map) return document.size === 0 ? '{}\n' : emitMap(document, 0);
@@ -61,7 +65,7 @@ export function renderYaml(flat: FlatProperties): string {
   return tree.size === 0 ? '{}\n' : emitMap(tree, 0);
 }
 
-/** The nested structure as plain JSON values, types kept. */
+/** The nested structure as JSON values (write it with writeJson: it may hold bigints and JavaDoubles). */
 export function renderJson(flat: FlatProperties): unknown {
   return toJson(buildPropertyTree(flat));
 }
@@ -70,8 +74,18 @@ function emitMap(map: TreeMap, indent: number): string {
   let out = '';
   const pad = ' '.repeat(indent);
   for (const [key, value] of map) {
-    const keyText = yamlScalar(key, indent + 2, true);
-    out += `${pad}${keyText}:${emitValue(value, indent, indent + 2, indent + keyText.length + 2)}`;
+    const keyText = simpleYamlKey(key);
+    if (keyText !== undefined) {
+      out += `${pad}${keyText}:${emitValue(value, indent, indent + 2, indent + keyText.length + 2)}`;
+      continue;
+    }
+    // The explicit form: `? key` written like a value, then `:` at the key's column, and the value after it; a
+    // nested block starts on the `:` line, a list indented (SnakeYAML's Emitter, ExpectBlockMappingValue).
+    out += `${pad}? ${yamlScalar(key, indent + 2, indent + 2)}\n${pad}:`;
+    if (value instanceof Map && value.size > 0) out += ` ${emitMap(value, indent + 2).slice(indent + 2)}`;
+    else if (Array.isArray(value) && value.length > 0)
+      out += ` ${emitList(value, indent + 2).slice(indent + 2)}`;
+    else out += emitValue(value, indent, indent + 2, indent + 2);
   }
   return out;
 }
@@ -83,7 +97,7 @@ function emitMap(map: TreeMap, indent: number): string {
 function emitValue(value: TreeNode, listIndent: number, mapIndent: number, column: number): string {
   if (value instanceof Map) return value.size === 0 ? ' {}\n' : `\n${emitMap(value, mapIndent)}`;
   if (Array.isArray(value)) return value.length === 0 ? ' []\n' : `\n${emitList(value, listIndent)}`;
-  return ` ${yamlScalar(value, mapIndent, false, column)}\n`;
+  return ` ${yamlScalar(value, mapIndent, column)}\n`;
 }
 
 /** SnakeYAML's default indicator indent 0: `- ` at the parent key's column. */

@@ -17,6 +17,7 @@ import {
   maskPropertyValue,
   maskValue,
   mergeForRendering,
+  samePropertyValue,
 } from '@confbus/core';
 
 /** A value as the console may show it. */
@@ -88,7 +89,7 @@ export function diffEnvironments(before: Environment | undefined, after: Environ
   const diff: EnvironmentDiff = { added: [], removed: [], changed: [] };
   for (const [key, value] of Object.entries(to)) {
     if (!Object.hasOwn(from, key)) diff.added.push({ key, value: shown(key, value) });
-    else if (from[key] !== value)
+    else if (!samePropertyValue(from[key], value))
       diff.changed.push({
         key,
         from: shown(key, from[key] as PropertyValue),

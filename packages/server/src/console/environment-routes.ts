@@ -5,7 +5,7 @@
  *   GET /-/console/api/diff?application&profiles&to[&from]   (no `from`: what the push of `to` changed)
  * Names, profiles and labels are validated exactly as the environment endpoints validate them (same codes).
  */
-import { type Environment, renderJson, renderProperties, renderYaml } from '@confbus/core';
+import { type Environment, renderJson, renderProperties, renderYaml, writeJson } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import { validateRequest } from '../environment/environment-controller.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
@@ -34,7 +34,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
           ? `${renderProperties(masked)}\n`
           : format === 'yml'
             ? renderYaml(masked)
-            : `${JSON.stringify(renderJson(masked), null, 2)}\n`;
+            : `${writeJson(renderJson(masked), 2)}\n`;
       byFormat.set(format, text);
     }
     return text;
@@ -51,7 +51,9 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
     return properties;
   };
 
-  app.get<{ Querystring: Query }>(`${CONSOLE_API}/environment`, async (request) => {
+  // Values may be bigints and JavaDoubles, which JSON.stringify (fastify's serializer) refuses.
+  app.get<{ Querystring: Query }>(`${CONSOLE_API}/environment`, async (request, reply) => {
+    reply.serializer(writeJson);
     const parsed = environmentRequest(request.query, context, 'label');
     const { resolved, revision } = await context.environments.find(parsed);
     const filter = optionalText(request.query, 'filter')?.toLowerCase();
@@ -81,7 +83,8 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
     return body;
   });
 
-  app.get<{ Querystring: Query }>(`${CONSOLE_API}/diff`, async (request) => {
+  app.get<{ Querystring: Query }>(`${CONSOLE_API}/diff`, async (request, reply) => {
+    reply.serializer(writeJson);
     const target = environmentRequest(request.query, context, 'to');
     // One upstream check for both sides: `to` checks, `from` reads the state that check fetched.
     const to = await context.mirror.resolve(target.label);

@@ -12,6 +12,7 @@ import {
   resolvePlaceholders,
   resolvePlaceholdersInText,
   withOrigins,
+  writeJson,
 } from '@confbus/core';
 import { wantsOrigins } from './environment-response.js';
 
@@ -36,15 +37,15 @@ export class ResolvedEnvironment {
     readonly stored: Environment = environment,
   ) {}
 
-  /** Serialised once; a Buffer so that sending it costs no re-encoding per request. */
+  /** Serialised once (as Jackson writes it: see writeJson); a Buffer so that sending it costs no re-encoding. */
   get json(): Buffer {
-    this.jsonBytes ??= Buffer.from(JSON.stringify(this.environment));
+    this.jsonBytes ??= Buffer.from(writeJson(this.environment));
     return this.jsonBytes;
   }
 
   /** The v2 media type's JSON: values with their `origin` (file line:column), serialised once too. */
   get jsonWithOrigins(): Buffer {
-    this.jsonWithOriginsBytes ??= Buffer.from(JSON.stringify(withOrigins(this.environment, this.stored)));
+    this.jsonWithOriginsBytes ??= Buffer.from(writeJson(withOrigins(this.environment, this.stored)));
     return this.jsonWithOriginsBytes;
   }
 
@@ -63,7 +64,7 @@ export class ResolvedEnvironment {
           ? renderProperties(merged)
           : format === 'yml'
             ? renderYaml(merged)
-            : JSON.stringify(renderJson(merged));
+            : writeJson(renderJson(merged));
       this.renderings.set(key, text);
     }
     return text;
