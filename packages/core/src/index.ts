@@ -44,13 +44,20 @@ export {
 } from './environment/config-imports.js';
 export { rememberOrigins, withOrigins } from './environment/property-origins.js';
 export { cipherValuesIn } from './environment/resource-cipher-values.js';
-export { mergeForRendering, renderJson, renderProperties, renderYaml } from './environment/render-formats.js';
 export {
-  resolvePlaceholders,
-  resolvePlaceholdersInText,
+  mergeForRendering,
+  renderEnvironment,
+  renderJson,
+  renderProperties,
+  renderYaml,
+  type RenderFormat,
+} from './environment/render-formats.js';
+export {
+  renderingPlaceholders,
   resolveValuePlaceholders,
   type CircularPlaceholders,
   type PlaceholderLookup,
+  type RenderingPlaceholders,
 } from './environment/placeholders.js';
 export {
   hasUriPassword,

@@ -3,11 +3,38 @@
  * environment as `.properties`, `.yml` and `.json`.
  */
 import { type FlatProperties, type PropertyValue, setFlatProperty } from '../codecs/flatten.js';
+import { writeJson } from '../codecs/json-codec.js';
 import type { PropertySource } from './environment.js';
+import { type RenderingPlaceholders, renderingPlaceholders } from './placeholders.js';
 import { buildPropertyTree, type TreeList, type TreeMap, type TreeNode } from './property-tree.js';
 import { simpleYamlKey, yamlScalar } from './yaml-scalars.js';
 
-export { resolvePlaceholders, resolvePlaceholdersInText } from './placeholders.js';
+export type RenderFormat = 'properties' | 'yml' | 'json';
+
+/**
+ * An environment (sources highest precedence first) in one of the file formats, as Spring's
+ * EnvironmentController writes it: the merged properties written out, then, with `resolvePlaceholders`,
+ * their `${...}` resolved against the sources (renderingPlaceholders). So the style SnakeYAML picks for
+ * `${flag}` is the style of the placeholder's text, whatever it resolves to (`enabled: false`, not the quoted
+ * string `'false'`). A `.yml` that is a bare `document` is left unresolved, as Spring leaves it.
+ * `name` is what a placeholder limit error names when the placeholder's key is in no source.
+ */
+export function renderEnvironment(
+  sources: readonly PropertySource[],
+  format: RenderFormat,
+  options: { readonly resolvePlaceholders: boolean; readonly name: string },
+  merged: FlatProperties = mergeForRendering(sources),
+): string {
+  const placeholders = options.resolvePlaceholders ? renderingPlaceholders(sources, options.name) : undefined;
+  if (format === 'json') return writeJson(toJson(buildPropertyTree(merged), placeholders, ''));
+  if (format === 'properties') {
+    const text = renderProperties(merged);
+    return placeholders ? placeholders.inText(text) : text;
+  }
+  const tree = buildPropertyTree(merged);
+  const text = yamlOf(tree);
+  return placeholders && !isBareDocument(tree) ? placeholders.inText(text) : text;
+}
 
 /**
  * Merges sources (highest precedence first) as Spring's `convertToProperties` (5.x) does: lowest first, an
@@ -55,7 +82,10 @@ function isBareDocument(tree: TreeMap): boolean {
 
 /** Block-style YAML like SnakeYAML's `dumpAsMap` of the nested map. */
 export function renderYaml(flat: FlatProperties): string {
-  const tree = buildPropertyTree(flat);
+  return yamlOf(buildPropertyTree(flat));
+}
+
+function yamlOf(tree: TreeMap): string {
   if (isBareDocument(tree)) {
     const document = tree.get('document') as TreeNode;
     if (Array.isArray(document)) return document.length === 0 ? '[]\n' : emitList(document, 0);
@@ -67,7 +97,7 @@ export function renderYaml(flat: FlatProperties): string {
 
 /** The nested structure as JSON values (write it with writeJson: it may hold bigints and JavaDoubles). */
 export function renderJson(flat: FlatProperties): unknown {
-  return toJson(buildPropertyTree(flat));
+  return toJson(buildPropertyTree(flat), undefined, '');
 }
 
 function emitMap(map: TreeMap, indent: number): string {
@@ -116,12 +146,14 @@ function emitList(list: TreeList, indent: number): string {
   return out;
 }
 
-function toJson(node: TreeNode): unknown {
+/** The tree as JSON values; with `placeholders`, each string (keys too) resolved, `path` naming it in errors. */
+function toJson(node: TreeNode, placeholders: RenderingPlaceholders | undefined, path: string): unknown {
   if (node instanceof Map) {
     const object: Record<string, unknown> = {};
     for (const [key, value] of node) {
-      Object.defineProperty(object, key, {
-        value: toJson(value),
+      const childPath = path === '' ? key : `${path}.${key}`;
+      Object.defineProperty(object, placeholders ? placeholders.inString(key, childPath) : key, {
+        value: toJson(value, placeholders, childPath),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -129,6 +161,6 @@ function toJson(node: TreeNode): unknown {
     }
     return object;
   }
-  if (Array.isArray(node)) return node.map(toJson);
-  return node;
+  if (Array.isArray(node)) return node.map((item, index) => toJson(item, placeholders, `${path}[${index}]`));
+  return placeholders && typeof node === 'string' ? placeholders.inString(node, path) : node;
 }
