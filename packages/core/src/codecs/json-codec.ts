@@ -35,6 +35,9 @@ function write(value: unknown, indent: number, padding: string): string | undefi
     const text = javaDoubleText(value.value);
     return Number.isFinite(value.value) ? text : quote(text);
   }
+  // An object or list of plain values (a property source, most often) is JSON.stringify's, several times faster.
+  if (indent === 0 && holdsOnlyPlainValues(value as object))
+    return upperCaseHexEscapes(JSON.stringify(value));
   const inner = indent > 0 ? padding + ' '.repeat(indent) : '';
   const [open, separator, close] = indent > 0 ? ['\n' + inner, ',\n' + inner, '\n' + padding] : ['', ',', ''];
   if (Array.isArray(value)) {
@@ -51,16 +54,30 @@ function write(value: unknown, indent: number, padding: string): string | undefi
   return members.length === 0 ? '{}' : `{${open}${members.join(separator)}${close}}`;
 }
 
-/** Control characters JSON.stringify escapes as `\u00xx` (the others have short escapes). */
-// eslint-disable-next-line no-control-regex
-const HEX_ESCAPED = /[\u0000-\u0007\u000b\u000e-\u001f]/;
+/** Strings, booleans, finite numbers and nulls only, which JSON.stringify writes as Jackson does (but hex case). */
+function holdsOnlyPlainValues(value: object): boolean {
+  if (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return (Array.isArray(value) ? value : Object.values(value)).every(isPlainValue);
+}
 
-/** A JSON string literal; Jackson writes `\u001B` where JSON.stringify writes `\u001b`. */
+function isPlainValue(value: unknown): boolean {
+  const type = typeof value;
+  return (
+    type === 'string' || type === 'boolean' || value === null || (type === 'number' && Number.isFinite(value))
+  );
+}
+
 function quote(text: string): string {
-  const quoted = JSON.stringify(text);
-  if (!HEX_ESCAPED.test(text)) return quoted;
-  // Only escapes preceded by an even number of backslashes are escapes (`\\u001b` is a backslash and text).
-  return quoted.replace(/(?<!\\)((?:\\\\)*)\\u00([0-9a-f]{2})/g, (_, backslashes: string, hex: string) => {
+  return upperCaseHexEscapes(JSON.stringify(text));
+}
+
+/**
+ * Jackson writes `\u001B` where JSON.stringify writes `\u001b`. Only escapes preceded by an even number of
+ * backslashes are escapes (`\\u001b` is a backslash and text).
+ */
+function upperCaseHexEscapes(json: string): string {
+  if (!json.includes('\\u00')) return json;
+  return json.replace(/(?<!\\)((?:\\\\)*)\\u00([0-9a-f]{2})/g, (_, backslashes: string, hex: string) => {
     return `${backslashes}\\u00${hex.toUpperCase()}`;
   });
 }
