@@ -1,10 +1,14 @@
 /**
  * Asks confbus and the real Spring Cloud Config Server the same questions and lists where the answers
  * differ, each difference under a topic: the topic of a row of docs/coming-from-spring.md's table
- * (deliberate) or of its "Not yet matched" list, which the test reads. Property-source names embed the
- * repository URI (and Spring's names its working copy), so both are replaced by `<repo>` first.
+ * (deliberate) or of its "Not yet matched" list, which the test reads. A difference is filed under a
+ * deliberate topic only when its cause is shown to be that topic's; anything else gets a topic of its own,
+ * which no page lists, so it fails the test. Property-source names embed the repository URI (and Spring's
+ * names its working copy), so both are replaced by `<repo>` first.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { parseConfigFile, parseJson } from '@confbus/core';
+import { waitFor } from '@confbus/testkit/wait-for';
 
 export interface Difference {
   readonly topic: string;
@@ -17,6 +21,8 @@ export interface Endpoints {
   readonly spring: string;
   /** Strings that stand for the repository in property-source names (URIs, paths), longest first. */
   readonly repoAliases: readonly string[];
+  /** The Spring server's log so far (it grows): where it says why it answered 500. */
+  readonly springLog: readonly string[];
 }
 
 interface EnvironmentJson {
@@ -33,26 +39,24 @@ export const TOPICS = {
   state: '`state`',
   multiDocumentNames: 'multi-document source names',
   listAndNotList: 'a key that is a list in one file and not in another',
-  bigIntegers: 'integers beyond 2^53',
-  nonFinite: 'infinity and NaN in JSON',
-  integralFloats: 'floats with integral values',
   compoundKeys: 'a key that is both a value and a parent',
-  quotedScalars: 'strings or typed values in rendered .yml and .json',
   origins: 'origins in the v2 media type',
 } as const;
 
 /**
- * Known differences in rendered text, each a rewrite applied to both answers: when the answers differed
- * and one of these made them closer, the difference is counted under its topic.
+ * A JSON number as written (`1000.0`, `1.0E20`, `100000000000000000000`): answers are compared literal for
+ * literal, so neither a digit beyond 2^53 nor Java's `.0` can be lost on the way to the comparison.
  */
-const RENDERED_NORMALISERS: readonly { topic: string; rewrite: (text: string) => string }[] = [
-  // confbus keeps integers beyond 2^53 as strings (quoted in YAML and JSON); Spring as BigInteger.
-  { topic: TOPICS.bigIntegers, rewrite: (text) => text.replace(/(['"])(-?\d{16,})\1/g, '$2') },
-  // Jackson writes non-finite doubles as strings; JSON.stringify as null.
-  { topic: TOPICS.nonFinite, rewrite: (text) => text.replace(/"(-?Infinity|NaN)"/g, 'null') },
-  // SnakeYAML reads `1e3` as a Double, printed `1000.0`; confbus has one number type.
-  { topic: TOPICS.integralFloats, rewrite: (text) => text.replace(/\b(\d+)\.0\b/g, '$1') },
-];
+class NumberLiteral {
+  constructor(readonly text: string) {}
+  toJSON(): string {
+    return this.text;
+  }
+}
+
+function parseExact(text: string): unknown {
+  return parseJson(text, (literal) => new NumberLiteral(literal));
+}
 
 export async function compareEnvironment(endpoints: Endpoints, path: string): Promise<Difference[]> {
   const [ours, theirs] = await Promise.all([
@@ -60,11 +64,11 @@ export async function compareEnvironment(endpoints: Endpoints, path: string): Pr
     fetchBoth(endpoints.spring, path, 'application/json'),
   ]);
   if (ours.status !== theirs.status) {
-    return [statusDifference(path, ours.status, theirs.status, ours.text, theirs.text)];
+    return [statusDifference(path, ours, theirs)];
   }
   if (ours.status !== 200) return [];
-  const a = JSON.parse(ours.text) as EnvironmentJson;
-  const b = JSON.parse(theirs.text) as EnvironmentJson;
+  const a = parseExact(ours.text) as EnvironmentJson;
+  const b = parseExact(theirs.text) as EnvironmentJson;
   const differences: Difference[] = [];
   const add = (topic: string, detail: string) => differences.push({ topic, request: path, detail });
   for (const field of ['name', 'profiles', 'label', 'version'] as const) {
@@ -95,10 +99,7 @@ export async function compareEnvironment(endpoints: Endpoints, path: string): Pr
       }
       for (const [key, value] of Object.entries(source.source)) {
         if (key in other && !isDeepStrictEqual(value, other[key])) {
-          add(
-            valueTopic(value, other[key]),
-            `${namesA[i]} ${key}: confbus ${j(value)}, Spring ${j(other[key])}`,
-          );
+          add('values', `${namesA[i]} ${key}: confbus ${j(value)}, Spring ${j(other[key])}`);
         }
       }
     });
@@ -118,8 +119,8 @@ export async function compareOrigins(endpoints: Endpoints, path: string): Promis
     fetchBoth(endpoints.spring, path, V2),
   ]);
   if (ours.status !== 200 || theirs.status !== 200) return [];
-  const a = JSON.parse(ours.text) as EnvironmentJson;
-  const b = JSON.parse(theirs.text) as EnvironmentJson;
+  const a = parseExact(ours.text) as EnvironmentJson;
+  const b = parseExact(theirs.text) as EnvironmentJson;
   if (a.propertySources.length !== b.propertySources.length) return [];
   const originOf = (value: unknown) =>
     value !== null && typeof value === 'object' && 'origin' in value
@@ -140,70 +141,100 @@ export async function compareOrigins(endpoints: Endpoints, path: string): Promis
   return differences;
 }
 
-/** Compares a rendered file (`.yml`, `.properties`, `.json`): text for the first two, JSON values for the last. */
+/** Compares a rendered file (`.yml`, `.properties`, `.json`) byte for byte. */
 export async function compareRendered(endpoints: Endpoints, path: string): Promise<Difference[]> {
+  const logMark = endpoints.springLog.length;
   const [ours, theirs] = await Promise.all([
     fetchBoth(endpoints.confbus, path),
     fetchBoth(endpoints.spring, path),
   ]);
   if (ours.status !== theirs.status) {
-    return [statusDifference(path, ours.status, theirs.status, ours.text, theirs.text)];
+    const listCast =
+      theirs.status === 500 &&
+      ours.status === 200 &&
+      /\.(yml|yaml|json)$/.test(path) &&
+      (await springLoggedListCast(endpoints.springLog, logMark));
+    return [statusDifference(path, ours, theirs, listCast ? TOPICS.listAndNotList : undefined)];
   }
-  if (ours.status !== 200) return [];
+  if (ours.status !== 200 || ours.text === theirs.text) return [];
   const format = path.slice(path.lastIndexOf('.') + 1);
-  const same = (a: string, b: string) =>
-    format === 'json'
-      ? isDeepStrictEqual(orderedEntries(JSON.parse(a)), orderedEntries(JSON.parse(b)))
-      : a === b;
-  if (same(ours.text, theirs.text)) return [];
-  const detail = `confbus:\n${ours.text}\nSpring:\n${theirs.text}`;
-  let a = ours.text;
-  let b = theirs.text;
-  const differences: Difference[] = [];
-  for (const { topic, rewrite } of RENDERED_NORMALISERS) {
-    const [nextA, nextB] = [rewrite(a), rewrite(b)];
-    if (lineDifferences(nextA, nextB) < lineDifferences(a, b))
-      differences.push({ topic, request: path, detail });
-    [a, b] = [nextA, nextB];
-  }
-  if (!same(a, b)) differences.push({ topic: residualTopic(a, b, format), request: path, detail });
-  return differences;
+  const compound = format !== 'properties' && onlyCompoundKeysDiffer(ours.text, theirs.text, format);
+  return [
+    {
+      topic: compound ? TOPICS.compoundKeys : `rendered .${format}`,
+      request: path,
+      detail: `confbus:\n${ours.text}\nSpring:\n${theirs.text}`,
+    },
+  ];
 }
-
-const DOTTED_KEY = /^[\s-]*"?[\w-]+\.[\w.-]+"?\s*:/;
 
 /**
- * Names what is left after the normalisers: compound keys (a dotted key in a map, where a key is both a
- * value and a parent), or the same scalars quoted on one side only (a string on one side, a typed value on
- * the other); anything else is an unknown `rendered .<format>` difference.
+ * Whether Spring's 500 came from PropertyNavigator casting a map or a value to a list (a key that is a list in
+ * one file and not in another): its log shows the ClassCastException, thrown from PropertyNavigator, after
+ * `mark` (requests to Spring are made one at a time, so what it logs from there on is this request's).
  */
-function residualTopic(a: string, b: string, format: string): string {
-  const lines = (text: string) => text.split(/\n|,|\{/);
-  const [linesA, linesB] = [lines(a), lines(b)];
-  const onlyA = linesA.filter((line) => !linesB.includes(line));
-  const onlyB = linesB.filter((line) => !linesA.includes(line));
-  if ([...onlyA, ...onlyB].some((line) => DOTTED_KEY.test(line))) return TOPICS.compoundKeys;
-  const unquote = (line: string) => line.replace(/'([^']*)'|"([^"]*)"/g, '$1$2');
-  const [restA, restB] = [onlyA.map(unquote).sort(), onlyB.map(unquote).sort()];
-  if (restA.length > 0 && isDeepStrictEqual(restA, restB)) return TOPICS.quotedScalars;
-  return `rendered .${format}`;
+async function springLoggedListCast(log: readonly string[], mark: number): Promise<boolean> {
+  const found = () => {
+    const lines = log.slice(mark);
+    const cast = lines.findIndex((line) =>
+      /^java\.lang\.ClassCastException: .* cannot be cast to .*List/.test(line),
+    );
+    return cast !== -1 && /EnvironmentController\$PropertyNavigator\.set\w+Value/.test(lines[cast + 1] ?? '');
+  };
+  try {
+    return await waitFor('the ClassCastException in the Spring log', found, { timeoutMs: 10_000 });
+  } catch {
+    return false;
+  }
 }
 
-/** How many lines differ (JSON is compared per value, so it is split at commas too). */
-function lineDifferences(a: string, b: string): number {
-  const split = (text: string) => text.split(/\n|,/);
-  const [linesA, linesB] = [split(a), split(b)];
-  let count = Math.abs(linesA.length - linesB.length);
-  for (let i = 0; i < Math.min(linesA.length, linesB.length); i++) if (linesA[i] !== linesB[i]) count++;
-  return count;
+/**
+ * A `.yml` or `.json` where keys are both a value and a parent (`k` and `k.x`): Spring's PropertyNavigator makes
+ * compound keys that drop or move segments (and a value set after its children replaces them, in their place),
+ * confbus keeps the whole remaining key. The difference is that one only if, read back as flat properties, every
+ * property outside those keys is on both sides with the same value and (but for the keys that are both) in the
+ * same order, and every property only Spring has is a value of one of those keys under its last segment. (A difference in quoting alone would not show here; the outputs without such keys, compared
+ * byte for byte, show it.)
+ */
+function onlyCompoundKeysDiffer(ours: string, theirs: string, format: string): boolean {
+  const flatOurs = flatten(ours, format);
+  const flatTheirs = flatten(theirs, format);
+  // confbus keeps each whole key, so its output reads back as the merged properties themselves.
+  const leaves = Object.keys(flatOurs);
+  const parents = leaves.filter((key) => leaves.some((other) => other.startsWith(`${key}.`)));
+  if (parents.length === 0) return false;
+  const underParent = (key: string) => parents.some((parent) => key.startsWith(`${parent}.`));
+  const kept = leaves.filter((key) => !underParent(key));
+  if (!kept.every((key) => key in flatTheirs && isDeepStrictEqual(flatOurs[key], flatTheirs[key])))
+    return false;
+  // A value written after its children takes their map's place in Spring: those keys may stand elsewhere.
+  const placed = kept.filter((key) => !parents.includes(key));
+  const order = Object.keys(flatTheirs).filter((key) => placed.includes(key));
+  if (!isDeepStrictEqual(order, placed)) return false;
+  const moved = leaves.filter(underParent);
+  const lastSegment = (key: string) => key.slice(key.lastIndexOf('.') + 1);
+  return Object.keys(flatTheirs)
+    .filter((key) => !kept.includes(key))
+    .every((key) =>
+      moved.some(
+        (source) =>
+          lastSegment(source) === lastSegment(key) && isDeepStrictEqual(flatOurs[source], flatTheirs[key]),
+      ),
+    );
 }
 
-function valueTopic(ours: unknown, theirs: unknown): string {
-  if (typeof ours === 'string' && typeof theirs === 'number' && /^-?\d{16,}$/.test(ours))
-    return TOPICS.bigIntegers;
-  if (ours === null && (theirs === 'Infinity' || theirs === '-Infinity' || theirs === 'NaN'))
-    return TOPICS.nonFinite;
-  return 'values';
+/** A rendered `.yml` or `.json` read back as flat properties (`a.b[0].c`), values typed. */
+function flatten(text: string, format: string): Record<string, unknown> {
+  if (format === 'yml') return parseConfigFile('rendered.yml', text)[0]?.properties ?? {};
+  const out: Record<string, unknown> = {};
+  const walk = (value: unknown, prefix: string) => {
+    if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${prefix}[${i}]`));
+    else if (value !== null && typeof value === 'object' && !(value instanceof NumberLiteral)) {
+      for (const [key, item] of Object.entries(value)) walk(item, prefix === '' ? key : `${prefix}.${key}`);
+    } else out[prefix] = value;
+  };
+  walk(parseExact(text), '');
+  return out;
 }
 
 async function fetchBoth(
@@ -215,23 +246,17 @@ async function fetchBoth(
   return { status: response.status, text: await response.text() };
 }
 
-function statusDifference(path: string, ours: number, theirs: number, a: string, b: string): Difference {
-  // Spring's PropertyNavigator casts to List when one file has `k[0]` and another `k` or `k.x`.
-  const listCast = theirs === 500 && ours === 200 && /\.(yml|yaml|json)$/.test(path);
+function statusDifference(
+  path: string,
+  ours: { status: number; text: string },
+  theirs: { status: number; text: string },
+  topic = `status ${theirs.status} vs ${ours.status}`,
+): Difference {
   return {
-    topic: listCast ? TOPICS.listAndNotList : `status ${theirs} vs ${ours}`,
+    topic,
     request: path,
-    detail: `confbus ${ours} ${a.slice(0, 300)}\nSpring ${theirs} ${b.slice(0, 300)}`,
+    detail: `confbus ${ours.status} ${ours.text.slice(0, 300)}\nSpring ${theirs.status} ${theirs.text.slice(0, 300)}`,
   };
-}
-
-/** Keys in order, recursively: JSON equality that also holds the order of object keys. */
-function orderedEntries(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(orderedEntries);
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).map(([key, inner]) => [key, orderedEntries(inner)]);
-  }
-  return value;
 }
 
 export function normaliseName(name: string, aliases: readonly string[]): string {

@@ -53,6 +53,14 @@ const YAML_SCALARS = [
   '3.14',
   '0.1',
   '100000000000000000000',
+  '-12345678901234567891',
+  '9007199254740993',
+  '1.0',
+  '-0.0',
+  '1e20',
+  '1e7',
+  '0.000999',
+  '2.5E-7',
   "'quoted'",
   '"double quoted"',
   'plain text',
@@ -92,7 +100,18 @@ function yamlTree(p: Picker, depth: number, indent: string, refs: string[], pref
       for (let i = 0; i < 1 + p.int(3); i++) lines.push(`${indent}  - ${p.pick(YAML_SCALARS) || 'item'}`);
     } else if (kind === 2 && refs.length > 0) {
       // Placeholder keys have names of their own, so no key ever refers to itself (Spring rejects cycles).
-      lines.push(`${indent}ref${p.serial()}: "\${${p.pick(refs)}}-and-\${missing.${key}:fallback}"`);
+      // A placeholder alone is written as it resolves to (a boolean, a number), whatever its style.
+      lines.push(
+        p.chance(0.5)
+          ? `${indent}ref${p.serial()}: "\${${p.pick(refs)}}-and-\${missing.${key}:fallback}"`
+          : `${indent}ref${p.serial()}: \${${p.pick(refs)}}`,
+      );
+    } else if (p.chance(0.1)) {
+      // Keys of 128 characters or more: SnakeYAML writes them as `? key`, folding one with spaces.
+      const long = p.chance(0.5)
+        ? `${key}-${'x'.repeat(130)}`
+        : `${key} ${Array.from({ length: 30 }, () => p.pick(WORDS)).join(' ')}`;
+      lines.push(`${indent}"${long}": ${p.pick(YAML_SCALARS) || 'item'}`);
     } else {
       lines.push(`${indent}${key}: ${p.pick(YAML_SCALARS)}`);
       refs.push(path);

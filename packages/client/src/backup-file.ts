@@ -15,6 +15,8 @@ import {
   hasUriPassword,
   isCipherValue,
   isSecretKey,
+  parseJsonExactIntegers,
+  writeJson,
   type Environment,
   type FlatProperties,
 } from '@confbus/core';
@@ -89,7 +91,7 @@ export async function writeBackup(
         ? carriesKeySecret(value)
         : isSecretKey(name) || hasUriPassword(value);
       if (!secret || mode.mode === 'plaintext') source[name] = value;
-      else if (key) source[name] = { $cipher: encrypt(key, name, JSON.stringify(value)) };
+      else if (key) source[name] = { $cipher: encrypt(key, name, writeJson(value)) };
       else omittedSecrets++;
     }
     return { name: ps.name, source };
@@ -107,7 +109,7 @@ export async function writeBackup(
       propertySources,
     },
   };
-  await writeAtomically(file, `${JSON.stringify(body, null, 2)}\n`);
+  await writeAtomically(file, `${writeJson(body, 2)}\n`);
   return { omittedSecrets };
 }
 
@@ -119,7 +121,7 @@ export interface LoadedBackup {
 }
 
 export async function readBackup(file: string, keyMaterial: string | undefined): Promise<LoadedBackup> {
-  const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<BackupFile>;
+  const parsed = parseJsonExactIntegers(await readFile(file, 'utf8')) as Partial<BackupFile>;
   if (parsed.format !== FORMAT || !parsed.environment || !parsed.secrets) {
     throw new Error(`${file} is not a confbus client backup (${FORMAT})`);
   }
@@ -137,13 +139,13 @@ export async function readBackup(file: string, keyMaterial: string | undefined):
   const propertySources = parsed.environment.propertySources.map((ps) => {
     const source: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(ps.source)) {
-      if (typeof value !== 'object' || value === null) {
+      if (typeof value !== 'object' || value === null || !('$cipher' in value)) {
         source[name] = value;
         continue;
       }
       if (!key) continue;
       try {
-        source[name] = JSON.parse(decrypt(key, name, value.$cipher));
+        source[name] = parseJsonExactIntegers(decrypt(key, name, value.$cipher));
       } catch {
         warnings.push(`cannot decrypt '${name}' (wrong confbus.client.backup.key?): left out`);
       }

@@ -38,7 +38,13 @@ export function parseEnvironment(json: unknown, from: string): Environment {
 }
 
 function toPropertyValue(value: unknown): PropertyValue | undefined {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'bigint' ||
+    typeof value === 'boolean'
+  )
+    return value;
   if (value === null) return '';
   return undefined;
 }

@@ -6,7 +6,13 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
-import { isDebugEnabled, maskUriUserInfo, type Environment, type Logger } from '@confbus/core';
+import {
+  isDebugEnabled,
+  maskUriUserInfo,
+  parseJsonExactIntegers,
+  type Environment,
+  type Logger,
+} from '@confbus/core';
 import type { ClientSettings } from './client-settings.js';
 import { parseEnvironment } from './environment-json.js';
 import { ConfigClientError } from './errors.js';
@@ -174,7 +180,8 @@ export class EnvironmentSource implements EnvironmentFetcher {
     }
     let json: unknown;
     try {
-      json = JSON.parse(body);
+      // Integers beyond 2^53 (Spring's BigInteger) come back as bigints, to the last digit.
+      json = parseJsonExactIntegers(body);
     } catch {
       throw new ConfigClientError('CONFBUS_CONFIG_FETCH', `Config server ${shown} did not answer JSON`);
     }

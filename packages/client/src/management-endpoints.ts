@@ -11,7 +11,14 @@ import type { ConfigClient } from './config-client.js';
 import { ManagementEndpointError } from './management-endpoint-error.js';
 
 export { ManagementEndpointError };
-import { ConfbusError, isConfbusError, maskPropertyValue, maskValue, springErrorBody } from '@confbus/core';
+import {
+  ConfbusError,
+  isConfbusError,
+  maskPropertyValue,
+  maskValue,
+  springErrorBody,
+  writeJson,
+} from '@confbus/core';
 import { clientErrors } from './errors.js';
 import { DECRYPTED_LAYER } from './cipher-values.js';
 import { clientMetricsExposition } from './metrics/client-metrics.js';
@@ -193,7 +200,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
     res.end();
     return;
   }
-  const text = JSON.stringify(body);
+  const text = writeJson(body);
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),

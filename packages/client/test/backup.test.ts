@@ -23,6 +23,8 @@ describe('last-known-good backup', () => {
             'group.comment': 'remote',
             'db.password': 's3cret-value',
             n: 3,
+            big: 12345678901234567891n,
+            'big.token': 98765432109876543210n,
             'spring.datasource.url': 'jdbc:postgresql://app:url-pa55@db.internal:5432/app',
           },
         },
@@ -79,6 +81,9 @@ describe('last-known-good backup', () => {
       'jdbc:postgresql://app:url-pa55@db.internal:5432/app',
     );
     assert.equal(restored.getNumber('n'), 3);
+    // Integers beyond 2^53 survive the backup to the last digit, secret (encrypted) or not.
+    assert.equal(restored.get('big'), 12345678901234567891n);
+    assert.equal(restored.get('big.token'), 98765432109876543210n);
     assert.ok(
       logger.lines.some((line) => /Starting from the last-known-good configuration backup/.test(line)),
     );

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ConfigClient, ConfigClientError } from '@confbus/client';
+import { JavaDouble } from '@confbus/core';
 import { startStubConfigServer, type StubConfigServer } from '@confbus/testkit/stub-config-server';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { z } from 'zod';
@@ -159,6 +160,29 @@ describe('ConfigClient start-up and reads', () => {
     );
     assert.throws(() => client.getNumber('db.password'), /'db\.password' = \(hidden\) is not a number/);
     assert.throws(() => client.getOrThrow('no.such.key'), /Configuration key 'no\.such\.key' is not set/);
+    await client.close();
+  });
+
+  it('reads integers beyond 2^53 to the last digit, and Spring Doubles as numbers', async () => {
+    stub.setEnvironment('numbers', 'default', {
+      propertySources: [
+        {
+          name: 'repo/numbers.yml',
+          source: { big: 12345678901234567891n, ratio: new JavaDouble(1000), half: new JavaDouble(0.5) },
+        },
+      ],
+    });
+    const client = await ConfigClient.start({
+      args: [`--spring.cloud.config.uri=${stub.url}`, '--spring.application.name=numbers'],
+      env: {},
+      cwd: temp.path,
+      logger: new CaptureLogger(),
+    });
+    assert.equal(client.get('big'), 12345678901234567891n);
+    assert.equal(client.getString('big'), '12345678901234567891');
+    assert.equal(client.getNumber('big'), Number(12345678901234567891n));
+    assert.equal(client.get('ratio'), 1000);
+    assert.equal(client.getNumber('half'), 0.5);
     await client.close();
   });
 

@@ -1,7 +1,16 @@
 // The public API of @confbus/core (see README.md). Everything else in src/ is internal: tests import it from src.
 export { isConfigFileName, parseConfigFile } from './codecs/config-file.js';
 export type { TreeList, TreeMap, TreeNode } from './environment/property-tree.js';
-export type { FlatProperties, PropertyValue } from './codecs/flatten.js';
+export type { FlatProperties } from './codecs/flatten.js';
+export {
+  JavaDouble,
+  isJavaDouble,
+  javaDoubleText,
+  reviveJavaDoubles,
+  samePropertyValue,
+  type PropertyValue,
+} from './codecs/property-value.js';
+export { parseJson, parseJsonExactIntegers, writeJson } from './codecs/json-codec.js';
 export type { ProfileExpression, ProfileNode } from './codecs/profile-expression.js';
 export {
   ConfigParseError,
@@ -37,18 +46,20 @@ export { rememberOrigins, withOrigins } from './environment/property-origins.js'
 export { cipherValuesIn } from './environment/resource-cipher-values.js';
 export {
   mergeForRendering,
+  renderEnvironment,
   renderJson,
   renderProperties,
   renderYaml,
+  type RenderFormat,
   type YamlRenderOptions,
 } from './environment/render-formats.js';
 export {
-  resolvePlaceholders,
-  resolvePlaceholdersInText,
+  renderingPlaceholders,
   resolveValuePlaceholders,
   PlaceholderCycleError,
   type CircularPlaceholders,
   type PlaceholderLookup,
+  type RenderingPlaceholders,
 } from './environment/placeholders.js';
 export {
   hasUriPassword,

@@ -4,6 +4,7 @@
  * (case-insensitive), keys whose last segment ends in `key`, plus the `sun.java.command` and
  * `spring.application.json` keys Boot also masks. Used by logs, `/actuator/env` and backups.
  */
+import type { PropertyValue } from './codecs/property-value.js';
 import { isCipherValue } from './encryption/cipher-text.js';
 
 const MASK = '******';
@@ -54,7 +55,7 @@ export function hasUriPassword(value: unknown): boolean {
  * whatever its key, and its `{secret:...}` prefix is a key password in clear), URI passwords masked in any other
  * string. The client's env endpoint and the server's console both show values through this, so they agree.
  */
-export function maskPropertyValue<T extends string | number | boolean>(key: string, value: T): T | string {
+export function maskPropertyValue<T extends PropertyValue>(key: string, value: T): T | string {
   if (isSecretKey(key) || isCipherValue(value)) return maskValue();
   return typeof value === 'string' ? maskUriUserInfo(value) : value;
 }

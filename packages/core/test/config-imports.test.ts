@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   ConfbusError,
+  JavaDouble,
   MAX_IMPORTED_FILES,
   loadWithImports,
   parseConfigFile,
@@ -82,7 +83,7 @@ describe('v2 origins', () => {
       propertySources: Array<{ source: Record<string, unknown> }>;
     };
     assert.deepEqual(json.propertySources[0]?.source, {
-      n: { value: Number.NaN, origin: '1:4' },
+      n: { value: new JavaDouble(Number.NaN), origin: '1:4' },
       secret: 'decrypted',
       plain: { value: 'y', origin: '3:8' },
     });

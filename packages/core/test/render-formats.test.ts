@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  JavaDouble,
   mergeForRendering,
   parseConfigFile,
+  renderEnvironment,
   renderJson,
   renderProperties,
   renderYaml,
-  resolvePlaceholders,
+  renderingPlaceholders,
+  writeJson,
   type PropertySource,
 } from '@confbus/core';
 
@@ -212,40 +215,218 @@ describe('renderers', () => {
   });
 });
 
-describe('placeholders', () => {
-  it('resolves references, defaults, nesting and escapes', () => {
-    const resolved = resolvePlaceholders({
-      host: 'db',
-      port: 5432,
-      url: 'jdbc://${host}:${port}/${name:app}',
-      nested: '${${which}}',
-      which: 'host',
-      escaped: '\\${host}',
-      defaulted: '${missing:${host}-fallback}',
-      emptyDefault: '${missing:}',
-    });
-    assert.equal(resolved.url, 'jdbc://db:5432/app');
-    assert.equal(resolved.nested, 'db');
-    assert.equal(resolved.escaped, '${host}');
-    assert.equal(resolved.defaulted, 'db-fallback');
-    assert.equal(resolved.emptyDefault, '');
-    assert.equal(resolved.port, 5432);
+describe('typed values in renderings', () => {
+  it('prints Java Doubles and big integers as Spring does in .properties, .yml and .json', () => {
+    const flat = {
+      thousand: new JavaDouble(1000),
+      small: new JavaDouble(0.0015),
+      huge: new JavaDouble(1e20),
+      tiny: new JavaDouble(1.5e-7),
+      inf: new JavaDouble(Number.POSITIVE_INFINITY),
+      minus: new JavaDouble(Number.NEGATIVE_INFINITY),
+      nan: new JavaDouble(Number.NaN),
+      zero: new JavaDouble(-0),
+      big: 100000000000000000000n,
+      int: 8080,
+    };
+    assert.equal(
+      renderProperties(flat),
+      [
+        'thousand: 1000.0',
+        'small: 0.0015',
+        'huge: 1.0E20',
+        'tiny: 1.5E-7',
+        'inf: Infinity',
+        'minus: -Infinity',
+        'nan: NaN',
+        'zero: -0.0',
+        'big: 100000000000000000000',
+        'int: 8080',
+      ].join('\n'),
+    );
+    assert.equal(
+      renderYaml(flat),
+      [
+        'thousand: 1000.0',
+        'small: 0.0015',
+        'huge: 1.0E20',
+        'tiny: 1.5E-7',
+        'inf: .inf',
+        'minus: -.inf',
+        'nan: .NaN',
+        'zero: -0.0',
+        'big: 100000000000000000000',
+        'int: 8080',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(
+      writeJson(renderJson(flat)),
+      '{"thousand":1000.0,"small":0.0015,"huge":1.0E20,"tiny":1.5E-7,"inf":"Infinity","minus":"-Infinity",' +
+        '"nan":"NaN","zero":-0.0,"big":100000000000000000000,"int":8080}',
+    );
   });
 
-  it('keeps unresolvable and circular placeholders literal', () => {
-    const resolved = resolvePlaceholders({
-      a: '${missing}',
-      self: '${self}',
-      ping: 'p-${pong}',
-      pong: 'q-${ping}',
-      open: '${unclosed',
+  it('writes keys of 128 characters or more, and multi-line keys, in the explicit `? key` form', () => {
+    const long = 'k'.repeat(128);
+    const simple = 'k'.repeat(127);
+    assert.equal(
+      renderYaml({
+        [`a.${simple}`]: 1,
+        [`a.${long}`]: 'v',
+        [`b.${long}.x`]: 1,
+        [`b.${long}.y`]: 2,
+        [`c.${long}[0]`]: 'p',
+        [`c.${long}[1]`]: 'q',
+        [`l[0].${long}`]: true,
+        'm.line\nbreak': 'x',
+      }),
+      [
+        'a:',
+        `  ${simple}: 1`,
+        `  ? ${long}`,
+        '  : v',
+        'b:',
+        `  ? ${long}`,
+        '  : x: 1',
+        '    y: 2',
+        'c:',
+        `  ? ${long}`,
+        '  : - p',
+        '    - q',
+        'l:',
+        `- ? ${long}`,
+        '  : true',
+        'm:',
+        '  ? |-',
+        '    line',
+        '    break',
+        '  : x',
+        '',
+      ].join('\n'),
+    );
+    // A long key with spaces folds past column 80 as a value does, and reads back the same.
+    const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+    const yaml = renderYaml({ [words]: 'v' });
+    assert.match(yaml, /^\? w0 w1 .*\n {2}w\d+ .*\n: v\n$/);
+    assert.deepEqual(parseConfigFile('x.yml', yaml)[0]?.properties, { [words]: 'v' });
+  });
+});
+
+describe('placeholders in renderings', () => {
+  const sources: PropertySource[] = [
+    {
+      name: 'app.properties',
+      source: {
+        flag: '${enabled}',
+        number: '${ratio}',
+        sign: '${signed}',
+        text: 'jdbc://${host}:${port}/${name:app}',
+        'list[0]': 'high',
+        item: '${list[1]}',
+        profiles: '${spring.profiles}',
+        escaped: '\\${host}',
+        twice: '\\\\${host}',
+      },
+    },
+    {
+      name: 'application.yml',
+      source: {
+        enabled: false,
+        ratio: new JavaDouble(1000),
+        signed: '+12',
+        host: 'db',
+        port: 5432,
+        'list[0]': 'low',
+        'list[1]': 'second',
+        'spring.profiles': 'dev',
+      },
+    },
+  ];
+  const render = (format: 'properties' | 'yml' | 'json') =>
+    renderEnvironment(sources, format, { resolvePlaceholders: true, name: `app-default.${format}` });
+
+  it("resolves after the text is written, as Spring does: the style is the placeholder text's", () => {
+    const yaml = render('yml');
+    assert.match(yaml, /^flag: false$/m);
+    assert.match(yaml, /^number: 1000\.0$/m);
+    assert.match(yaml, /^sign: \+12$/m);
+    assert.match(yaml, /^text: jdbc:\/\/db:5432\/app$/m);
+    // The stored string `false` quoted is another thing: a string that reads as a boolean.
+    assert.match(
+      renderEnvironment([{ name: 'a', source: { s: 'false' } }], 'yml', {
+        resolvePlaceholders: true,
+        name: 'a',
+      }),
+      /^s: 'false'$/m,
+    );
+  });
+
+  it('looks keys up source by source, as Spring does, not in the merged view', () => {
+    const properties = render('properties');
+    assert.match(properties, /^item: second$/m, 'a list item the merged view replaced');
+    assert.match(properties, /^profiles: dev$/m, 'spring.profiles, left out of the merged view');
+    assert.match(properties, /^list\[0\]: high$/m);
+  });
+
+  it('keeps \\${ and \\\\${ as a literal ${, dropping the backslashes, as Spring masks them', () => {
+    const properties = render('properties');
+    assert.match(properties, /^escaped: \$\{host\}$/m);
+    assert.match(properties, /^twice: \$\{host\}$/m);
+    const json = JSON.parse(render('json')) as Record<string, unknown>;
+    assert.equal(json.escaped, '${host}');
+    assert.equal(json.twice, '\\${host}', 'JSON writes \\\\ for one backslash: Spring drops one');
+  });
+
+  it('resolves keys too, and keeps the .json valid when a value holds quotes', () => {
+    const withQuotes: PropertySource[] = [
+      { name: 'a.yml', source: { quote: 'say "hi"\\now', 'k.${which}': '${quote}', which: 'named' } },
+    ];
+    const json = renderEnvironment(withQuotes, 'json', { resolvePlaceholders: true, name: 'a.json' });
+    assert.deepEqual(JSON.parse(json), {
+      quote: 'say "hi"\\now',
+      k: { named: 'say "hi"\\now' },
+      which: 'named',
     });
-    assert.deepEqual(resolved, {
-      a: '${missing}',
-      self: '${self}',
-      ping: 'p-${pong}',
-      pong: 'q-${ping}',
-      open: '${unclosed',
-    });
+    assert.match(
+      renderEnvironment(withQuotes, 'properties', { resolvePlaceholders: true, name: 'a.properties' }),
+      /^k\.named: say "hi"\\now$/m,
+    );
+  });
+
+  it('leaves a bare document as dumped, as Spring does', () => {
+    const document: PropertySource[] = [{ name: 'a.yml', source: { document: '${x}', x: 'y' } }];
+    assert.match(
+      renderEnvironment(document, 'yml', { resolvePlaceholders: true, name: 'a.yml' }),
+      /^document: y$/m,
+    );
+    const bare: PropertySource[] = [{ name: 'a.yml', source: { document: '${x}' } }];
+    assert.equal(renderEnvironment(bare, 'yml', { resolvePlaceholders: true, name: 'a.yml' }), '${x}\n');
+  });
+
+  it('resolves references, defaults, nesting and escapes; keeps unresolvable and circular ones literal', () => {
+    const resolve = renderingPlaceholders(
+      [
+        {
+          name: 'a.yml',
+          source: {
+            host: 'db',
+            which: 'host',
+            self: '${self}',
+            ping: 'p-${pong}',
+            pong: 'q-${ping}',
+          },
+        },
+      ],
+      'a.yml',
+    );
+    assert.equal(resolve.inString('${${which}}', 'nested'), 'db');
+    assert.equal(resolve.inString('${missing:${host}-fallback}', 'defaulted'), 'db-fallback');
+    assert.equal(resolve.inString('${missing:}', 'empty'), '');
+    assert.equal(resolve.inString('\\${host}', 'escaped'), '${host}');
+    assert.equal(
+      resolve.inText('${missing} ${self} ${ping} ${unclosed'),
+      '${missing} ${self} ${ping} ${unclosed',
+    );
   });
 });

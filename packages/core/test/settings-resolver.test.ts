@@ -271,6 +271,16 @@ describe('settings file: YAML typed as Spring Boot (SnakeYAML) types it', () => 
     assert.deepEqual(values, { 'a.short': 'y', 'a.answer': 'n', 'a.flag': true, 'a.off-flag': false });
   });
 
+  it('binds YAML floats as the text Spring binds them to, or as numbers', () => {
+    const file = {
+      path: 'application.yml',
+      text: 'server:\n  port: 7.0e3\nspring:\n  cloud:\n    config:\n      server:\n        git:\n          default-label: 1.0\n',
+    };
+    const settings = resolveSettings(specs, { file }, { unknownKeys: 'error' });
+    assert.equal(settings.get('spring.cloud.config.server.git.default-label'), '1.0');
+    assert.equal(settings.get('server.port'), 7000);
+  });
+
   it('refuses a file that holds no map, or several documents, naming the file', () => {
     assert.throws(
       () => parseSettingsFile('list.yml', '- a\n- b\n'),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigParseError, parseConfigFile } from '../src/index.js';
+import { ConfigParseError, JavaDouble, parseConfigFile } from '../src/index.js';
 import { parseYaml } from '../src/codecs/yaml-codec.js';
 
 function props(text: string): Record<string, unknown> {
@@ -23,15 +23,48 @@ describe('YAML codec (SnakeYAML parity)', () => {
     });
   });
 
-  it('reads YAML 1.1 numbers: octal, sexagesimal, hex, binary, underscores, floats', () => {
+  it('reads YAML 1.1 numbers: octal, sexagesimal, hex, binary, underscores; floats as Java Doubles', () => {
     assert.deepEqual(
       props('a: 012\nb: 1:20\nc: 0x1F\nd: 0b101\ne: 1_000\nf: 3.5\ng: 1e3\nh: -7\ni: 190:20:30\nj: 09\n'),
-      { a: 10, b: 80, c: 31, d: 5, e: 1000, f: 3.5, g: 1000, h: -7, i: 685230, j: 9 },
+      {
+        a: 10,
+        b: 80,
+        c: 31,
+        d: 5,
+        e: 1000,
+        f: new JavaDouble(3.5),
+        g: new JavaDouble(1000),
+        h: -7,
+        i: 685230,
+        // Not an octal integer, so SnakeYAML's FLOAT pattern takes it: the Double 9.0.
+        j: new JavaDouble(9),
+      },
     );
+    const floats = props('inf: .inf\nminus: -.Inf\nnan: .NaN\nzero: -0.0\nint: -0\n');
+    assert.deepEqual(floats, {
+      inf: new JavaDouble(Number.POSITIVE_INFINITY),
+      minus: new JavaDouble(Number.NEGATIVE_INFINITY),
+      nan: new JavaDouble(Number.NaN),
+      zero: new JavaDouble(-0),
+      int: 0,
+    });
+    assert.deepEqual(Object.values(floats).map(String), ['Infinity', '-Infinity', 'NaN', '-0.0', '0']);
   });
 
-  it('keeps integers beyond 2^53 exact, as digits', () => {
-    assert.deepEqual(props('big: 12345678901234567890\n'), { big: '12345678901234567890' });
+  it('keeps integers beyond 2^53 exact, as bigints (Java Long and BigInteger)', () => {
+    assert.deepEqual(props('big: 12345678901234567890\nlong: -9007199254740993\nsafe: 9007199254740991\n'), {
+      big: 12345678901234567890n,
+      long: -9007199254740993n,
+      safe: 9007199254740991,
+    });
+  });
+
+  it('names float and integer map keys as Java prints them', () => {
+    assert.deepEqual(props('m:\n  1.0: a\n  1e3: b\n  1: c\n'), {
+      'm[1.0]': 'a',
+      'm[1000.0]': 'b',
+      'm[1]': 'c',
+    });
   });
 
   it('leaves timestamps as strings', () => {

@@ -126,6 +126,29 @@ describe('environment endpoint over file://', () => {
     assert.match(labelled.body, /value: feature/);
   });
 
+  it('writes numbers as Spring does, for files parsed inline and in a worker thread alike', async () => {
+    const numbers = 'ratio: 1e3\nbig: 12345678901234567891\ninf: .inf\nflag: ${enabled}\nenabled: false\n';
+    // Past ConfigFileParser's INLINE_BYTES, a file is parsed in a worker and its values cross a thread.
+    await remote.commit({ 'small.yml': numbers, 'large.yml': `${'# padding\n'.repeat(150)}${numbers}` });
+    for (const app of ['small', 'large']) {
+      const json = (await server.get(`/${app}/default`)).body;
+      assert.match(json, /"ratio":1000\.0,"big":12345678901234567891,"inf":"Infinity"/, app);
+      const properties = (await server.get(`/${app}-default.properties`)).body;
+      assert.match(
+        properties,
+        /^ratio: 1000\.0\nbig: 12345678901234567891\ninf: Infinity\nflag: false$/m,
+        app,
+      );
+      const yml = (await server.get(`/${app}-default.yml`)).body;
+      assert.match(yml, /^ratio: 1000\.0\nbig: 12345678901234567891\ninf: \.inf\nflag: false\n/m, app);
+      assert.match(
+        (await server.get(`/${app}-default.json`)).body,
+        /"ratio":1000\.0,"big":12345678901234567891,/,
+        app,
+      );
+    }
+  });
+
   it('answers JSON to the v2 media type Spring clients send', async () => {
     const response = await server.get('/foo/dev', {
       accept: 'application/vnd.spring-cloud.config-server.v2+json',

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { writeJson } from '@confbus/core';
 
 export interface StubPropertySource {
   name: string;
@@ -61,7 +62,8 @@ export async function startStubConfigServer(): Promise<StubConfigServer> {
     }
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
+      // As the real server writes it: bigints and JavaDoubles in a source come out as Jackson writes them.
+      res.end(writeJson(body));
     };
     if (failing !== null) return send(failing, { status: failing, error: 'Stub failure' });
     if (auth !== null && req.headers.authorization !== auth) {

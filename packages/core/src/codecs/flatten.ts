@@ -5,7 +5,9 @@
  * "Flattening and types"). Non-string map keys (`1:`, `on:`) become `[1]`, `[true]`, and a
  * key that already starts with `[` is appended without a dot (`a: {"[b.c]": 1}` → `a[b.c]`).
  */
-export type PropertyValue = string | number | boolean;
+import { JavaDouble, type PropertyValue } from './property-value.js';
+
+export type { PropertyValue } from './property-value.js';
 export type FlatProperties = Record<string, PropertyValue>;
 
 export function flattenProperties(value: unknown, prefix = '', out: FlatProperties = {}): FlatProperties {
@@ -24,7 +26,13 @@ export function flattenProperties(value: unknown, prefix = '', out: FlatProperti
     for (const [key, item] of value) flattenProperties(item, joinKey(prefix, mapKey(key)), out);
     return out;
   }
-  if (value !== null && typeof value === 'object' && !(value instanceof Date) && !isBytes(value)) {
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    !(value instanceof Date) &&
+    !(value instanceof JavaDouble) &&
+    !isBytes(value)
+  ) {
     for (const [key, item] of Object.entries(value)) flattenProperties(item, joinKey(prefix, key), out);
     return out;
   }
@@ -46,7 +54,7 @@ export function setFlatProperty(target: FlatProperties, key: string, value: Prop
 }
 
 function mapKey(key: unknown): string {
-  // Spring's YamlProcessor.asMap: "It has to be a map key in this case".
+  // Spring's YamlProcessor.asMap: "It has to be a map key in this case" (`[1.0]` for a Double key).
   return typeof key === 'string' ? key : `[${key === null || key === undefined ? 'null' : String(key)}]`;
 }
 
@@ -61,8 +69,14 @@ function isBytes(value: unknown): value is Uint8Array {
 
 function toPropertyValue(value: unknown): PropertyValue {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  if (typeof value === 'bigint') return value.toString();
+  if (
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'bigint' ||
+    typeof value === 'boolean' ||
+    value instanceof JavaDouble
+  )
+    return value;
   if (value instanceof Date) return value.toISOString();
   // !!binary: Jackson writes byte[] as base64, so do the same.
   if (isBytes(value)) return Buffer.from(value).toString('base64');

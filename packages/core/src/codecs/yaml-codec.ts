@@ -16,6 +16,7 @@ import {
 } from 'yaml';
 import { ConfigParseError, type ConfigDocument, toConfigDocuments } from './config-document.js';
 import { type FlatProperties, flattenProperties } from './flatten.js';
+import { JavaDouble } from './property-value.js';
 import { yamlOrigins } from './yaml-origins.js';
 
 const YAML_TAG = 'tag:yaml.org,2002:';
@@ -45,7 +46,7 @@ const snakeBool: ScalarTag = {
 const snakeInt: ScalarTag = {
   tag: `${YAML_TAG}int`,
   default: true,
-  identify: (value) => typeof value === 'number' && Number.isInteger(value),
+  identify: (value) => typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value)),
   test: INT,
   resolve: (source) => parseSnakeInt(source),
 };
@@ -53,7 +54,7 @@ const snakeInt: ScalarTag = {
 const snakeFloat: ScalarTag = {
   tag: `${YAML_TAG}float`,
   default: true,
-  identify: (value) => typeof value === 'number',
+  identify: (value) => value instanceof JavaDouble,
   test: FLOAT,
   resolve: (source) => parseSnakeFloat(source),
 };
@@ -210,8 +211,11 @@ function splitSign(source: string): { sign: 1 | -1; text: string } {
   return { sign: 1, text };
 }
 
-/** SnakeYAML's ConstructYamlInt: underscores ignored, 0b/0x/0-octal and base-60 forms. */
-function parseSnakeInt(source: string): number | string {
+/**
+ * SnakeYAML's ConstructYamlInt: underscores ignored, 0b/0x/0-octal and base-60 forms. Java makes an Integer,
+ * Long or BigInteger, whichever holds it: a number while JavaScript holds it exactly, a bigint beyond.
+ */
+function parseSnakeInt(source: string): number | bigint {
   const { sign, text } = splitSign(source);
   let magnitude: bigint;
   if (text === '0') return 0;
@@ -222,19 +226,18 @@ function parseSnakeInt(source: string): number | string {
     magnitude = text.split(':').reduce((total, part) => total * 60n + BigInt(part), 0n);
   } else magnitude = BigInt(text);
   const value = BigInt(sign) * magnitude;
-  // Java would use a Long/BigInteger; beyond 2^53 keep the exact digits rather than round.
-  return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  return Number.isSafeInteger(Number(value)) ? Number(value) : value;
 }
 
-/** SnakeYAML's ConstructYamlFloat. */
-function parseSnakeFloat(source: string): number {
+/** SnakeYAML's ConstructYamlFloat: a Java Double (`1e3` is the Double 1000.0, not the Integer 1000). */
+function parseSnakeFloat(source: string): JavaDouble {
   const { sign, text } = splitSign(source);
   const lower = text.toLowerCase();
-  if (lower === '.inf') return sign * Number.POSITIVE_INFINITY;
-  if (lower === '.nan') return Number.NaN;
+  if (lower === '.inf') return new JavaDouble(sign * Number.POSITIVE_INFINITY);
+  if (lower === '.nan') return new JavaDouble(Number.NaN);
   if (text.includes(':')) {
     const parts = text.split(':').map(Number);
-    return sign * parts.reduce((total, part) => total * 60 + part, 0);
+    return new JavaDouble(sign * parts.reduce((total, part) => total * 60 + part, 0));
   }
-  return sign * Number(text);
+  return new JavaDouble(sign * Number(text));
 }

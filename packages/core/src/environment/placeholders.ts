@@ -1,13 +1,14 @@
 /**
- * `${...}` resolution against the environment's own properties, as the config server does
- * for its file-format endpoints: `${a.b}`, `${a:default}`, nested `${${x}}`, `\${x}` kept as the
- * literal `${x}`. Unresolvable and circular placeholders stay literal instead of failing.
- * Expansion is bounded (PLACEHOLDER_LIMITS): beyond a limit the whole resolution fails with a
- * PlaceholderLimitError naming the key and, through `sourceOf`, the file it came from.
+ * `${...}` resolution: `${a.b}`, `${a:default}`, nested `${${x}}`, `\${x}` kept as the literal `${x}`.
+ * Unresolvable and circular placeholders stay literal instead of failing. The server resolves its file-format
+ * outputs and plain-text resources as Spring's EnvironmentPropertySource does (renderingPlaceholders); the client
+ * resolves each value it reads (resolveValuePlaceholders). Expansion is bounded (PLACEHOLDER_LIMITS): beyond a
+ * limit the resolution fails with a PlaceholderLimitError naming the key and the file it came from.
  */
-import { type FlatProperties, type PropertyValue, setFlatProperty } from '../codecs/flatten.js';
+import type { PropertyValue } from '../codecs/property-value.js';
 import { ConfbusError } from '../errors/confbus-error.js';
 import { coreErrors } from '../errors.js';
+import type { PropertySource } from './environment.js';
 import { PlaceholderBudget, PlaceholderBudgetExceeded, PlaceholderLimitError } from './placeholder-limits.js';
 
 const PREFIX = '${';
@@ -18,10 +19,6 @@ const ESCAPE = '\\';
 /** Where a placeholder's key is looked up: a value, or undefined when no source has the key. */
 export type PlaceholderLookup = (key: string) => PropertyValue | undefined;
 
-function lookupIn(flat: FlatProperties): PlaceholderLookup {
-  return (key) => (Object.hasOwn(flat, key) ? flat[key] : undefined);
-}
-
 /**
  * What a cycle does: the server keeps the outermost placeholder literal (`ping: p-${pong}`, part of its wire
  * format), the client the innermost (`ping: p-q-${ping}`, what its reads have always returned); settings
@@ -29,27 +26,54 @@ function lookupIn(flat: FlatProperties): PlaceholderLookup {
  */
 export type CircularPlaceholders = 'keep-outermost' | 'keep-innermost' | 'fail';
 
-export function resolvePlaceholders(
-  flat: FlatProperties,
-  sourceOf: (key: string) => string | undefined = () => undefined,
-): FlatProperties {
-  const resolver = new PlaceholderResolver(lookupIn(flat), new PlaceholderBudget(), 'keep-outermost');
-  const out: FlatProperties = {};
-  for (const [key, value] of Object.entries(flat)) {
-    const resolved = typeof value === 'string' ? resolveBounded(resolver, key, value, sourceOf) : value;
-    setFlatProperty(out, key, resolved);
-  }
-  return out;
+/** The placeholders of one rendering (or plain-text resource) of an environment, sharing one budget. */
+export interface RenderingPlaceholders {
+  /**
+   * A whole text, as Spring resolves its `.properties` and `.yml` outputs and plain-text resources: after the
+   * text is written, wherever a placeholder stands (in a key, inside quotes), with `\${` and `\\${` kept as a
+   * literal `${` (the backslashes dropped).
+   */
+  inText(text: string): string;
+  /**
+   * One string of the `.json` output (a key or a value; `path` names it in errors). Spring replaces in the
+   * JSON text, where a value with a quote or a backslash breaks the JSON; resolved per string, it stays JSON.
+   */
+  inString(text: string, path: string): string;
 }
 
 /**
- * `${...}` in free text (a plain-text resource) resolved against `flat` with the same rules and bounds;
- * `name` (the resource's path) is what a limit error names.
+ * Spring's EnvironmentPropertySource over `sources` (highest precedence first): a key is looked up in each
+ * source in turn, so a list item or `spring.profiles` that the merged view leaves out still resolves, and a
+ * value is inserted as Java prints it (`String(value)`: `1000.0` for a Double). `name` (the rendered file or
+ * resource) is what a limit error names when the placeholder's key is in no source.
  */
-export function resolvePlaceholdersInText(flat: FlatProperties, text: string, name: string): string {
-  const resolver = new PlaceholderResolver(lookupIn(flat), new PlaceholderBudget(), 'keep-outermost');
-  // Cycles are detected on a key no property can have, so the text never counts as one of its own keys.
-  return resolveBounded(resolver, name, text, () => name, `\u0000${name}`);
+export function renderingPlaceholders(
+  sources: readonly PropertySource[],
+  name: string,
+): RenderingPlaceholders {
+  const lookup: PlaceholderLookup = (key) => sourceHolding(sources, key)?.source[key];
+  const sourceOf = (key: string) => sourceHolding(sources, key)?.name ?? name;
+  const resolver = new PlaceholderResolver(lookup, new PlaceholderBudget(), 'keep-outermost');
+  return {
+    inText: (text) => {
+      const masked = text.replace(ESCAPED_PLACEHOLDER, MASKED_PREFIX);
+      return resolver.resolveDocument(masked, sourceOf).replaceAll(MASKED_PREFIX, PREFIX);
+    },
+    inString: (text, path) =>
+      resolveBounded(resolver, path, text, () => sourceOf(path), undefined).replaceAll(MASKED_PREFIX, PREFIX),
+  };
+}
+
+/**
+ * Spring masks escaped placeholders before resolving a text: `\${` as text has it, `\\${` as JSON writes it;
+ * they come back as `${` afterwards (and so does any `$_{` the text held).
+ */
+const ESCAPED_PLACEHOLDER = /\\{1,2}\$\{/g;
+const MASKED_PREFIX = '$_{';
+
+function sourceHolding(sources: readonly PropertySource[], key: string): PropertySource | undefined {
+  for (const source of sources) if (Object.hasOwn(source.source, key)) return source;
+  return undefined;
 }
 
 /**
@@ -65,7 +89,7 @@ export function resolveValuePlaceholders(
 ): string {
   if (!value.includes(PREFIX)) return value;
   const resolver = new PlaceholderResolver(lookup, new PlaceholderBudget(), options.circular);
-  return resolveBounded(resolver, key, value, () => options.source);
+  return resolveBounded(resolver, key, value, () => options.source, key);
 }
 
 function resolveBounded(
@@ -73,7 +97,8 @@ function resolveBounded(
   key: string,
   value: string,
   sourceOf: (key: string) => string | undefined,
-  cycleKey = key,
+  /** The key whose value this is (a placeholder leading back to it is a cycle), if any. */
+  cycleKey: string | undefined,
 ): string {
   try {
     resolver.budget.nextValue();
@@ -123,8 +148,49 @@ class PlaceholderResolver {
     private readonly circular: CircularPlaceholders,
   ) {}
 
-  resolveTopLevel(key: string, value: string): string {
-    return this.resolveText(value, new Set([key]), 0, true);
+  /** A value, the value of `key` when a cycle may lead back to it through that key. */
+  resolveTopLevel(key: string | undefined, value: string): string {
+    return this.resolveText(value, new Set(key === undefined ? [] : [key]), 0, true);
+  }
+
+  /**
+   * Each placeholder of a whole text on its own, as a value: its own lookup count, its own length limit (the
+   * text may be far longer than one value), a limit error naming its key and the file holding that key.
+   */
+  resolveDocument(text: string, sourceOf: (key: string) => string): string {
+    let out = '';
+    let i = 0;
+    while (i < text.length) {
+      const start = text.indexOf(PREFIX, i);
+      const end = start === -1 ? -1 : findPlaceholderEnd(text, start + PREFIX.length);
+      if (end === -1) {
+        out += text.slice(i);
+        break;
+      }
+      out += text.slice(i, start);
+      const content = text.slice(start + PREFIX.length, end);
+      out += this.resolveAlone(content, sourceOf) ?? text.slice(start, end + SUFFIX.length);
+      i = end + SUFFIX.length;
+    }
+    return out;
+  }
+
+  private resolveAlone(content: string, sourceOf: (key: string) => string): string | undefined {
+    this.budget.nextValue();
+    try {
+      const replacement = this.resolvePlaceholder(content, new Set(), 0);
+      if (replacement !== undefined) this.budget.substitute(replacement, 0);
+      return replacement;
+    } catch (error) {
+      if (error instanceof PlaceholderCycleError) return undefined;
+      if (error instanceof PlaceholderBudgetExceeded) {
+        const separator = findTopLevel(content, SEPARATOR);
+        const key = separator === -1 ? content : content.slice(0, separator);
+        const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
+        throw new PlaceholderLimitError(shown, sourceOf(key), error.message);
+      }
+      throw error;
+    }
   }
 
   private resolveText(text: string, visiting: ReadonlySet<string>, depth: number, topLevel = false): string {

@@ -3,11 +3,39 @@
  * environment as `.properties`, `.yml` and `.json`.
  */
 import { type FlatProperties, type PropertyValue, setFlatProperty } from '../codecs/flatten.js';
+import { writeJson } from '../codecs/json-codec.js';
 import type { PropertySource } from './environment.js';
+import { type RenderingPlaceholders, renderingPlaceholders } from './placeholders.js';
 import { buildPropertyTree, type TreeList, type TreeMap, type TreeNode } from './property-tree.js';
-import { yamlScalar } from './yaml-scalars.js';
+import { simpleYamlKey, yamlScalar } from './yaml-scalars.js';
 
-export { resolvePlaceholders, resolvePlaceholdersInText } from './placeholders.js';
+export type RenderFormat = 'properties' | 'yml' | 'json';
+
+/**
+ * An environment (sources highest precedence first) in one of the file formats, as Spring's
+ * EnvironmentController writes it: the merged properties written out, then, with `resolvePlaceholders`,
+ * their `${...}` resolved against the sources (renderingPlaceholders). So the style SnakeYAML picks for
+ * `${flag}` is the style of the placeholder's text, whatever it resolves to (`enabled: false`, not the quoted
+ * string `'false'`). A `.yml` that is a bare `document` is left unresolved, as Spring leaves it.
+ * `name` is what a placeholder limit error names when the placeholder's key is in no source.
+ */
+export function renderEnvironment(
+  sources: readonly PropertySource[],
+  format: RenderFormat,
+  options: { readonly resolvePlaceholders: boolean; readonly name: string } & YamlRenderOptions,
+  merged: FlatProperties = mergeForRendering(sources),
+): string {
+  const placeholders = options.resolvePlaceholders ? renderingPlaceholders(sources, options.name) : undefined;
+  if (format === 'json') return writeJson(toJson(buildPropertyTree(merged), placeholders, ''));
+  if (format === 'properties') {
+    const text = renderProperties(merged);
+    return placeholders ? placeholders.inText(text) : text;
+  }
+  const tree = buildPropertyTree(merged);
+  const strip = options.stripDocument ?? true;
+  const text = yamlOf(tree, strip);
+  return placeholders && !(strip && isBareDocument(tree)) ? placeholders.inText(text) : text;
+}
 
 /**
  * Merges sources (highest precedence first) as Spring's `convertToProperties` (5.x) does: lowest first, an
@@ -48,7 +76,11 @@ export function renderProperties(flat: FlatProperties): string {
     .join('\n');
 }
 
-/** Block-style YAML like SnakeYAML's `dumpAsMap` of the nested map. */
+/** spring.cloud.config.server.strip-document-from-yaml: a tree of the one key `document` is dumped as itself. */
+function isBareDocument(tree: TreeMap): boolean {
+  return tree.size === 1 && tree.has('document');
+}
+
 export interface YamlRenderOptions {
   /**
    * spring.cloud.config.server.strip-document-from-yaml (Spring's default: true): a tree whose only key is
@@ -57,10 +89,13 @@ export interface YamlRenderOptions {
   readonly stripDocument?: boolean;
 }
 
+/** Block-style YAML like SnakeYAML's `dumpAsMap` of the nested map. */
 export function renderYaml(flat: FlatProperties, options: YamlRenderOptions = {}): string {
-  const tree = buildPropertyTree(flat);
-  if ((options.stripDocument ?? true) && tree.size === 1 && tree.has('document')) {
-    // A bare document is dumped as itself.
+  return yamlOf(buildPropertyTree(flat), options.stripDocument ?? true);
+}
+
+function yamlOf(tree: TreeMap, stripDocument: boolean): string {
+  if (stripDocument && isBareDocument(tree)) {
     const document = tree.get('document') as TreeNode;
     if (Array.isArray(document)) return document.length === 0 ? '[]\n' : emitList(document, 0);
     if (document instanceof Map) return document.size === 0 ? '{}\n' : emitMap(document, 0);
@@ -69,17 +104,27 @@ export function renderYaml(flat: FlatProperties, options: YamlRenderOptions = {}
   return tree.size === 0 ? '{}\n' : emitMap(tree, 0);
 }
 
-/** The nested structure as plain JSON values, types kept. */
+/** The nested structure as JSON values (write it with writeJson: it may hold bigints and JavaDoubles). */
 export function renderJson(flat: FlatProperties): unknown {
-  return toJson(buildPropertyTree(flat));
+  return toJson(buildPropertyTree(flat), undefined, '');
 }
 
 function emitMap(map: TreeMap, indent: number): string {
   let out = '';
   const pad = ' '.repeat(indent);
   for (const [key, value] of map) {
-    const keyText = yamlScalar(key, indent + 2, true);
-    out += `${pad}${keyText}:${emitValue(value, indent, indent + 2, indent + keyText.length + 2)}`;
+    const keyText = simpleYamlKey(key);
+    if (keyText !== undefined) {
+      out += `${pad}${keyText}:${emitValue(value, indent, indent + 2, indent + keyText.length + 2)}`;
+      continue;
+    }
+    // The explicit form: `? key` written like a value, then `:` at the key's column, and the value after it; a
+    // nested block starts on the `:` line, a list indented (SnakeYAML's Emitter, ExpectBlockMappingValue).
+    out += `${pad}? ${yamlScalar(key, indent + 2, indent + 2)}\n${pad}:`;
+    if (value instanceof Map && value.size > 0) out += ` ${emitMap(value, indent + 2).slice(indent + 2)}`;
+    else if (Array.isArray(value) && value.length > 0)
+      out += ` ${emitList(value, indent + 2).slice(indent + 2)}`;
+    else out += emitValue(value, indent, indent + 2, indent + 2);
   }
   return out;
 }
@@ -91,7 +136,7 @@ function emitMap(map: TreeMap, indent: number): string {
 function emitValue(value: TreeNode, listIndent: number, mapIndent: number, column: number): string {
   if (value instanceof Map) return value.size === 0 ? ' {}\n' : `\n${emitMap(value, mapIndent)}`;
   if (Array.isArray(value)) return value.length === 0 ? ' []\n' : `\n${emitList(value, listIndent)}`;
-  return ` ${yamlScalar(value, mapIndent, false, column)}\n`;
+  return ` ${yamlScalar(value, mapIndent, column)}\n`;
 }
 
 /** SnakeYAML's default indicator indent 0: `- ` at the parent key's column. */
@@ -110,12 +155,14 @@ function emitList(list: TreeList, indent: number): string {
   return out;
 }
 
-function toJson(node: TreeNode): unknown {
+/** The tree as JSON values; with `placeholders`, each string (keys too) resolved, `path` naming it in errors. */
+function toJson(node: TreeNode, placeholders: RenderingPlaceholders | undefined, path: string): unknown {
   if (node instanceof Map) {
     const object: Record<string, unknown> = {};
     for (const [key, value] of node) {
-      Object.defineProperty(object, key, {
-        value: toJson(value),
+      const childPath = path === '' ? key : `${path}.${key}`;
+      Object.defineProperty(object, placeholders ? placeholders.inString(key, childPath) : key, {
+        value: toJson(value, placeholders, childPath),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -123,6 +170,6 @@ function toJson(node: TreeNode): unknown {
     }
     return object;
   }
-  if (Array.isArray(node)) return node.map(toJson);
-  return node;
+  if (Array.isArray(node)) return node.map((item, index) => toJson(item, placeholders, `${path}[${index}]`));
+  return placeholders && typeof node === 'string' ? placeholders.inString(node, path) : node;
 }

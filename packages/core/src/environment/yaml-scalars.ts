@@ -5,7 +5,7 @@
  * characters YAML cannot print as `!!binary` base64. The writers follow SnakeYAML's Emitter step by step,
  * so the folding points match.
  */
-import type { PropertyValue } from '../codecs/flatten.js';
+import { JavaDouble, javaDoubleText, type PropertyValue } from '../codecs/property-value.js';
 import { FoldingWriter, isPrintable } from './yaml-writer.js';
 
 // SnakeYAML's dumping Resolver: each pattern only applies to text starting with its characters.
@@ -139,18 +139,18 @@ function isUnicodeText(code: number): boolean {
 
 /**
  * Renders a scalar. `indent` is the column continuation lines start at; `column` the column the scalar's
- * text starts at (after `key: ` or `- `), which decides where long lines fold. A literal block ends without
- * its last line break (the caller ends every value with one).
+ * text starts at (after `key: `, `- ` or `? `), which decides where long lines fold. A literal block ends
+ * without its last line break (the caller ends every value with one).
  */
-export function yamlScalar(value: PropertyValue | null, indent: number, isKey = false, column = 0): string {
+export function yamlScalar(value: PropertyValue | null, indent: number, column = 0): string {
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') return yamlNumber(value);
-  if (isKey) return keyScalar(value);
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (value instanceof JavaDouble) return yamlDouble(value.value);
   const writer = new FoldingWriter(indent, column);
   if (!isAllPrintable(value)) {
-    writer.write('!!binary ');
-    writer.literal(Buffer.from(value, 'utf8').toString('base64'));
+    writer.write(`${BINARY_TAG} `);
+    writer.literal(base64(value));
     return writer.text;
   }
   const analysis = analyze(value);
@@ -168,23 +168,43 @@ export function yamlScalar(value: PropertyValue | null, indent: number, isKey = 
   return writer.text;
 }
 
-/** A simple key: never folded; SnakeYAML writes no plain or single-quoted multi-line keys. */
-function keyScalar(value: string): string {
-  const analysis = analyze(value);
+/** DumperOptions' maxSimpleKeyLength: a key this long or longer is written in the explicit `? key` form. */
+const MAX_SIMPLE_KEY_LENGTH = 128;
+const BINARY_TAG = '!!binary';
+
+function base64(text: string): string {
+  return Buffer.from(text, 'utf8').toString('base64');
+}
+
+/**
+ * The key as SnakeYAML writes a simple key (`key: value`), or undefined when it writes the explicit form
+ * (`? key` / `: value`, with the key written like a value): for a key of 128 characters or more (tag
+ * included), an empty key and a multi-line one (Emitter.checkSimpleKey). A simple key is never folded.
+ */
+export function simpleYamlKey(key: string): string | undefined {
+  const printable = isAllPrintable(key);
+  const text = printable ? key : base64(key);
+  const length = text.length + (printable ? 0 : BINARY_TAG.length);
+  if (length >= MAX_SIMPLE_KEY_LENGTH || text === '') return undefined;
   const writer = new FoldingWriter(0, 0);
-  if (value !== '' && !analysis.multiline && analysis.allowBlockPlain && !resolvesToNonString(value)) {
-    writer.plain(value, false);
-  } else if (analysis.allowSingleQuoted && !analysis.multiline) {
-    writer.singleQuoted(value, false);
-  } else {
-    writer.doubleQuoted(value, false);
+  if (!printable) {
+    // A literal block is not allowed for a simple key: the Emitter falls back to double quotes.
+    writer.write(`${BINARY_TAG} `);
+    writer.doubleQuoted(text, false);
+    return writer.text;
   }
+  const analysis = analyze(key);
+  if (analysis.multiline) return undefined;
+  if (analysis.allowBlockPlain && !resolvesToNonString(key)) writer.plain(key, false);
+  else if (analysis.allowSingleQuoted) writer.singleQuoted(key, false);
+  else writer.doubleQuoted(key, false);
   return writer.text;
 }
 
-function yamlNumber(value: number): string {
+/** SnakeYAML's representation of a Double: `.NaN`, `.inf`, `-.inf`, otherwise Java's Double.toString. */
+function yamlDouble(value: number): string {
   if (Number.isNaN(value)) return '.NaN';
   if (value === Number.POSITIVE_INFINITY) return '.inf';
   if (value === Number.NEGATIVE_INFINITY) return '-.inf';
-  return String(value);
+  return javaDoubleText(value);
 }

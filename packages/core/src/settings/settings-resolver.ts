@@ -4,6 +4,7 @@
  * Every source binds relaxed names (see relaxed-names.ts). Pure: the caller reads the file and hands over
  * its text, so this module does no I/O.
  */
+import { isJavaDouble } from '../codecs/property-value.js';
 import { canonicalKey } from './relaxed-names.js';
 import type { SettingSpec, SettingValue } from './setting-spec.js';
 import { type ResolvedSetting, type SettingSource, Settings, SettingsError, splitList } from './settings.js';
@@ -254,7 +255,8 @@ function coerce(spec: SettingSpec, entry: RawEntry): SettingValue {
   };
   switch (spec.type) {
     case 'string':
-      if (typeof raw === 'object' && raw !== null) fail('must be a single value');
+      // A list is not one value; a YAML float is (`label: 1.0` is the text `1.0`, as Spring binds a Double).
+      if (typeof raw === 'object' && raw !== null && !isJavaDouble(raw)) fail('must be a single value');
       return String(raw);
     case 'boolean': {
       if (typeof raw === 'boolean') return raw;

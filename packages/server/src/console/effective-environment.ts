@@ -19,6 +19,7 @@ import {
   maskPropertyValue,
   maskValue,
   mergeForRendering,
+  samePropertyValue,
 } from '@confbus/core';
 
 /** An environment as served, with the one it was built from (a ResolvedEnvironment is one). */
@@ -116,7 +117,7 @@ export function diffEnvironments(
   const diff: EnvironmentDiff = { added: [], removed: [], changed: [] };
   for (const [key, value] of Object.entries(to)) {
     if (!Object.hasOwn(from, key)) diff.added.push({ key, value: shownAfter(key, value) });
-    else if (from[key] !== value)
+    else if (!samePropertyValue(from[key], value))
       diff.changed.push({
         key,
         from: shownBefore(key, from[key] as PropertyValue),

@@ -8,7 +8,7 @@
  * serves: decrypted, with the server's overrides. Names, profiles and labels are validated exactly as the
  * environment endpoints validate them (same codes).
  */
-import { renderJson, renderProperties, renderYaml } from '@confbus/core';
+import { renderJson, renderProperties, renderYaml, writeJson } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import { validateRequest } from '../environment/environment-controller.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
@@ -39,7 +39,7 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
           ? `${renderProperties(masked)}\n`
           : format === 'yml'
             ? renderYaml(masked)
-            : `${JSON.stringify(renderJson(masked), null, 2)}\n`;
+            : `${writeJson(renderJson(masked), 2)}\n`;
       byFormat.set(format, text);
     }
     return text;
@@ -56,7 +56,9 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
     return properties;
   };
 
-  app.get<{ Querystring: Query }>(`${CONSOLE_API}/environment`, async (request) => {
+  // Values may be bigints and JavaDoubles, which JSON.stringify (fastify's serializer) refuses.
+  app.get<{ Querystring: Query }>(`${CONSOLE_API}/environment`, async (request, reply) => {
+    reply.serializer(writeJson);
     const parsed = environmentRequest(request.query, context, 'label');
     const filter = optionalText(request.query, 'filter')?.toLowerCase();
     const wanted = page(request.query, 200);
@@ -88,7 +90,8 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
     return downloadOf(resolved, format);
   });
 
-  app.get<{ Querystring: Query }>(`${CONSOLE_API}/diff`, async (request) => {
+  app.get<{ Querystring: Query }>(`${CONSOLE_API}/diff`, async (request, reply) => {
+    reply.serializer(writeJson);
     const target = environmentRequest(request.query, context, 'to');
     const from = optionalText(request.query, 'from');
     // Both sides from the repository that serves `to`, with one upstream check: `to` checks, `from` reads the

@@ -18,6 +18,7 @@ import {
   ConfigParseError,
   coreErrors,
   parseConfigFile,
+  reviveJavaDoubles,
 } from '@confbus/core';
 import { Piscina } from 'piscina';
 import type { ParseResult, ParseTask } from './parse-worker.js';
@@ -48,7 +49,10 @@ export class ConfigFileParser {
     const mayExpand = !path.toLowerCase().endsWith('.properties') && bytes.includes(0x26 /* & */);
     if (bytes.length <= INLINE_BYTES && !mayExpand) return parseConfigFile(path, bytes.toString('utf8'));
     const result = await this.runInWorker({ path, bytes });
-    if (result.ok) return result.documents;
+    if (result.ok) {
+      for (const document of result.documents) reviveJavaDoubles(document.properties);
+      return result.documents;
+    }
     throw new ConfigParseError(result.file, result.reason, result.details);
   }
 

@@ -5,24 +5,23 @@
 import {
   type Environment,
   type FlatProperties,
+  type RenderFormat,
   mergeForRendering,
-  renderJson,
-  renderProperties,
-  renderYaml,
-  resolvePlaceholders,
-  resolvePlaceholdersInText,
+  renderEnvironment,
+  renderingPlaceholders,
   withOrigins,
+  writeJson,
 } from '@confbus/core';
 import { wantsOrigins } from './environment-response.js';
 
-export type RenderFormat = 'properties' | 'yml' | 'json';
+export type { RenderFormat } from '@confbus/core';
 
 export class ResolvedEnvironment {
   private jsonBytes?: Buffer;
   private jsonWithOriginsBytes?: Buffer;
   private readonly renderings = new Map<string, string>();
-  /** The merged properties, without and with placeholders resolved: each computed once for every format. */
-  private readonly merged = new Map<boolean, FlatProperties>();
+  /** The merged properties, computed once for every format. */
+  private merged?: FlatProperties;
 
   /**
    * @param sourceBytes the size of the files it was built from: the cache weighs an entry at a few times
@@ -36,15 +35,15 @@ export class ResolvedEnvironment {
     readonly stored: Environment = environment,
   ) {}
 
-  /** Serialised once; a Buffer so that sending it costs no re-encoding per request. */
+  /** Serialised once (as Jackson writes it: see writeJson); a Buffer so that sending it costs no re-encoding. */
   get json(): Buffer {
-    this.jsonBytes ??= Buffer.from(JSON.stringify(this.environment));
+    this.jsonBytes ??= Buffer.from(writeJson(this.environment));
     return this.jsonBytes;
   }
 
   /** The v2 media type's JSON: values with their `origin` (file line:column), serialised once too. */
   get jsonWithOrigins(): Buffer {
-    this.jsonWithOriginsBytes ??= Buffer.from(JSON.stringify(withOrigins(this.environment, this.stored)));
+    this.jsonWithOriginsBytes ??= Buffer.from(writeJson(withOrigins(this.environment, this.stored)));
     return this.jsonWithOriginsBytes;
   }
 
@@ -58,37 +57,25 @@ export class ResolvedEnvironment {
     const key = `${format}:${resolve}:${stripDocument}`;
     let text = this.renderings.get(key);
     if (text === undefined) {
-      const merged = this.mergedProperties(resolve);
-      text =
-        format === 'properties'
-          ? renderProperties(merged)
-          : format === 'yml'
-            ? renderYaml(merged, { stripDocument })
-            : JSON.stringify(renderJson(merged));
+      this.merged ??= mergeForRendering(this.environment.propertySources);
+      const { name, profiles, propertySources } = this.environment;
+      text = renderEnvironment(
+        propertySources,
+        format,
+        {
+          resolvePlaceholders: resolve,
+          name: `${name}-${profiles.join(',')}.${format}`,
+          stripDocument,
+        },
+        this.merged,
+      );
       this.renderings.set(key, text);
     }
     return text;
   }
 
-  /** `${...}` in a plain-text resource, resolved from this environment's merged properties. */
+  /** `${...}` in a plain-text resource, resolved from this environment as Spring resolves a rendered file. */
   resolveText(text: string, path: string): string {
-    return resolvePlaceholdersInText(this.mergedProperties(false), text, path);
-  }
-
-  private mergedProperties(resolve: boolean): FlatProperties {
-    let merged = this.merged.get(resolve);
-    if (merged === undefined) {
-      const { propertySources } = this.environment;
-      merged = resolve
-        ? resolvePlaceholders(
-            this.mergedProperties(false),
-            (key) =>
-              // The file a merged value came from: the first (highest-precedence) source holding the key.
-              propertySources.find((source) => Object.hasOwn(source.source, key))?.name,
-          )
-        : mergeForRendering(propertySources);
-      this.merged.set(resolve, merged);
-    }
-    return merged;
+    return renderingPlaceholders(this.environment.propertySources, path).inText(text);
   }
 }
