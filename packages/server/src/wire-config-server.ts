@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import { ConfigFileParser } from './environment/config-file-parser.js';
+import { EnvironmentCaches } from './environment/environment-caches.js';
 import type { EnvironmentFinder } from './environment/environment-finder.js';
 import type { EnvironmentService } from './environment/environment-service.js';
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
@@ -52,6 +53,8 @@ export interface ConfigServer {
   readonly mirror: GitMirror | undefined;
   /** The default repository's environments (same condition). */
   readonly environments: EnvironmentService | undefined;
+  /** The environment and parsed-file caches every repository shares (bounded by confbus.server.cache.*). */
+  readonly caches: EnvironmentCaches;
   readonly tracker: RefreshTracker;
   /** The encryption key (if any) and the server-side decryptor (if enabled). */
   readonly encryption: ServerEncryption;
@@ -88,6 +91,7 @@ export interface ConfigServerPorts {
 interface Wiring extends ConfigServerPorts {
   encryption: ServerEncryption;
   parser: ConfigFileParser;
+  caches: EnvironmentCaches;
   repositories: RepositoryRouter;
   /** The default repository's store (a Git mirror, the native folders, a fake); none for a uri template. */
   defaultMirror: ServedMirror | undefined;
@@ -102,6 +106,10 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
   const { settings, logger } = ports;
   const encryption = ports.encryption ?? { locator: undefined, decryptor: undefined };
   const parser = new ConfigFileParser({ maxFileBytes: settings.number('confbus.server.max-file-bytes') });
+  const caches = new EnvironmentCaches({
+    maxEntries: settings.number('confbus.server.cache.max-entries'),
+    maxBytes: settings.number('confbus.server.cache.max-bytes'),
+  });
   const { decryptor } = encryption;
   const overrides = readOverrides(settings);
   const repositories = openRepositories({
@@ -109,6 +117,7 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     uri: ports.uri,
     openMirror: ports.openMirror,
     parser,
+    caches,
     transform:
       decryptor || Object.keys(overrides).length > 0
         ? async (env) => withOverrides(decryptor ? await decryptor.decrypt(env) : env, overrides)
@@ -118,7 +127,7 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
   const defaultMirror = repositories.defaultRepository?.mirror;
   const mirror = defaultMirror instanceof GitMirror ? defaultMirror : undefined;
   const tracker = new RefreshTracker(logger.child({ component: 'bus' }), trackerLimits(settings));
-  const partial = { ...ports, encryption, parser, repositories, defaultMirror, mirror, tracker };
+  const partial = { ...ports, encryption, parser, caches, repositories, defaultMirror, mirror, tracker };
   const wiring: Wiring = { ...partial, console: buildConsole(partial), build: readBuildInfo() };
   const { app, fastPath } = await buildHttp(wiring);
   return {
@@ -126,6 +135,7 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     repositories,
     mirror,
     environments: repositories.defaultRepository?.environments,
+    caches,
     tracker,
     encryption,
     console: wiring.console,
@@ -245,6 +255,7 @@ async function buildHttp(
   });
   const finder = new MultiLabelFinder(repositories, {
     continueOnFailure: settings.boolean(`${GIT}.continue-on-multiple-label-failure`),
+    caches: w.caches,
     logger,
   });
   const accessLog = settings.boolean('confbus.logging.access-log');

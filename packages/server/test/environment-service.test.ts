@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Environment } from '@confbus/core';
 import { ConfigFileParser } from '../src/environment/config-file-parser.js';
+import { EnvironmentCaches } from '../src/environment/environment-caches.js';
 import {
   EnvironmentService,
   type EnvironmentRequest,
@@ -19,8 +20,7 @@ function setUp(files: Record<string, string>, overrides: Partial<EnvironmentServ
     repository,
     displayUri: 'https://git.example/config.git',
     searchPaths: [],
-    maxCacheEntries: 100,
-    maxCacheBytes: 16 * 1024 * 1024,
+    caches: new EnvironmentCaches({ maxEntries: 100, maxBytes: 16 * 1024 * 1024 }),
     maxEnvironmentBytes: 1024 * 1024,
     parser,
     acceptEmpty: true,

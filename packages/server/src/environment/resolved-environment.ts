@@ -1,6 +1,7 @@
 /**
  * One resolved environment with its serialisations (environment JSON, v2 JSON with origins, `.properties`,
- * `.yml`, `.json`), each built once on first use and kept with the environment service's cache entry.
+ * `.yml`, `.json`), each built once on first use and kept with the environment service's cache entry. It
+ * knows its estimated memory, which grows with each serialisation kept, and tells its cache when it does.
  */
 import {
   type Environment,
@@ -14,37 +15,64 @@ import {
   withOrigins,
 } from '@confbus/core';
 import { wantsOrigins } from './environment-response.js';
+import { CACHE_ENTRY_BYTES, mergedPropertiesBytes, textBytes } from './memory-estimates.js';
 
 export type RenderFormat = 'properties' | 'yml' | 'json';
 
+export interface ResolvedEnvironmentOptions {
+  /**
+   * The environment as the repository holds it, before `transform` (server-side decryption): the console shows
+   * this one, so a decrypted `{cipher}` value never reaches it. Default: the environment itself.
+   */
+  stored?: Environment;
+  /** Estimated memory of the parsed objects it holds (memory-estimates.ts); its serialisations come on top. */
+  objectBytes?: number;
+  /** Called when a serialisation or rendering is kept: the estimate grew and the cache weighs it again. */
+  grown?: () => void;
+}
+
 export class ResolvedEnvironment {
+  readonly stored: Environment;
   private jsonBytes?: Buffer;
   private jsonWithOriginsBytes?: Buffer;
   private readonly renderings = new Map<string, string>();
   /** The merged properties, without and with placeholders resolved: each computed once for every format. */
   private readonly merged = new Map<boolean, FlatProperties>();
+  /** Estimated bytes of the serialisations, renderings and merged maps kept so far. */
+  private keptBytes = 0;
 
-  /**
-   * @param sourceBytes the size of the files it was built from: the cache weighs an entry at a few times
-   * that (parsed objects, JSON, renderings), an estimate rather than a measurement.
-   * @param stored the environment as the repository holds it, before `transform` (server-side decryption): the
-   * console shows this one, so a decrypted `{cipher}` value never reaches it. The same object when nothing changed.
-   */
   constructor(
     readonly environment: Environment,
-    readonly sourceBytes = 0,
-    readonly stored: Environment = environment,
-  ) {}
+    private readonly options: ResolvedEnvironmentOptions = {},
+  ) {
+    this.stored = options.stored ?? environment;
+  }
+
+  /** Estimated memory of the parsed objects it holds. */
+  get objectBytes(): number {
+    return this.options.objectBytes ?? 0;
+  }
+
+  /** Estimated memory held: the parsed objects, and every serialisation built so far. */
+  get estimatedBytes(): number {
+    return CACHE_ENTRY_BYTES + this.objectBytes + this.keptBytes;
+  }
 
   /** Serialised once; a Buffer so that sending it costs no re-encoding per request. */
   get json(): Buffer {
-    this.jsonBytes ??= Buffer.from(JSON.stringify(this.environment));
+    if (this.jsonBytes === undefined) {
+      this.jsonBytes = Buffer.from(JSON.stringify(this.environment));
+      this.kept(this.jsonBytes.length);
+    }
     return this.jsonBytes;
   }
 
   /** The v2 media type's JSON: values with their `origin` (file line:column), serialised once too. */
   get jsonWithOrigins(): Buffer {
-    this.jsonWithOriginsBytes ??= Buffer.from(JSON.stringify(withOrigins(this.environment, this.stored)));
+    if (this.jsonWithOriginsBytes === undefined) {
+      this.jsonWithOriginsBytes = Buffer.from(JSON.stringify(withOrigins(this.environment, this.stored)));
+      this.kept(this.jsonWithOriginsBytes.length);
+    }
     return this.jsonWithOriginsBytes;
   }
 
@@ -65,6 +93,7 @@ export class ResolvedEnvironment {
             ? renderYaml(merged)
             : JSON.stringify(renderJson(merged));
       this.renderings.set(key, text);
+      this.kept(textBytes(text));
     }
     return text;
   }
@@ -87,7 +116,13 @@ export class ResolvedEnvironment {
           )
         : mergeForRendering(propertySources);
       this.merged.set(resolve, merged);
+      this.kept(mergedPropertiesBytes(merged, resolve ? this.mergedProperties(false) : undefined));
     }
     return merged;
+  }
+
+  private kept(bytes: number): void {
+    this.keptBytes += bytes;
+    this.options.grown?.();
   }
 }

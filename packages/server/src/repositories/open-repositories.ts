@@ -2,7 +2,7 @@
  * The repositories served, in two halves: `mirrorsFromSettings` builds the real stores (a GitMirror per
  * repository, or the native backend's folders), and `openRepositories` puts an EnvironmentService (its own cache,
  * its own coalesced upstream checks) in front of whatever store the `OpenMirror` port yields — a test's fake
- * included — sharing the parser and the decryptor.
+ * included — sharing the parser, the decryptor and the caches.
  */
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { type Environment, type Settings, maskUriUserInfo } from '@confbus/core';
 import type { Logger } from 'pino';
 import type { ConfigFileParser } from '../environment/config-file-parser.js';
+import type { EnvironmentCaches } from '../environment/environment-caches.js';
 import { EnvironmentService } from '../environment/environment-service.js';
 import { GitMirror } from '../git/index.js';
 import {
@@ -121,6 +122,8 @@ export interface RepositoryDependencies {
   uri: string;
   openMirror: OpenMirror;
   parser: ConfigFileParser;
+  /** The server's environment and parsed-file caches, shared by every repository. */
+  caches: EnvironmentCaches;
   transform: ((environment: Environment) => Promise<Environment>) | undefined;
   logger: Logger;
 }
@@ -161,7 +164,7 @@ export function openRepositories(dependencies: RepositoryDependencies): Reposito
 }
 
 function environmentsOf(
-  { settings, parser, transform }: RepositoryDependencies,
+  { settings, parser, caches, transform }: RepositoryDependencies,
   repository: ServedMirror,
   displayUri: string,
   searchPaths: readonly string[],
@@ -170,8 +173,7 @@ function environmentsOf(
     repository,
     displayUri,
     searchPaths,
-    maxCacheEntries: settings.number('confbus.server.cache.max-entries'),
-    maxCacheBytes: settings.number('confbus.server.cache.max-bytes'),
+    caches,
     maxEnvironmentBytes: settings.number('confbus.server.max-environment-bytes'),
     parser,
     acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),

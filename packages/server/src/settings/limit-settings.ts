@@ -6,14 +6,15 @@ export const cacheAndFileLimitSettingSpecs: readonly SettingSpec[] = [
     key: 'confbus.server.cache.max-entries',
     type: 'integer',
     default: 5000,
-    description: 'Resolved environments kept in memory, keyed by (commit, application, profiles, label)',
+    description:
+      'Resolved environments kept in memory, keyed by (commit, application, profiles, label); one cache for all repositories',
   },
   {
     key: 'confbus.server.cache.max-bytes',
     type: 'integer',
     default: 268435456,
     description:
-      'Estimated memory for resolved environments, and as much again for parsed files (least recently used go first)',
+      'Estimated memory for resolved environments with the serialisations they keep, and as much again for parsed files, all repositories together (least recently used go first)',
   },
   {
     key: 'confbus.server.max-file-bytes',
