@@ -1,7 +1,7 @@
 // The public API of @confbus/core (see README.md). Everything else in src/ is internal: tests import it from src.
 export { isConfigFileName, parseConfigFile } from './codecs/config-file.js';
 export type { TreeList, TreeMap, TreeNode } from './environment/property-tree.js';
-export type { FlatProperties, PropertyValue } from './codecs/flatten.js';
+export { type FlatProperties, type PropertyValue, setFlatProperty } from './codecs/flatten.js';
 export type { ProfileExpression, ProfileNode } from './codecs/profile-expression.js';
 export {
   ConfigParseError,
@@ -33,7 +33,12 @@ export {
   loadWithImports,
   resolveLocation,
 } from './environment/config-imports.js';
-export { rememberOrigins, withOrigins } from './environment/property-origins.js';
+export {
+  rememberOrigins,
+  sourceWithOrigins,
+  storedSourcesByName,
+  withOrigins,
+} from './environment/property-origins.js';
 export { cipherValuesIn } from './environment/resource-cipher-values.js';
 export { mergeForRendering, renderJson, renderProperties, renderYaml } from './environment/render-formats.js';
 export {

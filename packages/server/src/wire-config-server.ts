@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import { ConfigFileParser } from './environment/config-file-parser.js';
 import { EnvironmentCaches } from './environment/environment-caches.js';
+import { EnvironmentWorkers } from './environment/environment-workers.js';
 import type { EnvironmentFinder } from './environment/environment-finder.js';
 import type { EnvironmentService } from './environment/environment-service.js';
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
@@ -92,6 +93,7 @@ interface Wiring extends ConfigServerPorts {
   encryption: ServerEncryption;
   parser: ConfigFileParser;
   caches: EnvironmentCaches;
+  workers: EnvironmentWorkers;
   repositories: RepositoryRouter;
   /** The default repository's store (a Git mirror, the native folders, a fake); none for a uri template. */
   defaultMirror: ServedMirror | undefined;
@@ -105,7 +107,12 @@ interface Wiring extends ConfigServerPorts {
 export async function wireConfigServer(ports: ConfigServerPorts): Promise<ConfigServer> {
   const { settings, logger } = ports;
   const encryption = ports.encryption ?? { locator: undefined, decryptor: undefined };
-  const parser = new ConfigFileParser({ maxFileBytes: settings.number('confbus.server.max-file-bytes') });
+  const workers = new EnvironmentWorkers();
+  const parser = new ConfigFileParser({
+    maxFileBytes: settings.number('confbus.server.max-file-bytes'),
+    maxFileDocuments: settings.number('confbus.server.max-file-documents'),
+    workers,
+  });
   const caches = new EnvironmentCaches({
     maxEntries: settings.number('confbus.server.cache.max-entries'),
     maxBytes: settings.number('confbus.server.cache.max-bytes'),
@@ -118,6 +125,7 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     openMirror: ports.openMirror,
     parser,
     caches,
+    workers,
     transform:
       decryptor || Object.keys(overrides).length > 0
         ? async (env) => withOverrides(decryptor ? await decryptor.decrypt(env) : env, overrides)
@@ -127,7 +135,17 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
   const defaultMirror = repositories.defaultRepository?.mirror;
   const mirror = defaultMirror instanceof GitMirror ? defaultMirror : undefined;
   const tracker = new RefreshTracker(logger.child({ component: 'bus' }), trackerLimits(settings));
-  const partial = { ...ports, encryption, parser, caches, repositories, defaultMirror, mirror, tracker };
+  const partial = {
+    ...ports,
+    encryption,
+    parser,
+    caches,
+    workers,
+    repositories,
+    defaultMirror,
+    mirror,
+    tracker,
+  };
   const wiring: Wiring = { ...partial, console: buildConsole(partial), build: readBuildInfo() };
   const { app, fastPath } = await buildHttp(wiring);
   return {
@@ -256,6 +274,7 @@ async function buildHttp(
   const finder = new MultiLabelFinder(repositories, {
     continueOnFailure: settings.boolean(`${GIT}.continue-on-multiple-label-failure`),
     caches: w.caches,
+    workers: w.workers,
     logger,
   });
   const accessLog = settings.boolean('confbus.logging.access-log');

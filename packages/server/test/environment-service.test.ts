@@ -4,6 +4,7 @@ import { after, describe, it } from 'node:test';
 import type { Environment } from '@confbus/core';
 import { ConfigFileParser } from '../src/environment/config-file-parser.js';
 import { EnvironmentCaches } from '../src/environment/environment-caches.js';
+import { EnvironmentWorkers } from '../src/environment/environment-workers.js';
 import {
   EnvironmentService,
   type EnvironmentRequest,
@@ -11,8 +12,9 @@ import {
 } from '../src/environment/environment-service.js';
 import { FakeConfigRepository } from './fakes/fake-config-repository.js';
 
-const parser = new ConfigFileParser({ maxFileBytes: 64 * 1024 });
-after(() => parser.close());
+const workers = new EnvironmentWorkers();
+const parser = new ConfigFileParser({ maxFileBytes: 64 * 1024, maxFileDocuments: 1000, workers });
+after(() => workers.close());
 
 function setUp(files: Record<string, string>, overrides: Partial<EnvironmentServiceOptions> = {}) {
   const repository = new FakeConfigRepository(files);

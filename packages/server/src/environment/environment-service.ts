@@ -16,9 +16,11 @@ import { serverErrors } from '../errors.js';
 import type { ConfigFileParser } from './config-file-parser.js';
 import type { ConfigRepository, ResolvedRevision } from './config-repository.js';
 import type { EnvironmentCaches, ParsedFile } from './environment-caches.js';
+import type { EnvironmentWorkers } from './environment-workers.js';
 import type { FoundEnvironment } from './environment-finder.js';
 import { parsedDocumentsBytes } from './memory-estimates.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
+import { TimeSlice } from './time-slice.js';
 import { directoriesOf, expandSearchDirectories } from './search-directories.js';
 
 export interface EnvironmentRequest {
@@ -54,6 +56,8 @@ export interface EnvironmentServiceOptions {
   /** Largest summed size of the files one environment is built from (confbus.server.max-environment-bytes). */
   maxEnvironmentBytes: number;
   parser: ConfigFileParser;
+  /** Where renderings of large environments are made (resolved-environment.ts); none: inline. */
+  workers?: EnvironmentWorkers;
   acceptEmpty: boolean;
   /** Applied once to each environment built (server-side `{cipher}` decryption); the result is what is cached. */
   transform?: (environment: Environment) => Promise<Environment>;
@@ -210,6 +214,9 @@ export class EnvironmentService {
         return file.documents;
       },
     );
+    // Each step below walks every property of a large environment: the event loop gets a turn between them.
+    const slice = new TimeSlice();
+    await slice.pause();
     const propertySources = this.named(propertySourcesOf(documents, [...request.profiles], this.uri));
     if (propertySources.length === 0 && !this.options.acceptEmpty) {
       throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
@@ -222,12 +229,14 @@ export class EnvironmentService {
       state: null,
       propertySources,
     };
+    await slice.pause();
     const served = (await this.options.transform?.(environment)) ?? environment;
     const { environments } = this.options.caches;
     return new ResolvedEnvironment(served, {
       stored: environment,
       objectBytes: objectBytes * (1 + copiedShare(environment, served)),
       grown: () => environments.reweigh(key),
+      ...(this.options.workers ? { workers: this.options.workers } : {}),
     });
   }
 

@@ -10,6 +10,7 @@
 import type { Environment } from '@confbus/core';
 import type { EnvironmentCaches } from './environment-caches.js';
 import type { EnvironmentFinder, FoundEnvironment } from './environment-finder.js';
+import type { EnvironmentWorkers } from './environment-workers.js';
 import type { EnvironmentRequest } from './environment-service.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
 
@@ -19,6 +20,8 @@ export interface MultiLabelOptions {
   continueOnFailure: boolean;
   /** The server's environment cache, where combined environments are kept too. */
   caches: EnvironmentCaches;
+  /** Where renderings of large environments are made (resolved-environment.ts). */
+  workers?: EnvironmentWorkers;
   logger: { warn(o: object, m?: string): void };
 }
 
@@ -64,6 +67,7 @@ export class MultiLabelFinder implements EnvironmentFinder {
         // It shares the labels' property sources, which their own entries may no longer keep alive.
         objectBytes: found.reduce((sum, each) => sum + each.resolved.objectBytes, 0),
         grown: () => environments.reweigh(key),
+        ...(this.options.workers ? { workers: this.options.workers } : {}),
       });
       environments.set(key, resolved);
     }

@@ -2,22 +2,37 @@
  * One resolved environment with its serialisations (environment JSON, v2 JSON with origins, `.properties`,
  * `.yml`, `.json`), each built once on first use and kept with the environment service's cache entry. It
  * knows its estimated memory, which grows with each serialisation kept, and tells its cache when it does.
+ *
+ * Nothing here holds the event loop for long: a large environment's JSON is built a property source at a time
+ * (environment-json.ts), and its renderings, like any rendering that expands placeholders (bounded, but up to
+ * 4 Mi characters from a few bytes), are made in a worker thread. A small environment is served as before:
+ * its JSON built at once, synchronously, and rendered inline.
  */
 import {
   type Environment,
   type FlatProperties,
   mergeForRendering,
-  renderJson,
-  renderProperties,
-  renderYaml,
-  resolvePlaceholders,
   resolvePlaceholdersInText,
-  withOrigins,
 } from '@confbus/core';
 import { wantsOrigins } from './environment-response.js';
+import { environmentJson, environmentJsonInSlices } from './environment-json.js';
+import {
+  type RenderFormat,
+  hasPlaceholders,
+  renderFlat,
+  resolvedForRendering,
+} from './environment-rendering.js';
+import type { EnvironmentWorkers } from './environment-workers.js';
 import { CACHE_ENTRY_BYTES, mergedPropertiesBytes, textBytes } from './memory-estimates.js';
+import { errorFromData } from './worker-errors.js';
 
-export type RenderFormat = 'properties' | 'yml' | 'json';
+export type { RenderFormat } from './environment-rendering.js';
+
+/**
+ * Estimated parsed objects beyond which an environment is large: its JSON is built in slices and its renderings
+ * in a worker (about 2,500 properties; one turn of JSON.stringify then stays around a millisecond).
+ */
+export const LARGE_ENVIRONMENT_BYTES = 512 * 1024;
 
 export interface ResolvedEnvironmentOptions {
   /**
@@ -29,15 +44,20 @@ export interface ResolvedEnvironmentOptions {
   objectBytes?: number;
   /** Called when a serialisation or rendering is kept: the estimate grew and the cache weighs it again. */
   grown?: () => void;
+  /** Where renderings of large environments are made; without it, everything is done inline. */
+  workers?: EnvironmentWorkers;
 }
 
 export class ResolvedEnvironment {
   readonly stored: Environment;
-  private jsonBytes?: Buffer;
-  private jsonWithOriginsBytes?: Buffer;
-  private readonly renderings = new Map<string, string>();
+  /** The JSON bodies once built (plain, with origins), and those being built in slices. */
+  private readonly bodies = new Map<boolean, Buffer>();
+  private readonly buildingBodies = new Map<boolean, Promise<Buffer>>();
+  /** Renderings by format and resolve flag: each made once, a failure too. */
+  private readonly renderings = new Map<string, Promise<string>>();
   /** The merged properties, without and with placeholders resolved: each computed once for every format. */
   private readonly merged = new Map<boolean, FlatProperties>();
+  private placeholders: boolean | undefined;
   /** Estimated bytes of the serialisations, renderings and merged maps kept so far. */
   private keptBytes = 0;
 
@@ -58,44 +78,54 @@ export class ResolvedEnvironment {
     return CACHE_ENTRY_BYTES + this.objectBytes + this.keptBytes;
   }
 
-  /** Serialised once; a Buffer so that sending it costs no re-encoding per request. */
-  get json(): Buffer {
-    if (this.jsonBytes === undefined) {
-      this.jsonBytes = Buffer.from(JSON.stringify(this.environment));
-      this.kept(this.jsonBytes.length);
+  private get large(): boolean {
+    return this.objectBytes > LARGE_ENVIRONMENT_BYTES;
+  }
+
+  /**
+   * The body for a request's Accept header (with origins for Spring's v2 media type, which its clients ask for)
+   * when it can be had at once: built already, or small enough to build now. Undefined while a large one is to
+   * be built: body() builds it.
+   */
+  bodyNow(accept: string | undefined): Buffer | undefined {
+    const origins = wantsOrigins(accept);
+    const built = this.bodies.get(origins);
+    if (built !== undefined || this.large) return built;
+    return this.keepBody(origins, environmentJson(this.environment, origins ? this.stored : undefined));
+  }
+
+  /** The body for a request's Accept header; a Buffer, so that sending it costs no re-encoding per request. */
+  body(accept: string | undefined): Promise<Buffer> {
+    const now = this.bodyNow(accept);
+    if (now !== undefined) return Promise.resolve(now);
+    const origins = wantsOrigins(accept);
+    let building = this.buildingBodies.get(origins);
+    if (building === undefined) {
+      building = environmentJsonInSlices(this.environment, origins ? this.stored : undefined)
+        .then((body) => this.keepBody(origins, body))
+        .finally(() => this.buildingBodies.delete(origins));
+      this.buildingBodies.set(origins, building);
     }
-    return this.jsonBytes;
+    return building;
   }
 
-  /** The v2 media type's JSON: values with their `origin` (file line:column), serialised once too. */
-  get jsonWithOrigins(): Buffer {
-    if (this.jsonWithOriginsBytes === undefined) {
-      this.jsonWithOriginsBytes = Buffer.from(JSON.stringify(withOrigins(this.environment, this.stored)));
-      this.kept(this.jsonWithOriginsBytes.length);
-    }
-    return this.jsonWithOriginsBytes;
-  }
-
-  /** The body for a request's Accept header: with origins for Spring's v2 media type (its clients ask for it). */
-  body(accept: string | undefined): Buffer {
-    return wantsOrigins(accept) ? this.jsonWithOrigins : this.json;
-  }
-
-  render(format: RenderFormat, resolve: boolean): string {
+  /** The environment as a file: merged, placeholders resolved when asked; off the event loop when it may be long. */
+  render(format: RenderFormat, resolve: boolean): Promise<string> {
     const key = `${format}:${resolve}`;
-    let text = this.renderings.get(key);
-    if (text === undefined) {
-      const merged = this.mergedProperties(resolve);
-      text =
-        format === 'properties'
-          ? renderProperties(merged)
-          : format === 'yml'
-            ? renderYaml(merged)
-            : JSON.stringify(renderJson(merged));
-      this.renderings.set(key, text);
-      this.kept(textBytes(text));
+    let rendering = this.renderings.get(key);
+    if (rendering === undefined) {
+      const { workers } = this.options;
+      const offThread = workers !== undefined && (this.large || (resolve && this.hasPlaceholders()));
+      rendering = offThread
+        ? this.renderInWorker(workers, format, resolve)
+        : this.renderInline(format, resolve);
+      rendering.then(
+        (text) => this.kept(textBytes(text)),
+        () => undefined, // kept as it is: asking again answers the same error
+      );
+      this.renderings.set(key, rendering);
     }
-    return text;
+    return rendering;
   }
 
   /** `${...}` in a plain-text resource, resolved from this environment's merged properties. */
@@ -103,17 +133,46 @@ export class ResolvedEnvironment {
     return resolvePlaceholdersInText(this.mergedProperties(false), text, path);
   }
 
+  private keepBody(origins: boolean, body: Buffer): Buffer {
+    this.bodies.set(origins, body);
+    this.kept(body.length);
+    return body;
+  }
+
+  private renderInline(format: RenderFormat, resolve: boolean): Promise<string> {
+    try {
+      return Promise.resolve(renderFlat(this.mergedProperties(resolve), format));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  private async renderInWorker(
+    workers: EnvironmentWorkers,
+    format: RenderFormat,
+    resolve: boolean,
+  ): Promise<string> {
+    const result = await workers.run(
+      'render',
+      { sources: this.environment.propertySources, format, resolve },
+      (seconds) =>
+        new Error(`Rendering '${this.environment.name}' as .${format} took longer than ${seconds} s`),
+    );
+    if (!result.ok) throw errorFromData(result.error);
+    return result.text;
+  }
+
+  private hasPlaceholders(): boolean {
+    this.placeholders ??= hasPlaceholders(this.environment.propertySources);
+    return this.placeholders;
+  }
+
   private mergedProperties(resolve: boolean): FlatProperties {
     let merged = this.merged.get(resolve);
     if (merged === undefined) {
       const { propertySources } = this.environment;
       merged = resolve
-        ? resolvePlaceholders(
-            this.mergedProperties(false),
-            (key) =>
-              // The file a merged value came from: the first (highest-precedence) source holding the key.
-              propertySources.find((source) => Object.hasOwn(source.source, key))?.name,
-          )
+        ? resolvedForRendering(propertySources, this.mergedProperties(false))
         : mergeForRendering(propertySources);
       this.merged.set(resolve, merged);
       this.kept(mergedPropertiesBytes(merged, resolve ? this.mergedProperties(false) : undefined));

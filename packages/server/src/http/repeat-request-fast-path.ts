@@ -85,18 +85,32 @@ export class RepeatRequestFastPath {
     } catch {
       now = undefined; // find() below answers, or hands the error to fastify
     }
+    const failed = (): void => {
+      this.known.delete(req.url as string);
+      fallback(req, res);
+    };
     if (now !== undefined) {
-      this.servedAtOnce++;
-      this.answer(req, res, entry, now, started);
+      const body = now.resolved.bodyNow(req.headers.accept);
+      if (body !== undefined) {
+        this.servedAtOnce++;
+        this.answer(req, res, entry, now, body, started);
+      } else {
+        // A large environment's body not built yet: built in slices (resolved-environment.ts).
+        now.resolved
+          .body(req.headers.accept)
+          .then((built) => this.answer(req, res, entry, now, built, started), failed);
+      }
       return true;
     }
-    this.service.find(request).then(
-      (found) => this.answer(req, res, entry, found, started),
-      () => {
-        this.known.delete(req.url as string);
-        fallback(req, res);
-      },
-    );
+    this.service
+      .find(request)
+      .then(
+        (found) =>
+          found.resolved
+            .body(req.headers.accept)
+            .then((body) => this.answer(req, res, entry, found, body, started), failed),
+        failed,
+      );
     return true;
   }
 
@@ -105,10 +119,10 @@ export class RepeatRequestFastPath {
     res: ServerResponse,
     entry: KnownUrl,
     found: FoundEnvironment,
+    body: Buffer,
     started: number,
   ): void {
     const accept = req.headers.accept;
-    const body = found.resolved.body(accept);
     res.writeHead(200, headersFor(entry, found, accept, body.length));
     res.end(body);
     this.served++;

@@ -11,6 +11,7 @@ import { type Environment, type Settings, maskUriUserInfo } from '@confbus/core'
 import type { Logger } from 'pino';
 import type { ConfigFileParser } from '../environment/config-file-parser.js';
 import type { EnvironmentCaches } from '../environment/environment-caches.js';
+import type { EnvironmentWorkers } from '../environment/environment-workers.js';
 import { EnvironmentService } from '../environment/environment-service.js';
 import { GitMirror } from '../git/index.js';
 import {
@@ -124,6 +125,8 @@ export interface RepositoryDependencies {
   parser: ConfigFileParser;
   /** The server's environment and parsed-file caches, shared by every repository. */
   caches: EnvironmentCaches;
+  /** The worker threads that parse files and render large environments. */
+  workers: EnvironmentWorkers;
   transform: ((environment: Environment) => Promise<Environment>) | undefined;
   logger: Logger;
 }
@@ -164,7 +167,7 @@ export function openRepositories(dependencies: RepositoryDependencies): Reposito
 }
 
 function environmentsOf(
-  { settings, parser, caches, transform }: RepositoryDependencies,
+  { settings, parser, caches, workers, transform }: RepositoryDependencies,
   repository: ServedMirror,
   displayUri: string,
   searchPaths: readonly string[],
@@ -174,6 +177,7 @@ function environmentsOf(
     displayUri,
     searchPaths,
     caches,
+    workers,
     maxEnvironmentBytes: settings.number('confbus.server.max-environment-bytes'),
     parser,
     acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),

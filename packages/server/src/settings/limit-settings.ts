@@ -23,6 +23,13 @@ export const cacheAndFileLimitSettingSpecs: readonly SettingSpec[] = [
     description: 'Largest configuration file served; a larger one answers 500 CONFBUS_CONFIG_LIMIT naming it',
   },
   {
+    key: 'confbus.server.max-file-documents',
+    type: 'integer',
+    default: 1000,
+    description:
+      'Most documents (`---` sections) one configuration file may hold; more answer 500 CONFBUS_CONFIG_LIMIT naming the file',
+  },
+  {
     key: 'confbus.server.max-environment-bytes',
     type: 'integer',
     default: 8388608,
