@@ -18,6 +18,7 @@ import type { ConfigRepository, ResolvedRevision } from './config-repository.js'
 import type { EnvironmentCaches, ParsedFile } from './environment-caches.js';
 import type { EnvironmentWorkers } from './environment-workers.js';
 import type { FoundEnvironment } from './environment-finder.js';
+import type { LruCache } from './lru-cache.js';
 import { parsedDocumentsBytes } from './memory-estimates.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
 import { TimeSlice } from './time-slice.js';
@@ -72,6 +73,8 @@ export class ApplicationNotFoundError extends ConfbusError<'CONFBUS_APPLICATION_
 
 export class EnvironmentService {
   private readonly building = new Map<string, Promise<ResolvedEnvironment>>();
+  /** The shared cache of environments (this.options.caches', held here for the hot path). */
+  private readonly environments: LruCache<string, ResolvedEnvironment>;
   /** This service's prefix of the shared cache keys. */
   private readonly namespace: string;
   private readonly uri: string;
@@ -89,6 +92,7 @@ export class EnvironmentService {
 
   constructor(private readonly options: EnvironmentServiceOptions) {
     this.namespace = options.caches.namespace();
+    this.environments = options.caches.environments;
     this.uri = options.displayUri.replace(/\/+$/, '');
   }
 
@@ -102,7 +106,7 @@ export class EnvironmentService {
   findNow(request: EnvironmentRequest): FoundEnvironment | undefined {
     const revision = this.options.repository.resolveNow?.(request.label, request.atLeast);
     if (revision === undefined) return undefined;
-    const hit = this.options.caches.environments.get(this.keyOf(request, revision));
+    const hit = this.environments.get(this.keyOf(request, revision));
     if (hit === undefined) return undefined;
     this.cacheHits++;
     return { resolved: hit, revision };
@@ -117,7 +121,7 @@ export class EnvironmentService {
     revision: ResolvedRevision,
   ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
     const key = this.keyOf(request, revision);
-    const { environments } = this.options.caches;
+    const { environments } = this;
     const hit = environments.get(key);
     if (hit) {
       this.cacheHits++;
@@ -231,7 +235,7 @@ export class EnvironmentService {
     };
     await slice.pause();
     const served = (await this.options.transform?.(environment)) ?? environment;
-    const { environments } = this.options.caches;
+    const { environments } = this;
     return new ResolvedEnvironment(served, {
       stored: environment,
       objectBytes: objectBytes * (1 + copiedShare(environment, served)),

@@ -50,8 +50,9 @@ export interface ResolvedEnvironmentOptions {
 
 export class ResolvedEnvironment {
   readonly stored: Environment;
-  /** The JSON bodies once built (plain, with origins), and those being built in slices. */
-  private readonly bodies = new Map<boolean, Buffer>();
+  /** The JSON bodies once built (plain; with origins), and those being built in slices. */
+  private plainBody: Buffer | undefined;
+  private originsBody: Buffer | undefined;
   private readonly buildingBodies = new Map<boolean, Promise<Buffer>>();
   /** Renderings by format and resolve flag: each made once, a failure too. */
   private readonly renderings = new Map<string, Promise<string>>();
@@ -89,7 +90,7 @@ export class ResolvedEnvironment {
    */
   bodyNow(accept: string | undefined): Buffer | undefined {
     const origins = wantsOrigins(accept);
-    const built = this.bodies.get(origins);
+    const built = origins ? this.originsBody : this.plainBody;
     if (built !== undefined || this.large) return built;
     return this.keepBody(origins, environmentJson(this.environment, origins ? this.stored : undefined));
   }
@@ -134,7 +135,8 @@ export class ResolvedEnvironment {
   }
 
   private keepBody(origins: boolean, body: Buffer): Buffer {
-    this.bodies.set(origins, body);
+    if (origins) this.originsBody = body;
+    else this.plainBody = body;
     this.kept(body.length);
     return body;
   }

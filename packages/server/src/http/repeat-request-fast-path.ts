@@ -85,32 +85,24 @@ export class RepeatRequestFastPath {
     } catch {
       now = undefined; // find() below answers, or hands the error to fastify
     }
+    const body = now?.resolved.bodyNow(req.headers.accept);
+    if (now !== undefined && body !== undefined) {
+      this.servedAtOnce++;
+      this.answer(req, res, entry, now, body, started);
+      return true;
+    }
+    // Not a cache hit known at once, or a large environment whose body is still to be built (in slices).
     const failed = (): void => {
       this.known.delete(req.url as string);
       fallback(req, res);
     };
-    if (now !== undefined) {
-      const body = now.resolved.bodyNow(req.headers.accept);
-      if (body !== undefined) {
-        this.servedAtOnce++;
-        this.answer(req, res, entry, now, body, started);
-      } else {
-        // A large environment's body not built yet: built in slices (resolved-environment.ts).
-        now.resolved
+    (now === undefined ? this.service.find(request) : Promise.resolve(now)).then(
+      (found) =>
+        found.resolved
           .body(req.headers.accept)
-          .then((built) => this.answer(req, res, entry, now, built, started), failed);
-      }
-      return true;
-    }
-    this.service
-      .find(request)
-      .then(
-        (found) =>
-          found.resolved
-            .body(req.headers.accept)
-            .then((body) => this.answer(req, res, entry, found, body, started), failed),
-        failed,
-      );
+          .then((built) => this.answer(req, res, entry, found, built, started), failed),
+      failed,
+    );
     return true;
   }
 
