@@ -4,7 +4,9 @@
 //   - a bus destination pattern with many `*` matched against a bus id (core's matcher, synchronous);
 //   - a placeholder bomb (`p_i: ${p_{i-1}}${p_{i-1}}`) rendered by a real server (GET /bomb-default.yml);
 //   - a large YAML file (many keys) served by a real server (GET /big/default);
-//   - a large multi-document YAML file.
+//   - a large multi-document YAML file;
+//   - files just within the default limits (max-file-bytes 1 MiB, max-file-documents 1,000), on a server with
+//     the default settings, requested as JSON, v2 JSON and a rendered .yml.
 // Each row: the HTTP status (or the match result), the longest stall, and the wall time of the request.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
@@ -55,40 +57,59 @@ function manyDocuments(documents) {
   return `${parts.join('\n---\n')}\n`;
 }
 
+/** Documents of `keys` properties each (within max-file-documents). */
+function documentsOfKeys(documents, keys) {
+  const parts = [];
+  for (let i = 0; i < documents; i++)
+    parts.push(Array.from({ length: keys }, (_, k) => `doc${i}.key${k}: value ${k} of ${i}`).join('\n'));
+  return `${parts.join('\n---\n')}\n`;
+}
+
 const temp = await makeTempDir('confbus-hostile-');
 const files = {
   'bomb.yml': bombFile(18),
   'big.yml': bigYaml(50_000),
   'docs.yml': manyDocuments(20_000),
+  'nearkeys.yml': bigYaml(25_000),
+  'neardocs.yml': documentsOfKeys(1_000, 25),
 };
 const repo = await createConfigRepo(temp.path, 'hostile', files);
 const repoUrl = `file://${repo.path}`;
-const settings = resolveSettings(
-  serverSettingSpecs,
-  {
-    args: [
-      '--server.port=0',
-      '--server.address=127.0.0.1',
-      `--spring.cloud.config.server.git.uri=${repoUrl}`,
-      `--spring.cloud.config.server.git.basedir=${temp.path}/mirror`,
-      '--spring.cloud.config.server.git.clone-on-start=true',
-      // Let the large files through the size limits (where the build has them) to measure their parsing.
-      '--confbus.server.max-file-bytes=16777216',
-      '--confbus.server.max-environment-bytes=33554432',
-    ],
-    env: {},
-  },
-  { unknownKeys: 'keep' },
-);
-const server = await createConfigServer({ settings, logger: pino({ level: 'silent' }), cwd: temp.path });
-const base = await server.listen();
-const get = async (path) => {
-  const response = await fetch(`${base}${path}`);
-  await response.arrayBuffer();
-  return response.status;
-};
-try {
+async function startServer(name, extraArgs) {
+  const settings = resolveSettings(
+    serverSettingSpecs,
+    {
+      args: [
+        '--server.port=0',
+        '--server.address=127.0.0.1',
+        `--spring.cloud.config.server.git.uri=${repoUrl}`,
+        `--spring.cloud.config.server.git.basedir=${temp.path}/mirror-${name}`,
+        '--spring.cloud.config.server.git.clone-on-start=true',
+        ...extraArgs,
+      ],
+      env: {},
+    },
+    { unknownKeys: 'keep' },
+  );
+  const server = await createConfigServer({ settings, logger: pino({ level: 'silent' }), cwd: temp.path });
+  const base = await server.listen();
+  const get = async (path, headers = {}) => {
+    const response = await fetch(`${base}${path}`, { headers });
+    await response.arrayBuffer();
+    return response.status;
+  };
   await get('/warmup/default');
+  return { server, get };
+}
+
+// Let the large files through the size limits (where the build has them) to measure their parsing.
+const { server, get } = await startServer('raised', [
+  '--confbus.server.max-file-bytes=16777216',
+  '--confbus.server.max-environment-bytes=33554432',
+]);
+const defaults = await startServer('defaults', []);
+const V2 = { accept: 'application/vnd.spring-cloud.config-server.v2+json' };
+try {
   await measure('placeholder bomb, 18 levels (GET /bomb-default.yml)', () => get('/bomb-default.yml'));
   await measure(`large YAML, 50,000 keys, ${(files['big.yml'].length / 1e6).toFixed(1)} MB`, () =>
     get('/big/default'),
@@ -97,8 +118,17 @@ try {
     `multi-document YAML, 20,000 documents, ${(files['docs.yml'].length / 1e6).toFixed(1)} MB`,
     () => get('/docs/default'),
   );
+  for (const [file, what] of [
+    ['nearkeys', `${(files['nearkeys.yml'].length / 1e6).toFixed(2)} MB YAML of 25,000 keys`],
+    ['neardocs', `${(files['neardocs.yml'].length / 1e6).toFixed(2)} MB YAML of 1,000 documents`],
+  ]) {
+    await measure(`${what}, default limits, GET /${file}/default`, () => defaults.get(`/${file}/default`));
+    await measure(`  same, v2 JSON`, () => defaults.get(`/${file}/default`, V2));
+    await measure(`  same, GET /${file}-default.yml`, () => defaults.get(`/${file}-default.yml`));
+  }
 } finally {
   await server.close();
+  await defaults.server.close();
   await runCleanups();
 }
 

@@ -27,9 +27,12 @@ import {
 import { sendWithin } from './bounded-send.js';
 import type { AckDetails, BusNodeEvents, BusNodeOptions, BusNodeStats } from './bus-node-options.js';
 import { busErrors } from './errors.js';
+import { LogRateLimit } from './log-rate-limit.js';
 import type { BusTransport, InboundBody, InboundMessage } from './transport.js';
 
 const DEFAULT_PUBLISH_TIMEOUT_MS = 5000;
+/** `dropped bus message` lines: at most this many per window (the rest are counted in the next line). */
+export const DROPPED_MESSAGE_LOG_LIMIT = { lines: 5, windowMs: 10_000 };
 
 type MutableStats = { -readonly [K in keyof BusNodeStats]: BusNodeStats[K] };
 
@@ -37,6 +40,7 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
   readonly #options: BusNodeOptions;
   readonly #transport: BusTransport;
   readonly #log: Logger;
+  readonly #dropWarnings: LogRateLimit;
   #started = false;
   #everConnected = false;
   #ready = false;
@@ -58,6 +62,7 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     this.#options = options;
     this.#transport = options.transport;
     this.#log = options.logger;
+    this.#dropWarnings = new LogRateLimit(DROPPED_MESSAGE_LOG_LIMIT);
   }
 
   /** True while the transport is subscribed on a live connection. */
@@ -174,10 +179,19 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     } catch (err) {
       if (!(err instanceof BusMessageError)) throw err;
       this.#stats.dropped++;
-      this.#log.warn(
-        { err: { code: err.code, message: err.message }, ...message.origin },
-        'dropped bus message',
-      );
+      const allowed = this.#dropWarnings.take();
+      if (allowed !== undefined) {
+        this.#log.warn(
+          {
+            err: { code: err.code, message: err.message },
+            ...message.origin,
+            ...(allowed.heldBack > 0 ? { alsoDropped: allowed.heldBack } : {}),
+          },
+          allowed.heldBack > 0
+            ? `dropped bus message (and ${allowed.heldBack} more since the last line)`
+            : 'dropped bus message',
+        );
+      }
       return;
     }
     try {

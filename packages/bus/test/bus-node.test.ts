@@ -15,6 +15,7 @@ import {
   type TestVhost,
 } from '@confbus/testkit/rabbit-vhost';
 import { waitFor } from '@confbus/testkit/wait-for';
+import { DROPPED_MESSAGE_LOG_LIMIT } from '../src/bus-node.js';
 import { captureLogger } from './capture-logger.js';
 
 interface Member {
@@ -215,6 +216,23 @@ describe('BusNode against RabbitMQ', () => {
     assert.ok(b.node.connected, 'b is still connected after the malformed messages');
     assert.ok(!c.refreshes.some((r) => r.id === id));
     await waitFor('the ack from b for the hand-written event', () => acksFor(a, id).length === 1);
+  });
+
+  it('drops and counts every message of a malformed flood, logging a few lines a window, not one per message', async () => {
+    const ch = await rawChannel();
+    const dropLines = () => b.log.lines.filter((l) => l.msg?.startsWith('dropped bus message')).length;
+    const linesBefore = dropLines();
+    const droppedBefore = b.node.stats.dropped;
+    for (let i = 0; i < 200; i++)
+      ch.publish('springCloudBus', 'springCloudBus', Buffer.from(`{"malformed": ${i}`), {
+        contentType: 'application/json',
+      });
+    await waitFor('b to drop all 200', () => b.node.stats.dropped >= droppedBefore + 200);
+    assert.equal(b.node.stats.dropped, droppedBefore + 200, 'each one counted');
+    assert.ok(
+      dropLines() - linesBefore <= DROPPED_MESSAGE_LOG_LIMIT.lines,
+      `${dropLines() - linesBefore} lines for 200 dropped messages`,
+    );
   });
 
   it('reconnects by itself after the broker closes its connection, then receives events again', async () => {

@@ -227,6 +227,47 @@ describe('client bus member', () => {
     assert.ok(client.bus?.connected);
   });
 
+  it('takes a backtracking-prone destination over HTTP busrefresh at once; every node decides it and stays responsive', async () => {
+    // Issue #15: `POST /actuator/busrefresh/**/********z` answered 204, then each `*` multiplied every node's
+    // matching time by ~4.5 (10 stars: 29.6 s). With 24 stars the old matcher would not finish in this test.
+    const { client, url } = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:7:0123abcd']));
+    const other = await startNode(`other:default:9:${'0'.repeat(32)}`);
+    const seen: string[] = [];
+    other.on('observed', (event) => seen.push(event.destinationService));
+    const droppedBefore = other.stats.dropped;
+    // (No `?`: in a URL it would start the query.)
+    const hostile = [
+      `**/${'*'.repeat(24)}z`,
+      `**/${'*/'.repeat(60)}*z`,
+      `${'**/'.repeat(40)}${'*'.repeat(30)}z`,
+    ];
+    for (const destination of hostile) {
+      const answer = await Promise.all([
+        post(`${url}/actuator/busrefresh/${destination}`),
+        // Asked while the event is being matched here: answered too.
+        fetch(`${url}/actuator/health`).then((response) => response.status),
+      ]);
+      assert.deepEqual([answer[0].status, answer[1]], [204, 200], destination);
+    }
+    await waitFor('the other node to decide every hostile event', () => seen.length === hostile.length);
+    assert.deepEqual(
+      seen,
+      // Joined by `:`; Spring adds `:**` to a destination of two segments.
+      hostile.map((destination, i) => `${destination.replaceAll('/', ':')}${i === 0 ? ':**' : ''}`),
+    );
+    // Longer than the destination cap (1,024 characters): this node sends it, the others drop it as malformed.
+    assert.equal((await post(`${url}/actuator/busrefresh/**/${'*'.repeat(2000)}z`)).status, 204);
+    await waitFor(
+      'the other node to drop the over-long event',
+      () => other.stats.dropped === droppedBefore + 1,
+    );
+    // Both still serve and take the next event.
+    const next = createRefreshEvent('tester:1:abc', 'other:**');
+    await other.publish(next);
+    assert.equal((await fetch(`${url}/actuator/health`)).status, 200);
+    assert.ok(client.bus?.connected && other.connected);
+  });
+
   it('refreshes on an event for it with Spring log lines, acks after refreshing, ignores others', async () => {
     const { client, logger } = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:8080:events']));
     const sender = await startNode('sender:0:test');

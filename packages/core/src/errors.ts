@@ -34,7 +34,7 @@ export const coreErrors = defineErrors({
   CONFBUS_CONFIG_LIMIT: {
     status: 500,
     description:
-      'A configuration file exceeds a safety limit (size, placeholder expansion, nesting); the message names the file, the key and the limit.',
+      'A configuration file exceeds a safety limit (size, documents, placeholder expansion, nesting); the message names the file, the key and the limit.',
   },
   CONFBUS_CONFIG_PARSE: {
     status: 500,

@@ -1,7 +1,7 @@
 // The public API of @confbus/core (see README.md). Everything else in src/ is internal: tests import it from src.
 export { isConfigFileName, parseConfigFile } from './codecs/config-file.js';
 export type { TreeList, TreeMap, TreeNode } from './environment/property-tree.js';
-export type { FlatProperties } from './codecs/flatten.js';
+export { type FlatProperties, setFlatProperty } from './codecs/flatten.js';
 export {
   JavaDouble,
   isJavaDouble,
@@ -42,7 +42,12 @@ export {
   loadWithImports,
   resolveLocation,
 } from './environment/config-imports.js';
-export { rememberOrigins, withOrigins } from './environment/property-origins.js';
+export {
+  rememberOrigins,
+  sourceWithOrigins,
+  storedSourcesByName,
+  withOrigins,
+} from './environment/property-origins.js';
 export { cipherValuesIn } from './environment/resource-cipher-values.js';
 export {
   mergeForRendering,

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { RefreshTracker } from './bus/refresh-tracker.js';
 import type { ServerBus } from './bus/server-bus.js';
 import type { OperatorConsole } from './console/index.js';
-import type { ConfigFileParser } from './environment/config-file-parser.js';
+import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import type { GitMirror } from './git/index.js';
 import { displayUri } from './git/uri.js';
 import { GIT } from './repositories/repository-definitions.js';
@@ -27,7 +27,7 @@ export interface ServerParts {
   bus: ServerBus | undefined;
   tracker: RefreshTracker;
   console: OperatorConsole | undefined;
-  parser: ConfigFileParser;
+  workers: EnvironmentWorkers;
   build: { version: string };
 }
 
@@ -96,7 +96,7 @@ export async function close(w: ServerParts, app: FastifyInstance): Promise<void>
     app.server.closeAllConnections();
   }
   w.tracker.close();
-  const steps = [w.bus?.close(), w.repositories.close(), w.parser.close()];
+  const steps = [w.bus?.close(), w.repositories.close(), w.workers.close()];
   const settled = await Promise.all(steps.map((step) => settlesBefore(step, deadline)));
   if (settled.includes(false)) w.logger.warn('Shutdown did not finish in time; exiting anyway');
 }

@@ -12,6 +12,8 @@ import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import { ConfigFileParser } from './environment/config-file-parser.js';
 import { BuildGate } from './environment/build-gate.js';
+import { EnvironmentCaches } from './environment/environment-caches.js';
+import { EnvironmentWorkers } from './environment/environment-workers.js';
 import type { EnvironmentFinder } from './environment/environment-finder.js';
 import type { EnvironmentService } from './environment/environment-service.js';
 import { registerEnvironmentRoutes } from './environment/environment-controller.js';
@@ -60,6 +62,8 @@ export interface ConfigServer {
   readonly mirror: GitMirror | undefined;
   /** The default repository's environments (same condition). */
   readonly environments: EnvironmentService | undefined;
+  /** The environment and parsed-file caches every repository shares (bounded by confbus.server.cache.*). */
+  readonly caches: EnvironmentCaches;
   readonly tracker: RefreshTracker;
   /** The encryption key (if any) and the server-side decryptor (if enabled). */
   readonly encryption: ServerEncryption;
@@ -96,6 +100,8 @@ export interface ConfigServerPorts {
 interface Wiring extends ConfigServerPorts {
   encryption: ServerEncryption;
   parser: ConfigFileParser;
+  caches: EnvironmentCaches;
+  workers: EnvironmentWorkers;
   repositories: RepositoryRouter;
   /** The default repository's store (a Git mirror, the native folders, a fake); none for a uri template. */
   defaultMirror: ServedMirror | undefined;
@@ -109,7 +115,16 @@ interface Wiring extends ConfigServerPorts {
 export async function wireConfigServer(ports: ConfigServerPorts): Promise<ConfigServer> {
   const { settings, logger } = ports;
   const encryption = ports.encryption ?? { locator: undefined, decryptor: undefined };
-  const parser = new ConfigFileParser({ maxFileBytes: settings.number('confbus.server.max-file-bytes') });
+  const workers = new EnvironmentWorkers();
+  const parser = new ConfigFileParser({
+    maxFileBytes: settings.number('confbus.server.max-file-bytes'),
+    maxFileDocuments: settings.number('confbus.server.max-file-documents'),
+    workers,
+  });
+  const caches = new EnvironmentCaches({
+    maxEntries: settings.number('confbus.server.cache.max-entries'),
+    maxBytes: settings.number('confbus.server.cache.max-bytes'),
+  });
   const { decryptor } = encryption;
   const overrides = readOverrides(settings);
   const repositories = openRepositories({
@@ -121,6 +136,8 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
       settings.number('confbus.server.max-concurrent-builds'),
       settings.number('confbus.server.max-queued-builds'),
     ),
+    caches,
+    workers,
     transform:
       decryptor || Object.keys(overrides).length > 0
         ? async (env) => withOverrides(decryptor ? await decryptor.decrypt(env) : env, overrides)
@@ -130,7 +147,17 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
   const defaultMirror = repositories.defaultRepository?.mirror;
   const mirror = defaultMirror instanceof GitMirror ? defaultMirror : undefined;
   const tracker = new RefreshTracker(logger.child({ component: 'bus' }), trackerLimits(settings));
-  const partial = { ...ports, encryption, parser, repositories, defaultMirror, mirror, tracker };
+  const partial = {
+    ...ports,
+    encryption,
+    parser,
+    caches,
+    workers,
+    repositories,
+    defaultMirror,
+    mirror,
+    tracker,
+  };
   const wiring: Wiring = { ...partial, console: buildConsole(partial), build: readBuildInfo() };
   const { app, fastPath } = await buildHttp(wiring);
   return {
@@ -138,6 +165,7 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     repositories,
     mirror,
     environments: repositories.defaultRepository?.environments,
+    caches,
     tracker,
     encryption,
     console: wiring.console,
@@ -260,6 +288,8 @@ async function buildHttp(
   });
   const finder = new MultiLabelFinder(repositories, {
     continueOnFailure: settings.boolean(`${GIT}.continue-on-multiple-label-failure`),
+    caches: w.caches,
+    workers: w.workers,
     logger,
   });
   const accessLog = settings.boolean('confbus.logging.access-log');

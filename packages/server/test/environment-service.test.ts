@@ -4,6 +4,8 @@ import { after, describe, it } from 'node:test';
 import type { Environment } from '@confbus/core';
 import { BuildGate } from '../src/environment/build-gate.js';
 import { ConfigFileParser } from '../src/environment/config-file-parser.js';
+import { EnvironmentCaches } from '../src/environment/environment-caches.js';
+import { EnvironmentWorkers } from '../src/environment/environment-workers.js';
 import {
   EnvironmentService,
   type EnvironmentRequest,
@@ -11,8 +13,9 @@ import {
 } from '../src/environment/environment-service.js';
 import { FakeConfigRepository } from './fakes/fake-config-repository.js';
 
-const parser = new ConfigFileParser({ maxFileBytes: 64 * 1024 });
-after(() => parser.close());
+const workers = new EnvironmentWorkers();
+const parser = new ConfigFileParser({ maxFileBytes: 64 * 1024, maxFileDocuments: 1000, workers });
+after(() => workers.close());
 
 function setUp(files: Record<string, string>, overrides: Partial<EnvironmentServiceOptions> = {}) {
   const repository = new FakeConfigRepository(files);
@@ -20,8 +23,7 @@ function setUp(files: Record<string, string>, overrides: Partial<EnvironmentServ
     repository,
     displayUri: 'https://git.example/config.git',
     searchPaths: [],
-    maxCacheEntries: 100,
-    maxCacheBytes: 16 * 1024 * 1024,
+    caches: new EnvironmentCaches({ maxEntries: 100, maxBytes: 16 * 1024 * 1024 }),
     maxEnvironmentBytes: 1024 * 1024,
     parser,
     acceptEmpty: true,

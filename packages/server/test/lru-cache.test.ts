@@ -39,4 +39,24 @@ describe('LruCache', () => {
     cache.set('e', 5); // a is older than d
     assert.deepEqual([cache.get('a'), cache.get('d'), cache.get('e')], [undefined, 4, 5]);
   });
+
+  it('weighs a value again when it grew, evicting the least recently used beyond the budget', () => {
+    const sizes = new Map<string, number>([
+      ['a', 30],
+      ['b', 30],
+      ['c', 30],
+    ]);
+    const cache = new LruCache<string, string>(10, { maxWeight: 100, weigh: (v) => sizes.get(v) ?? 0 });
+    for (const key of ['a', 'b', 'c']) cache.set(key, key);
+    sizes.set('c', 60); // c kept a rendering
+    cache.reweigh('c');
+    assert.deepEqual([cache.get('a'), cache.get('b'), cache.get('c')], [undefined, 'b', 'c']);
+    assert.equal(cache.weightKept, 90);
+    sizes.set('b', 200); // heavier than the whole budget: let go
+    cache.reweigh('b');
+    assert.equal(cache.get('b'), undefined);
+    assert.equal(cache.weightKept, 60);
+    cache.reweigh('gone'); // not cached: nothing happens
+    assert.equal(cache.size, 1);
+  });
 });

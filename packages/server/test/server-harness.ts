@@ -17,8 +17,9 @@ export interface TestServer {
 export async function startTestServer(settings: Record<string, string>): Promise<TestServer> {
   const work = await makeTempDir('confbus-server-');
   const logs: Array<Record<string, unknown>> = [];
+  // DEBUG unless the test sets logging.level.root (a fuzz test measures the cost of the lines a server writes).
   const logger = pino(
-    { level: 'debug' },
+    { level: settings['logging.level.root'] ?? 'debug' },
     {
       write(line: string) {
         logs.push(JSON.parse(line) as Record<string, unknown>);

@@ -51,3 +51,48 @@ export function heapAfterGc(): number {
   (runInNewContext('gc') as () => void)();
   return process.memoryUsage().heapUsed;
 }
+
+/** A fresh target to replay suspects on (a new server, a new broker vhost, ...). */
+export interface ReplayTarget<T> {
+  replay(suspect: T): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Which suspects of an event-loop stall are ours. The machine may be shared, so a gap in the event loop can be
+ * the scheduler's: each suspect is replayed alone on a fresh target, round after round (each round on a new
+ * target), and only those that stall past `limitMs` every round are confirmed (a loaded scheduler rarely hits the
+ * same work twice). Returns them as `description: stall ms`.
+ */
+export async function confirmStalls<T>(
+  suspects: Iterable<T>,
+  options: {
+    limitMs: number;
+    rounds?: number;
+    fresh: () => Promise<ReplayTarget<T>>;
+    describe: (suspect: T) => string;
+  },
+): Promise<string[]> {
+  let candidates = [...suspects];
+  let confirmed: string[] = [];
+  for (let round = 0; round < (options.rounds ?? 2) && candidates.length > 0; round++) {
+    const stalled: T[] = [];
+    confirmed = [];
+    const target = await options.fresh();
+    try {
+      for (const suspect of candidates) {
+        const watch = watchEventLoop();
+        await target.replay(suspect);
+        const stall = watch.stop();
+        if (stall >= options.limitMs) {
+          stalled.push(suspect);
+          confirmed.push(`${options.describe(suspect)}: ${stall.toFixed(0)} ms`);
+        }
+      }
+    } finally {
+      await target.close();
+    }
+    candidates = stalled;
+  }
+  return candidates.length === 0 ? [] : confirmed;
+}

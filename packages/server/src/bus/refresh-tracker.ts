@@ -6,9 +6,11 @@
  *
  * Acks come from the network and anyone on the broker can forge them, so everything here is bounded: events
  * kept, acks per event (one per service), the estimated bytes of all acks together, and acks held for events not
- * registered yet. Acks with oversized fields are ignored; acks beyond a bound are counted, not kept.
+ * registered yet (by bytes, and for a few seconds only). Acks with oversized fields are ignored; acks beyond a
+ * bound are counted, not kept.
  */
 import type { AckBusEvent, Logger, RefreshBusEvent } from '@confbus/core';
+import { type Clock, systemClock } from '../clock.js';
 
 export interface TrackedAck {
   service: string;
@@ -37,6 +39,10 @@ export interface RefreshTrackerLimits {
   maxAcksPerEvent: number;
   /** Estimated memory of all recorded acks together; the oldest events are forgotten first. */
   maxBytes: number;
+  /** Estimated memory of the acks held for events not registered yet (default EARLY_ACK_BYTES). */
+  earlyAckBytes?: number;
+  /** How long such an ack waits for its event (default EARLY_ACK_WINDOW_MS). */
+  earlyAckWindowMs?: number;
 }
 
 export interface RefreshListing {
@@ -53,17 +59,34 @@ export const MAX_ACK_VERSION_LENGTH = 128;
 /** Per-ack bookkeeping beyond its strings (object, map entry). */
 const ACK_OVERHEAD_BYTES = 96;
 /**
- * Acks held for events not (yet) tracked. The broker routes an event to the clients, which may refresh and ack
- * it, before it confirms the publication to this server; such an ack waits here until published() registers the
- * event. Forged acks for ids never published only ever take this many places (the oldest are let go first).
+ * Acks for events not (yet) tracked. The broker routes an event to the clients, which may refresh and ack it,
+ * before it confirms the publication to this server: a race of milliseconds, after which published() registers
+ * the event and takes the acks held for it. Forged acks for ids never published would wait forever: they are
+ * held for EARLY_ACK_WINDOW_MS at most (counted from the first ack held for that id), and in EARLY_ACK_BYTES in
+ * all (the ids first held longest ago are let go first), so forged acks hold at most that much, briefly.
  */
-const MAX_EARLY_ACKS = 10_000;
+export const EARLY_ACK_WINDOW_MS = 5000;
+export const EARLY_ACK_BYTES = 1024 * 1024;
 
 export const DEFAULT_TRACKER_LIMITS: RefreshTrackerLimits = {
   maxEvents: 200,
   maxAcksPerEvent: 10_000,
   maxBytes: 16 * 1024 * 1024,
 };
+
+/** What an ack held for an event not registered yet keeps: the fields recorded, nothing else of the message. */
+interface HeldAck {
+  service: string;
+  configVersion: string | undefined;
+  timestamp: number;
+}
+
+interface HeldAcks {
+  /** When the first of them was held (Clock time). */
+  readonly since: number;
+  bytes: number;
+  readonly acks: HeldAck[];
+}
 
 interface Tracked {
   readonly id: string;
@@ -81,15 +104,25 @@ interface Tracked {
 export class RefreshTracker {
   private readonly events = new Map<string, Tracked>();
   private bytes = 0;
-  /** Acks that arrived before their event was registered, by event id (see MAX_EARLY_ACKS). */
-  private readonly early = new Map<string, AckBusEvent[]>();
-  private earlyCount = 0;
+  /** Acks that arrived before their event was registered, by event id, first held first (see EARLY_ACK_BYTES). */
+  private readonly early = new Map<string, HeldAcks>();
+  private earlyBytes = 0;
+  private readonly summaryQuietMs: number;
+  private readonly clock: Clock;
 
   constructor(
     private readonly logger: Logger,
     private readonly limits: RefreshTrackerLimits = DEFAULT_TRACKER_LIMITS,
-    private readonly summaryQuietMs = 2000,
-  ) {}
+    options: { summaryQuietMs?: number; clock?: Clock } = {},
+  ) {
+    this.summaryQuietMs = options.summaryQuietMs ?? 2000;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** Estimated bytes of the acks held for events not registered yet. */
+  get heldAckBytes(): number {
+    return this.earlyBytes;
+  }
 
   /** An event this server published, or (with several servers) one another server announced on the bus. */
   published(event: RefreshBusEvent, commit: string): void {
@@ -107,11 +140,13 @@ export class RefreshTracker {
     });
     while (this.events.size > this.limits.maxEvents) this.forgetOldest();
     this.scheduleSummary(event.id);
-    const early = this.early.get(event.id);
-    if (early !== undefined) {
-      this.early.delete(event.id);
-      this.earlyCount -= early.length;
-      for (const ack of early) this.acked(ack);
+    this.letGoOfStaleHeldAcks();
+    const held = this.early.get(event.id);
+    if (held !== undefined) {
+      this.forgetHeld(event.id, held);
+      const tracked = this.events.get(event.id);
+      if (tracked !== undefined)
+        for (const ack of held.acks) this.record(tracked, ack.service, ack.configVersion, ack.timestamp);
     }
   }
 
@@ -122,23 +157,32 @@ export class RefreshTracker {
     if (configVersion !== undefined && configVersion.length > MAX_ACK_VERSION_LENGTH) return;
     const tracked = this.events.get(ack.ackId);
     if (!tracked) {
-      this.holdEarly(ack); // not tracked yet (or long forgotten, or never published here)
+      this.hold(ack.ackId, { service, configVersion, timestamp: ack.timestamp }); // not tracked yet, or never
       return;
     }
+    this.record(tracked, service, configVersion, ack.timestamp);
+  }
+
+  private record(
+    tracked: Tracked,
+    service: string,
+    configVersion: string | undefined,
+    timestamp: number,
+  ): void {
     if (tracked.acks.has(service)) return; // the first ack of a service is the one that tells
-    const size = (service.length + (configVersion?.length ?? 0)) * 2 + ACK_OVERHEAD_BYTES;
+    const size = ackBytes(service, configVersion);
     if (tracked.acks.size >= this.limits.maxAcksPerEvent || !this.makeRoom(size, tracked)) {
       tracked.dropped++;
       return;
     }
-    const afterMs = Math.max(0, ack.timestamp - tracked.publishedMs);
+    const afterMs = Math.max(0, timestamp - tracked.publishedMs);
     tracked.acks.set(service, { service, afterMs, ...(configVersion ? { configVersion } : {}) });
     tracked.bytes += size;
     this.bytes += size;
     tracked.slowestMs = Math.max(tracked.slowestMs, afterMs);
     const version = configVersion?.slice(0, 12) ?? 'unknown';
     tracked.versions.set(version, (tracked.versions.get(version) ?? 0) + 1);
-    this.scheduleSummary(ack.ackId);
+    this.scheduleSummary(tracked.id);
   }
 
   /** A page of events, newest first, each listing at most `ackLimit` acks (in arrival order). */
@@ -165,16 +209,38 @@ export class RefreshTracker {
     for (const tracked of this.events.values()) clearTimeout(tracked.timer);
   }
 
-  private holdEarly(ack: AckBusEvent): void {
-    const held = this.early.get(ack.ackId);
-    if (held === undefined) this.early.set(ack.ackId, [ack]);
-    else held.push(ack);
-    this.earlyCount++;
-    while (this.earlyCount > MAX_EARLY_ACKS) {
-      const [oldestId, oldest] = this.early.entries().next().value as [string, AckBusEvent[]];
-      this.early.delete(oldestId);
-      this.earlyCount -= oldest.length;
+  /** Holds an ack for an event not registered yet, within EARLY_ACK_BYTES and EARLY_ACK_WINDOW_MS. */
+  private hold(eventId: string, ack: HeldAck): void {
+    this.letGoOfStaleHeldAcks();
+    const budget = this.limits.earlyAckBytes ?? EARLY_ACK_BYTES;
+    let held = this.early.get(eventId);
+    const size = ackBytes(ack.service, ack.configVersion) + (held === undefined ? eventId.length * 2 : 0);
+    if (size > budget) return;
+    if (held === undefined) {
+      held = { since: this.clock.now(), bytes: 0, acks: [] };
+      this.early.set(eventId, held);
     }
+    held.acks.push(ack);
+    held.bytes += size;
+    this.earlyBytes += size;
+    while (this.earlyBytes > budget) {
+      const [oldestId, oldest] = this.early.entries().next().value as [string, HeldAcks];
+      this.forgetHeld(oldestId, oldest);
+    }
+  }
+
+  /** Lets go of the acks held longer than EARLY_ACK_WINDOW_MS: their event is not coming. */
+  private letGoOfStaleHeldAcks(): void {
+    const oldestKept = this.clock.now() - (this.limits.earlyAckWindowMs ?? EARLY_ACK_WINDOW_MS);
+    for (const [eventId, held] of this.early) {
+      if (held.since >= oldestKept) return; // held in order: the rest are younger
+      this.forgetHeld(eventId, held);
+    }
+  }
+
+  private forgetHeld(eventId: string, held: HeldAcks): void {
+    this.early.delete(eventId);
+    this.earlyBytes -= held.bytes;
   }
 
   /** Forgets the oldest events other than `keep` until `size` more bytes fit; false when they cannot. */
@@ -228,4 +294,9 @@ function firstValues<V>(map: ReadonlyMap<string, V>, limit: number): V[] {
     out.push(value);
   }
   return out;
+}
+
+/** Estimated memory of one recorded or held ack. */
+function ackBytes(service: string, configVersion: string | undefined): number {
+  return (service.length + (configVersion?.length ?? 0)) * 2 + ACK_OVERHEAD_BYTES;
 }

@@ -1,86 +1,64 @@
 /**
  * Parses configuration files without blocking the event loop for long: small files inline, larger ones in a
- * worker thread (piscina), with a size limit per file and a time limit per parse.
+ * worker thread (environment-workers.ts), with a size limit and a document limit per file.
  *
  * Why a worker and not chunking (measured on the shared 2-core VM, provisional): the `yaml` parser handles
  * ~250–400 KB/s here, so a 2 MB file of 50,000 keys blocked the loop for 9.0 s and 0.6 MB of 20,000 documents
  * for 7.4 s. Chunking can only yield between documents, and one large document cannot be split, so a single
- * 2 MB document still stalls for seconds. In a worker the same file costs the main thread only the structured
- * clone of the result: a longest stall of ~100 ms for 50,000 keys (~50 ms for 10,000), against 9 s inline.
- * Only files under INLINE_BYTES parse inline: on the loaded VM even 7 KB of YAML took up to ~240 ms.
+ * 2 MB document still stalls for seconds. In a worker the same file costs the main thread only rebuilding the
+ * result, piece by piece (document-pieces.ts). Only files under INLINE_BYTES parse inline: on the loaded VM
+ * even 7 KB of YAML took up to ~240 ms. The document limit bounds the work that grows with the number of
+ * documents on the main thread (one property source each, the import tree's walks): 20,000 documents in
+ * 0.6 MB cost the event loop 140–290 ms in one turn.
  */
-import { availableParallelism } from 'node:os';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   type ConfigDocument,
   ConfbusError,
   ConfigParseError,
   coreErrors,
   parseConfigFile,
-  reviveJavaDoubles,
 } from '@confbus/core';
-import { Piscina } from 'piscina';
-import type { ParseResult, ParseTask } from './parse-worker.js';
+import { fromPieces } from './document-pieces.js';
+import { tooManyDocuments } from './environment-worker.js';
+import type { EnvironmentWorkers } from './environment-workers.js';
+import { errorFromData } from './worker-errors.js';
 
 /** Files up to this size are parsed on the calling thread. */
 export const INLINE_BYTES = 1024;
-/** A parse that takes longer is abandoned (its worker is ended) and reported as a parse error. */
-export const PARSE_TIMEOUT_MS = 30_000;
 
 export interface ConfigFileParserOptions {
   /** Largest file parsed (confbus.server.max-file-bytes). */
   maxFileBytes: number;
+  /** Most documents one file may hold (confbus.server.max-file-documents). */
+  maxFileDocuments: number;
+  workers: EnvironmentWorkers;
 }
 
 export class ConfigFileParser {
-  private pool: Piscina<ParseTask, ParseResult> | undefined;
-
   constructor(private readonly options: ConfigFileParserOptions) {}
 
   async parse(path: string, bytes: Buffer): Promise<ConfigDocument[]> {
-    if (bytes.length > this.options.maxFileBytes) {
+    const { maxFileBytes, maxFileDocuments } = this.options;
+    if (bytes.length > maxFileBytes) {
       throw new ConfbusError(
         coreErrors.CONFBUS_CONFIG_LIMIT,
-        `${path}: the file is ${bytes.length} bytes, more than confbus.server.max-file-bytes (${this.options.maxFileBytes})`,
+        `${path}: the file is ${bytes.length} bytes, more than confbus.server.max-file-bytes (${maxFileBytes})`,
       );
     }
     // A small YAML file with anchors can still expand (aliases): it goes to the worker too.
     const mayExpand = !path.toLowerCase().endsWith('.properties') && bytes.includes(0x26 /* & */);
-    if (bytes.length <= INLINE_BYTES && !mayExpand) return parseConfigFile(path, bytes.toString('utf8'));
-    const result = await this.runInWorker({ path, bytes });
-    if (result.ok) {
-      for (const document of result.documents) reviveJavaDoubles(document.properties);
-      return result.documents;
+    if (bytes.length <= INLINE_BYTES && !mayExpand) {
+      const documents = parseConfigFile(path, bytes.toString('utf8'));
+      if (documents.length > maxFileDocuments)
+        throw tooManyDocuments(path, documents.length, maxFileDocuments);
+      return documents;
     }
-    throw new ConfigParseError(result.file, result.reason, result.details);
-  }
-
-  async close(): Promise<void> {
-    await this.pool?.destroy();
-    this.pool = undefined;
-  }
-
-  private async runInWorker(task: ParseTask): Promise<ParseResult> {
-    this.pool ??= new Piscina<ParseTask, ParseResult>({
-      // The worker module beside this one: .js when built, .ts when tests run the sources through tsx.
-      filename: fileURLToPath(
-        new URL(`./parse-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
-      ),
-      minThreads: 0,
-      maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
-      idleTimeout: 60_000,
-    });
-    try {
-      return await this.pool.run(task, { signal: AbortSignal.timeout(PARSE_TIMEOUT_MS) });
-    } catch (error) {
-      if (
-        (error as { name?: string }).name === 'AbortError' ||
-        (error as { name?: string }).name === 'TimeoutError'
-      ) {
-        throw new ConfigParseError(task.path, `parsing took longer than ${PARSE_TIMEOUT_MS / 1000} s`);
-      }
-      throw error;
-    }
+    const result = await this.options.workers.run(
+      'parse',
+      { path, bytes, maxDocuments: maxFileDocuments },
+      (seconds) => new ConfigParseError(path, `parsing took longer than ${seconds} s`),
+    );
+    if (!result.ok) throw errorFromData(result.error);
+    return fromPieces(result.pieces);
   }
 }

@@ -5,7 +5,6 @@
  * re-fetching after a push cost one read per (commit, application, profiles).
  */
 import {
-  type ConfigDocument,
   type Environment,
   candidateConfigFiles,
   loadWithImports,
@@ -17,9 +16,13 @@ import { serverErrors } from '../errors.js';
 import type { BuildGate } from './build-gate.js';
 import type { ConfigFileParser } from './config-file-parser.js';
 import type { ConfigRepository, ResolvedRevision } from './config-repository.js';
+import type { EnvironmentCaches, ParsedFile } from './environment-caches.js';
+import type { EnvironmentWorkers } from './environment-workers.js';
 import type { FoundEnvironment } from './environment-finder.js';
-import { LruCache } from './lru-cache.js';
+import type { LruCache } from './lru-cache.js';
+import { parsedDocumentsBytes } from './memory-estimates.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
+import { TimeSlice } from './time-slice.js';
 import { directoriesOf, expandSearchDirectories } from './search-directories.js';
 
 export interface EnvironmentRequest {
@@ -55,25 +58,18 @@ export interface EnvironmentServiceOptions {
   /** Shown in property-source names: `<uri>/<path>`, credentials already stripped. */
   displayUri: string;
   searchPaths: readonly string[];
-  maxCacheEntries: number;
-  /** Estimated memory for cached environments, and as much again for parsed files. */
-  maxCacheBytes: number;
+  /** The server's environment and parsed-file caches, shared with every other repository's service. */
+  caches: EnvironmentCaches;
   /** Largest summed size of the files one environment is built from (confbus.server.max-environment-bytes). */
   maxEnvironmentBytes: number;
   parser: ConfigFileParser;
+  /** Where renderings of large environments are made (resolved-environment.ts); none: inline. */
+  workers?: EnvironmentWorkers;
   acceptEmpty: boolean;
   /** Applied once to each environment built (server-side `{cipher}` decryption); the result is what is cached. */
   transform?: (environment: Environment) => Promise<Environment>;
   /** Bounds the builds running and waiting, shared by every repository's service (build-gate.ts). */
   buildGate?: BuildGate;
-}
-
-/** Estimated memory per byte of configuration source once parsed, serialised and rendered. */
-const BYTES_PER_SOURCE_BYTE = 4;
-
-interface ParsedFile {
-  documents: ConfigDocument[];
-  bytes: number;
 }
 
 export class ApplicationNotFoundError extends ConfbusError<'CONFBUS_APPLICATION_NOT_FOUND'> {
@@ -83,18 +79,12 @@ export class ApplicationNotFoundError extends ConfbusError<'CONFBUS_APPLICATION_
   }
 }
 
-/** An environment's cache key: a commit never changes, so neither does what is built at it. */
-const cacheKey = (request: EnvironmentRequest, revision: ResolvedRevision): string =>
-  `${revision.commit}\u0000${request.name}\u0000${request.profilesText}\u0000${request.label ?? ''}`;
-
 export class EnvironmentService {
-  private readonly cache: LruCache<string, ResolvedEnvironment>;
   private readonly building = new Map<string, Promise<ResolvedEnvironment>>();
-  /**
-   * Parsed documents per blob id (or per (commit, path) when the repository gives no ids): several applications
-   * share `application.yml`, and after a push only the files that changed are parsed again.
-   */
-  private readonly parsed: LruCache<string, ParsedFile>;
+  /** The shared cache of environments (this.options.caches', held here for the hot path). */
+  private readonly environments: LruCache<string, ResolvedEnvironment>;
+  /** This service's prefix of the shared cache keys. */
+  private readonly namespace: string;
   private readonly uri: string;
   /**
    * The cache key last built for each request object: the fast path asks with the same object for a URL, and a
@@ -109,14 +99,8 @@ export class EnvironmentService {
   cacheMisses = 0;
 
   constructor(private readonly options: EnvironmentServiceOptions) {
-    this.cache = new LruCache(options.maxCacheEntries, {
-      maxWeight: options.maxCacheBytes,
-      weigh: (resolved) => 1024 + resolved.sourceBytes * BYTES_PER_SOURCE_BYTE,
-    });
-    this.parsed = new LruCache(Math.max(1000, options.maxCacheEntries), {
-      maxWeight: options.maxCacheBytes,
-      weigh: (file) => 256 + file.bytes * BYTES_PER_SOURCE_BYTE,
-    });
+    this.namespace = options.caches.namespace();
+    this.environments = options.caches.environments;
     this.uri = options.displayUri.replace(/\/+$/, '');
   }
 
@@ -140,7 +124,7 @@ export class EnvironmentService {
   findNow(request: EnvironmentRequest): FoundEnvironment | undefined {
     const revision = this.options.repository.resolveNow?.(request.label, request.atLeast);
     if (revision === undefined) return undefined;
-    const hit = this.cache.get(this.keyOf(request, revision));
+    const hit = this.environments.get(this.keyOf(request, revision));
     if (hit === undefined) return undefined;
     this.cacheHits++;
     return { resolved: hit, revision };
@@ -152,7 +136,8 @@ export class EnvironmentService {
     revision: ResolvedRevision,
   ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
     const key = this.keyOf(request, revision);
-    const hit = this.cache.get(key);
+    const { environments } = this;
+    const hit = environments.get(key);
     if (hit) {
       this.cacheHits++;
       return { resolved: hit, revision };
@@ -160,20 +145,20 @@ export class EnvironmentService {
     this.cacheMisses++;
     let pending = this.building.get(key);
     if (!pending) {
-      const build = () => this.build(request, revision.commit, revision.label);
+      const build = () => this.build(request, revision.commit, revision.label, key);
       const gate = this.options.buildGate;
       pending = (gate ? gate.run(build) : build()).finally(() => this.building.delete(key));
       this.building.set(key, pending);
     }
     const resolved = await pending;
-    this.cache.set(key, resolved);
+    environments.set(key, resolved);
     return { resolved, revision };
   }
 
   private keyOf(request: EnvironmentRequest, revision: ResolvedRevision): string {
     const known = this.keys.get(request);
     if (known?.commit === revision.commit) return known.key;
-    const key = cacheKey(request, revision);
+    const key = `${this.namespace}${revision.commit}\u0000${request.name}\u0000${request.profilesText}\u0000${request.label ?? ''}`;
     this.keys.set(request, { commit: revision.commit, key });
     return key;
   }
@@ -200,10 +185,12 @@ export class EnvironmentService {
     return this.options.repository.readFile(commit, path);
   }
 
+  /** Builds the environment cached under `key` (which it asks the cache to weigh again as it grows). */
   private async build(
     request: EnvironmentRequest,
     commit: string,
     effectiveLabel: string,
+    key: string,
   ): Promise<ResolvedEnvironment> {
     this.builds++;
     const { repository } = this.options;
@@ -228,6 +215,7 @@ export class EnvironmentService {
       if (present.has(candidate.path)) read(candidate.path).catch(() => undefined);
     }
     let sourceBytes = 0;
+    let objectBytes = 0;
     const documents = await loadWithImports(
       tree,
       (path) => present.has(path),
@@ -241,9 +229,13 @@ export class EnvironmentService {
               `confbus.server.max-environment-bytes (${this.options.maxEnvironmentBytes}) with this one`,
           );
         }
+        objectBytes += file.weight;
         return file.documents;
       },
     );
+    // Each step below walks every property of a large environment: the event loop gets a turn between them.
+    const slice = new TimeSlice();
+    await slice.pause();
     const propertySources = this.named(propertySourcesOf(documents, [...request.profiles], this.uri));
     if (propertySources.length === 0 && !this.options.acceptEmpty) {
       throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
@@ -256,11 +248,15 @@ export class EnvironmentService {
       state: null,
       propertySources,
     };
-    return new ResolvedEnvironment(
-      (await this.options.transform?.(environment)) ?? environment,
-      sourceBytes,
-      environment,
-    );
+    await slice.pause();
+    const served = (await this.options.transform?.(environment)) ?? environment;
+    const { environments } = this;
+    return new ResolvedEnvironment(served, {
+      stored: environment,
+      objectBytes: objectBytes * (1 + copiedShare(environment, served)),
+      grown: () => environments.reweigh(key),
+      ...(this.options.workers ? { workers: this.options.workers } : {}),
+    });
   }
 
   /** Renames `<uri>/<path>[ (document #N)]` sources when the repository names its files itself. */
@@ -278,16 +274,26 @@ export class EnvironmentService {
   private async documents(commit: string, path: string, blobId: string | undefined): Promise<ParsedFile> {
     // The path is part of the key even with a blob id: parsing depends on the file name (.yml vs .properties)
     // and errors name the file.
-    const key = `${blobId ?? commit}\u0000${path}`;
-    const cached = this.parsed.get(key);
+    const key = `${this.namespace}${blobId ?? commit}\u0000${path}`;
+    const { parsed } = this.options.caches;
+    const cached = parsed.get(key);
     if (cached) return cached;
     const bytes = await this.options.repository.readFile(commit, path);
     this.parses++;
-    const file: ParsedFile =
-      bytes === undefined
-        ? { documents: [], bytes: 0 }
-        : { documents: await this.options.parser.parse(path, bytes), bytes: bytes.length };
-    this.parsed.set(key, file);
+    let file: ParsedFile = { documents: [], bytes: 0, weight: 0 };
+    if (bytes !== undefined) {
+      const documents = await this.options.parser.parse(path, bytes);
+      file = { documents, bytes: bytes.length, weight: parsedDocumentsBytes(bytes.length, documents) };
+    }
+    parsed.set(key, file);
     return file;
   }
+}
+
+/** The share of `served`'s property sources that are not `stored`'s own objects (copies made by a transform). */
+function copiedShare(stored: Environment, served: Environment): number {
+  if (served === stored || served.propertySources.length === 0) return 0;
+  const own = new Set(stored.propertySources.map((source) => source.source));
+  const copied = served.propertySources.filter((source) => !own.has(source.source)).length;
+  return copied / served.propertySources.length;
 }

@@ -10,7 +10,7 @@ export interface LruWeight<V> {
 }
 
 export class LruCache<K, V> {
-  private readonly map = new Map<K, { value: V; weight: number }>();
+  private readonly map = new Map<K, { readonly value: V; weight: number }>();
   private totalWeight = 0;
   /** The key last inserted or moved to the end of `map`, while it is still there. */
   private newest: K | undefined;
@@ -40,11 +40,21 @@ export class LruCache<K, V> {
     this.map.set(key, { value, weight });
     this.newest = key;
     this.totalWeight += weight;
-    while (this.map.size > this.maxEntries || (this.weight && this.totalWeight > this.weight.maxWeight)) {
-      const oldest = this.map.keys().next();
-      if (oldest.done) break;
-      this.delete(oldest.value);
-    }
+    this.evictBeyondBounds();
+  }
+
+  /**
+   * Weighs `key`'s value again, after it grew (a serialisation built on first use), and evicts the least
+   * recently used entries beyond the budget; a value now heavier than the whole budget is let go.
+   */
+  reweigh(key: K): void {
+    const entry = this.map.get(key);
+    if (entry === undefined || !this.weight) return;
+    const weight = this.weight.weigh(entry.value);
+    this.totalWeight += weight - entry.weight;
+    entry.weight = weight;
+    if (weight > this.weight.maxWeight) this.delete(key);
+    else this.evictBeyondBounds();
   }
 
   delete(key: K): void {
@@ -53,6 +63,14 @@ export class LruCache<K, V> {
     this.totalWeight -= entry.weight;
     this.map.delete(key);
     if (key === this.newest) this.newest = undefined;
+  }
+
+  private evictBeyondBounds(): void {
+    while (this.map.size > this.maxEntries || (this.weight && this.totalWeight > this.weight.maxWeight)) {
+      const oldest = this.map.keys().next();
+      if (oldest.done) break;
+      this.delete(oldest.value);
+    }
   }
 
   get size(): number {

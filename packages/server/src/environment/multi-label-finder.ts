@@ -4,28 +4,37 @@
  * commits in request order joined with commas. A label that cannot be served fails the request, unless
  * `spring.cloud.config.server.git.continue-on-multiple-label-failure` is set: then it is skipped. Overrides are
  * served once, first, as Spring adds them around the whole multi-label lookup. Combined environments are cached
- * by the labels' commits, so a repeated request costs the per-label lookups and no new serialisation.
+ * by the labels' commits (in the server's environment cache, weighed like any other environment), so a repeated
+ * request costs the per-label lookups and no new serialisation.
  */
 import type { Environment } from '@confbus/core';
+import type { EnvironmentCaches } from './environment-caches.js';
 import type { EnvironmentFinder, FoundEnvironment } from './environment-finder.js';
+import type { EnvironmentWorkers } from './environment-workers.js';
 import type { EnvironmentRequest } from './environment-service.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
-import { LruCache } from './lru-cache.js';
 
 const OVERRIDES = 'overrides';
 
 export interface MultiLabelOptions {
   continueOnFailure: boolean;
+  /** The server's environment cache, where combined environments are kept too. */
+  caches: EnvironmentCaches;
+  /** Where renderings of large environments are made (resolved-environment.ts). */
+  workers?: EnvironmentWorkers;
   logger: { warn(o: object, m?: string): void };
 }
 
 export class MultiLabelFinder implements EnvironmentFinder {
-  private readonly combined = new LruCache<string, ResolvedEnvironment>(1000);
+  /** This finder's prefix of the shared cache keys. */
+  private readonly namespace: string;
 
   constructor(
     private readonly inner: EnvironmentFinder,
     private readonly options: MultiLabelOptions,
-  ) {}
+  ) {
+    this.namespace = options.caches.namespace();
+  }
 
   async find(request: EnvironmentRequest): Promise<FoundEnvironment> {
     if (!request.label?.includes(',')) return this.inner.find(request);
@@ -47,13 +56,20 @@ export class MultiLabelFinder implements EnvironmentFinder {
       .map((each) => each.revision.commit)
       .reverse()
       .join(',');
-    const key = [version, request.name, request.profilesText, request.label].join('\u0000');
-    let resolved = this.combined.get(key);
+    const key = this.namespace + [version, request.name, request.profilesText, request.label].join('\u0000');
+    const { environments } = this.options.caches;
+    let resolved = environments.get(key);
     if (!resolved) {
       // The labels' stored environments too, so v2 answers keep each value's origin.
       const stored = combine(request, version, found, (each) => each.resolved.stored);
-      resolved = new ResolvedEnvironment(combine(request, version, found), 0, stored);
-      this.combined.set(key, resolved);
+      resolved = new ResolvedEnvironment(combine(request, version, found), {
+        stored,
+        // It shares the labels' property sources, which their own entries may no longer keep alive.
+        objectBytes: found.reduce((sum, each) => sum + each.resolved.objectBytes, 0),
+        grown: () => environments.reweigh(key),
+        ...(this.options.workers ? { workers: this.options.workers } : {}),
+      });
+      environments.set(key, resolved);
     }
     return {
       resolved,

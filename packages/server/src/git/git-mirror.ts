@@ -88,7 +88,9 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
       logger: options.logger,
     });
     this.labels = new LabelResolver(this.refs, this.reader, options.tryMasterBranch !== false);
-    this.hints = new VersionHintChecks(this.labels, this.checks);
+    this.hints = new VersionHintChecks(this.labels, this.checks, {
+      intervalMs: options.hintCheckIntervalMs ?? 1000,
+    });
     this.files = new CommitFiles(this.git, this.reader);
   }
 
@@ -233,6 +235,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     this.sync.close();
     this.git.close();
     this.checks.close();
+    this.hints.close();
     await this.reader.close();
   }
 

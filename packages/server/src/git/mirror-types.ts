@@ -35,6 +35,11 @@ export interface GitMirrorOptions {
    * `max`; default 1000 and 30000) while requests are answered from the last fetched state at once.
    */
   outageRetryMs?: { min: number; max: number };
+  /**
+   * Least time between two upstream checks started for version hints the mirror cannot satisfy (ms, default
+   * 1000): anyone can send a hint, so random ones must not keep the mirror checking (version-hint-checks.ts).
+   */
+  hintCheckIntervalMs?: number;
   /** HTTPS basic auth; never in argv, logs or errors. */
   username?: string;
   password?: string;

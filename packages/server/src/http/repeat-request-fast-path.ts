@@ -6,6 +6,8 @@
  * same freshness (the repository is asked for the label's commit exactly as before), same bytes and headers. When
  * the repository knows the label's commit without an upstream check being due, a cache hit is written synchronously.
  * Anything else — a new URL, another method, a query string, an error, auth turned on — goes through fastify.
+ * Only the request is remembered, never the environment: that stays in the environment cache, whose byte bound
+ * (confbus.server.cache.max-bytes) would mean nothing if 2,000 remembered URLs kept evicted environments alive.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { V2_MEDIA_TYPE, environmentHeaders } from '../environment/environment-response.js';
@@ -22,12 +24,15 @@ export interface FastPathObserver {
   recorderFor(route: string): (seconds: number) => void;
 }
 
-/** The headers last written for a URL, kept while the same environment is served the same way. */
+/**
+ * The headers last written for a URL, reused while what they say is unchanged: the commit, staleness, media type
+ * and body length are all environmentHeaders and content-length depend on.
+ */
 interface WrittenHeaders {
-  found: FoundEnvironment['resolved'];
   commit: string;
   stale: boolean;
   v2: boolean;
+  length: number;
   headers: Record<string, string>;
 }
 
@@ -80,17 +85,23 @@ export class RepeatRequestFastPath {
     } catch {
       now = undefined; // find() below answers, or hands the error to fastify
     }
-    if (now !== undefined) {
+    const body = now?.resolved.bodyNow(req.headers.accept);
+    if (now !== undefined && body !== undefined) {
       this.servedAtOnce++;
-      this.answer(req, res, entry, now, started);
+      this.answer(req, res, entry, now, body, started);
       return true;
     }
-    this.service.find(request).then(
-      (found) => this.answer(req, res, entry, found, started),
-      () => {
-        this.known.delete(req.url as string);
-        fallback(req, res);
-      },
+    // Not a cache hit known at once, or a large environment whose body is still to be built (in slices).
+    const failed = (): void => {
+      this.known.delete(req.url as string);
+      fallback(req, res);
+    };
+    (now === undefined ? this.service.find(request) : Promise.resolve(now)).then(
+      (found) =>
+        found.resolved
+          .body(req.headers.accept)
+          .then((built) => this.answer(req, res, entry, found, built, started), failed),
+      failed,
     );
     return true;
   }
@@ -100,10 +111,10 @@ export class RepeatRequestFastPath {
     res: ServerResponse,
     entry: KnownUrl,
     found: FoundEnvironment,
+    body: Buffer,
     started: number,
   ): void {
     const accept = req.headers.accept;
-    const body = found.resolved.body(accept);
     res.writeHead(200, headersFor(entry, found, accept, body.length));
     res.end(body);
     this.served++;
@@ -112,12 +123,12 @@ export class RepeatRequestFastPath {
 }
 
 /**
- * The controller's headers (environmentHeaders) for this answer, built once per environment, revision and media
- * type rather than per request: node:http writes a headers object it is given without copying it.
+ * The controller's headers (environmentHeaders) for this answer, built once per revision, media type and length
+ * rather than per request: node:http writes a headers object it is given without copying it.
  */
 function headersFor(
   entry: KnownUrl,
-  { resolved, revision }: FoundEnvironment,
+  { revision }: FoundEnvironment,
   accept: string | undefined,
   length: number,
 ): Record<string, string> {
@@ -125,13 +136,13 @@ function headersFor(
   const written = entry.written;
   if (
     written !== undefined &&
-    written.found === resolved &&
     written.commit === revision.commit &&
     written.stale === revision.stale &&
-    written.v2 === v2
+    written.v2 === v2 &&
+    written.length === length
   )
     return written.headers;
   const headers = { ...environmentHeaders(accept, revision), 'content-length': String(length) };
-  entry.written = { found: resolved, commit: revision.commit, stale: revision.stale, v2, headers };
+  entry.written = { commit: revision.commit, stale: revision.stale, v2, length, headers };
   return headers;
 }

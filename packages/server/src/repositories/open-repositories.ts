@@ -2,7 +2,7 @@
  * The repositories served, in two halves: `mirrorsFromSettings` builds the real stores (a GitMirror per
  * repository, or the native backend's folders), and `openRepositories` puts an EnvironmentService (its own cache,
  * its own coalesced upstream checks) in front of whatever store the `OpenMirror` port yields — a test's fake
- * included — sharing the parser and the decryptor.
+ * included — sharing the parser, the decryptor and the caches.
  */
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -11,6 +11,8 @@ import { type Environment, type Settings, maskUriUserInfo } from '@confbus/core'
 import type { Logger } from 'pino';
 import type { ConfigFileParser } from '../environment/config-file-parser.js';
 import type { BuildGate } from '../environment/build-gate.js';
+import type { EnvironmentCaches } from '../environment/environment-caches.js';
+import type { EnvironmentWorkers } from '../environment/environment-workers.js';
 import { EnvironmentService } from '../environment/environment-service.js';
 import { GitMirror } from '../git/index.js';
 import {
@@ -125,6 +127,10 @@ export interface RepositoryDependencies {
   parser: ConfigFileParser;
   /** One for all repositories: the builds of every environment service share it. */
   buildGate: BuildGate;
+  /** The server's environment and parsed-file caches, shared by every repository. */
+  caches: EnvironmentCaches;
+  /** The worker threads that parse files and render large environments. */
+  workers: EnvironmentWorkers;
   transform: ((environment: Environment) => Promise<Environment>) | undefined;
   logger: Logger;
 }
@@ -165,7 +171,7 @@ export function openRepositories(dependencies: RepositoryDependencies): Reposito
 }
 
 function environmentsOf(
-  { settings, parser, buildGate, transform }: RepositoryDependencies,
+  { settings, parser, buildGate, caches, workers, transform }: RepositoryDependencies,
   repository: ServedMirror,
   displayUri: string,
   searchPaths: readonly string[],
@@ -174,8 +180,8 @@ function environmentsOf(
     repository,
     displayUri,
     searchPaths,
-    maxCacheEntries: settings.number('confbus.server.cache.max-entries'),
-    maxCacheBytes: settings.number('confbus.server.cache.max-bytes'),
+    caches,
+    workers,
     maxEnvironmentBytes: settings.number('confbus.server.max-environment-bytes'),
     parser,
     buildGate,

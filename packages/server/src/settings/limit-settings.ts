@@ -6,20 +6,28 @@ export const cacheAndFileLimitSettingSpecs: readonly SettingSpec[] = [
     key: 'confbus.server.cache.max-entries',
     type: 'integer',
     default: 5000,
-    description: 'Resolved environments kept in memory, keyed by (commit, application, profiles, label)',
+    description:
+      'Resolved environments kept in memory, keyed by (commit, application, profiles, label); one cache for all repositories',
   },
   {
     key: 'confbus.server.cache.max-bytes',
     type: 'integer',
     default: 268435456,
     description:
-      'Estimated memory for resolved environments, and as much again for parsed files (least recently used go first)',
+      'Estimated memory for resolved environments with the serialisations they keep, and as much again for parsed files, all repositories together (least recently used go first)',
   },
   {
     key: 'confbus.server.max-file-bytes',
     type: 'integer',
     default: 1048576,
     description: 'Largest configuration file served; a larger one answers 500 CONFBUS_CONFIG_LIMIT naming it',
+  },
+  {
+    key: 'confbus.server.max-file-documents',
+    type: 'integer',
+    default: 1000,
+    description:
+      'Most documents (`---` sections) one configuration file may hold; more answer 500 CONFBUS_CONFIG_LIMIT naming the file',
   },
   {
     key: 'confbus.server.max-environment-bytes',

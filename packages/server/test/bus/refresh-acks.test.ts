@@ -88,7 +88,7 @@ describe('refresh acks at /actuator/refresh-events', () => {
     }
   });
 
-  it('keeps the configVersion a hand-built ack carries, and ignores acks for events it did not publish', async () => {
+  it('keeps the configVersion a hand-built ack carries, and lists no ack for an event it did not publish', async () => {
     const commit = await remote.commit({ 'bar.yml': 'value: 1\n' });
     await monitor('bar.yml');
     const published = await waitFor('the bar refresh to be listed', async () =>

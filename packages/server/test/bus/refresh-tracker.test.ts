@@ -10,7 +10,14 @@ import {
   createRefreshEvent,
   silentLogger,
 } from '@confbus/core';
-import { RefreshTracker } from '../../src/bus/refresh-tracker.js';
+import {
+  DEFAULT_TRACKER_LIMITS,
+  EARLY_ACK_BYTES,
+  EARLY_ACK_WINDOW_MS,
+  MAX_ACK_SERVICE_LENGTH,
+  RefreshTracker,
+} from '../../src/bus/refresh-tracker.js';
+import { FakeClock } from '../fakes/fake-clock.js';
 
 const COMMIT = 'a'.repeat(40);
 
@@ -31,7 +38,7 @@ describe('RefreshTracker bounds', () => {
     const tracker = new RefreshTracker(
       logger,
       { maxEvents: 10, maxAcksPerEvent: 10_000, maxBytes: 64 * 1024 * 1024 },
-      10,
+      { summaryQuietMs: 10 },
     );
     const event = createRefreshEvent('configserver:8888:x', 'foo');
     tracker.published(event, COMMIT);
@@ -77,13 +84,40 @@ describe('RefreshTracker bounds', () => {
     tracker.close();
   });
 
-  it('holds at most 10,000 acks for events never registered, letting the oldest go', () => {
+  it('holds acks for events never registered within EARLY_ACK_BYTES, letting the first held go first', () => {
     const tracker = new RefreshTracker(silentLogger);
     const first = createRefreshEvent('configserver:8888:x', 'foo');
+    const last = createRefreshEvent('configserver:8888:x', 'foo');
     tracker.acked(ackFor(first.id, 'foo:8080:first', COMMIT));
-    for (let i = 0; i < 10_000; i++) tracker.acked(ackFor(randomUUID(), `foo:8080:${i}`, COMMIT));
+    // 10,000 forged acks with the longest origin and version kept: some 14 MB of fields.
+    const forged = (i: number) =>
+      ackFor(randomUUID(), `${i}:`.padEnd(MAX_ACK_SERVICE_LENGTH, 'x'), 'v'.repeat(128));
+    for (let i = 0; i < 10_000; i++) {
+      tracker.acked(forged(i));
+      assert.ok(tracker.heldAckBytes <= EARLY_ACK_BYTES, `${tracker.heldAckBytes} bytes held after ${i + 1}`);
+    }
+    tracker.acked(ackFor(last.id, 'foo:8080:last', COMMIT));
     tracker.published(first, COMMIT);
-    assert.equal(tracker.list().events[0]?.ackCount, 0, 'the oldest held ack was let go');
+    tracker.published(last, COMMIT);
+    const counts = Object.fromEntries(tracker.list().events.map((e) => [e.id, e.ackCount]));
+    assert.deepEqual(counts, { [first.id]: 0, [last.id]: 1 }, 'the first held ack was let go, the last kept');
+    tracker.close();
+  });
+
+  it('holds an ack for an event not registered yet for EARLY_ACK_WINDOW_MS only', () => {
+    const clock = new FakeClock();
+    const tracker = new RefreshTracker(silentLogger, DEFAULT_TRACKER_LIMITS, { clock });
+    const late = createRefreshEvent('configserver:8888:x', 'foo');
+    const soon = createRefreshEvent('configserver:8888:x', 'foo');
+    tracker.acked(ackFor(late.id, 'foo:8080:a', COMMIT));
+    clock.advance(EARLY_ACK_WINDOW_MS - 100);
+    tracker.acked(ackFor(soon.id, 'foo:8080:b', COMMIT));
+    clock.advance(200); // late's ack has waited longer than the window, soon's has not
+    tracker.published(late, COMMIT);
+    tracker.published(soon, COMMIT);
+    const counts = Object.fromEntries(tracker.list().events.map((e) => [e.id, e.ackCount]));
+    assert.deepEqual(counts, { [late.id]: 0, [soon.id]: 1 });
+    assert.equal(tracker.heldAckBytes, 0, 'nothing is held any more');
     tracker.close();
   });
 

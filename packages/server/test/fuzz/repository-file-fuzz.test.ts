@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Picker, heapAfterGc, picker, watchEventLoop } from '@confbus/testkit/fuzz';
+import { type Picker, confirmStalls, heapAfterGc, picker, watchEventLoop } from '@confbus/testkit/fuzz';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestServer, startTestServer } from '../server-harness.js';
 
@@ -214,32 +214,22 @@ describe('repository file fuzz', () => {
     const longestStall = stalls.stop();
     const heapGrowth = heapAfterGc() - heapBefore;
 
-    // The machine may be shared: a gap in the event loop can be the scheduler's, not ours. Every request in
-    // flight during a gap is replayed alone on a fresh server (cold caches), twice on two servers: a stall it
-    // causes both times is ours (a loaded scheduler rarely hits the same request twice).
-    let confirmed: string[] = [];
-    if (longestStall >= STALL_LIMIT_MS) {
-      let candidates = [...suspects];
-      for (let round = 0; round < 2 && candidates.length > 0; round++) {
-        const stalled: string[] = [];
-        confirmed = [];
-        const fresh = await startServer();
-        try {
-          for (const path of candidates) {
-            const watch = watchEventLoop();
-            await get(path, fresh.base);
-            const stall = watch.stop();
-            if (stall >= STALL_LIMIT_MS) {
-              stalled.push(path);
-              confirmed.push(`${path}: ${stall.toFixed(0)} ms`);
-            }
-          }
-        } finally {
-          await fresh.stop();
-        }
-        candidates = stalled;
-      }
-    }
+    // A gap in the event loop may be the shared machine's scheduler: every request in flight during one is
+    // replayed alone on fresh servers (cold caches), twice; a stall it causes both times is ours.
+    const confirmed =
+      longestStall < STALL_LIMIT_MS
+        ? []
+        : await confirmStalls(suspects, {
+            limitMs: STALL_LIMIT_MS,
+            fresh: async () => {
+              const fresh = await startServer();
+              return {
+                replay: (path) => get(path, fresh.base).then(() => undefined),
+                close: () => fresh.stop(),
+              };
+            },
+            describe: (path) => path,
+          });
     assert.deepEqual(
       confirmed,
       [],

@@ -89,4 +89,13 @@ describe('GitMirror version hint', () => {
     assert.equal((await mirror.resolve(null, head.toUpperCase())).commit, head);
     assert.equal(mirror.health().checks, checks);
   });
+
+  it("a commit upstream does not have either: one check, then the label's head is served", async () => {
+    const mirror = await open({ refreshRateSeconds: 3600 });
+    const head = (await mirror.resolve(null)).commit;
+    const checks = mirror.health().checks;
+    const answer = await mirror.resolve(null, 'f'.repeat(40));
+    assert.equal(answer.commit, head);
+    assert.equal(mirror.health().checks, checks + 1);
+  });
 });

@@ -8,6 +8,7 @@ import { makeTempDir } from '@confbus/testkit/temp-dir';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { RefreshTracker } from '../../src/bus/refresh-tracker.js';
 import { ConfigFileParser } from '../../src/environment/config-file-parser.js';
+import { EnvironmentWorkers } from '../../src/environment/environment-workers.js';
 import { GitMirror } from '../../src/git/index.js';
 import { installErrorHandling } from '../../src/http/error-handler.js';
 import { registerMonitorRoutes } from '../../src/monitor/monitor-controller.js';
@@ -62,6 +63,7 @@ class ControlledPublisher {
 }
 
 describe('POST /monitor when publishing fails', () => {
+  const workers = new EnvironmentWorkers();
   let remote: GitRemote;
   let work: { path: string; remove(): Promise<void> };
   let mirror: GitMirror;
@@ -88,7 +90,11 @@ describe('POST /monitor when publishing fails', () => {
     installErrorHandling(app, 2048);
     const service = new MonitorService({
       repository: mirror,
-      parser: new ConfigFileParser({ maxFileBytes: 1024 * 1024 }),
+      parser: new ConfigFileParser({
+        maxFileBytes: 1024 * 1024,
+        maxFileDocuments: 1000,
+        workers,
+      }),
       publisher: bus,
       busEnabled: true,
       published: tracker,
@@ -103,6 +109,7 @@ describe('POST /monitor when publishing fails', () => {
   });
 
   after(async () => {
+    await workers.close();
     await app?.close();
     tracker?.close();
     await mirror?.close();

@@ -4,10 +4,14 @@ import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { type Logger, type RefreshBusEvent, silentLogger } from '@confbus/core';
 import { ConfigFileParser } from '../../src/environment/config-file-parser.js';
+import { EnvironmentWorkers } from '../../src/environment/environment-workers.js';
 import { MonitorService, type MonitorServiceOptions } from '../../src/monitor/monitor-service.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeConfigRepository } from '../fakes/fake-config-repository.js';
 import { FakePublisher } from '../fakes/fake-publisher.js';
+
+// Small files only: they are parsed inline, and the workers never start a thread.
+const workers = new EnvironmentWorkers();
 
 function setUp(overrides: Partial<MonitorServiceOptions> = {}) {
   const repository = new FakeConfigRepository({ 'foo.yml': 'a: 1\n', 'bar.yml': 'a: 1\n' });
@@ -15,7 +19,7 @@ function setUp(overrides: Partial<MonitorServiceOptions> = {}) {
   const recorded: Array<{ event: RefreshBusEvent; commit: string }> = [];
   const service = new MonitorService({
     repository,
-    parser: new ConfigFileParser({ maxFileBytes: 64 * 1024 }),
+    parser: new ConfigFileParser({ maxFileBytes: 64 * 1024, maxFileDocuments: 1000, workers }),
     publisher,
     busEnabled: true,
     published: { published: (event, commit) => recorded.push({ event, commit }) },
