@@ -44,6 +44,11 @@ export interface BusNodeOptions {
   readonly logger: Logger;
   /** How long a publish waits for the broker before it fails (`confbus.bus.publish-timeout`); default 5 s. */
   readonly publishTimeoutMs?: number;
+  /**
+   * `dropped bus message` lines allowed per window (default DROPPED_MESSAGE_LOG_LIMIT: 5 per 10 s); the rest are
+   * counted in the next line and in `stats.dropped`. A test that reads every drop's reason raises it.
+   */
+  readonly droppedMessageLog?: { readonly lines: number; readonly windowMs: number };
 }
 
 /**

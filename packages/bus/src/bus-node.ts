@@ -62,7 +62,7 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     this.#options = options;
     this.#transport = options.transport;
     this.#log = options.logger;
-    this.#dropWarnings = new LogRateLimit(DROPPED_MESSAGE_LOG_LIMIT);
+    this.#dropWarnings = new LogRateLimit(options.droppedMessageLog ?? DROPPED_MESSAGE_LOG_LIMIT);
   }
 
   /** True while the transport is subscribed on a live connection. */

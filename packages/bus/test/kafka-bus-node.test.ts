@@ -46,6 +46,8 @@ describe(
         ackEnabled: true,
         logger: log,
         reconnectDelayMs,
+        // The hostile-record tests read the reason of every record dropped: no line is held back here.
+        droppedMessageLog: { lines: 1000, windowMs: 10_000 },
       });
       const m: Member = { node, refreshes: [], acks: [], log };
       node.on('refresh', (e) => m.refreshes.push(e));

@@ -17,6 +17,8 @@ export interface BusMemberOptions {
   readonly ackEnabled?: boolean;
   readonly logger?: Logger;
   readonly reconnectDelayMs?: { min: number; max: number };
+  /** See BusNodeOptions.droppedMessageLog. */
+  readonly droppedMessageLog?: { lines: number; windowMs: number };
 }
 
 /** A member on the local RabbitMQ, in `vhost`, as guest. */
@@ -57,5 +59,6 @@ function member(transport: BusTransport, options: BusMemberOptions): BusNode {
     busId: options.busId,
     ackEnabled: options.ackEnabled ?? false,
     logger: options.logger ?? silentLogger,
+    ...(options.droppedMessageLog ? { droppedMessageLog: options.droppedMessageLog } : {}),
   });
 }
