@@ -216,8 +216,15 @@ async function clickToFleet({ bare, server, log }) {
         ROUND_DEADLINE_MS,
       );
       rounds.push(performance.now() - clicked);
+      // Where the time went: the event's publication (after the server's upstream check) and its slowest ack,
+      // both on the server's clock (ms since the epoch), against the click on this one (the same machine).
+      const [event] = JSON.parse((await get(`${server.url}/actuator/refresh-events?limit=1`)).body.toString());
+      const clickedAt = performance.timeOrigin + clicked;
+      const published = event ? Date.parse(event.publishedAt) - clickedAt : NaN;
+      const slowestAck = event ? Math.max(...event.acks.map((a) => a.afterMs)) : NaN;
       log(
-        `round ${round}: all ${INSTANCES} instances on the new commit ${fmt(rounds.at(-1))} ms after the click`,
+        `round ${round}: all ${INSTANCES} instances on the new commit ${fmt(rounds.at(-1))} ms after the click ` +
+          `(event published ${fmt(published)} ms after it, its last ack ${fmt(slowestAck)} ms after that)`,
       );
     }
     const sorted = [...rounds].sort((a, b) => a - b);

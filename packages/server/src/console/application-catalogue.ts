@@ -39,6 +39,8 @@ interface SearchedDirectory {
 }
 
 const SHARED = 'application';
+/** Files read at once from the repository's object reader while a catalogue is built. */
+const READ_CONCURRENCY = 64;
 // A parse is needed only for files that can activate profiles; cheaper than parsing every file of a large repo.
 const MENTIONS_PROFILES = /on-profile|profiles/;
 
@@ -71,6 +73,11 @@ export class ApplicationCatalogue {
     const configFiles = files.filter((file) => isConfigFileName(file) && byDir.has(dirOf(file)));
     const stems = new Set(configFiles.map((file) => stemOf(file)));
     const applications = new Map<string, CatalogueApplication>();
+    // Profiles collected in a set per application, listed once at the end: copying the list for every file was
+    // quadratic in an application's files (10,000 `svc-<n>.yml` files are one application `svc` with 10,000
+    // profiles, and held the event loop for seconds after every push).
+    const profilesOf = new Map<CatalogueApplication, Set<string>>();
+    const owned: Array<{ file: string; profiles: Set<string> }> = [];
     for (const file of configFiles) {
       const owner = classify(stemOf(file), byDir.get(dirOf(file))?.application, stems);
       if (!owner) continue;
@@ -78,14 +85,26 @@ export class ApplicationCatalogue {
       if (!entry) {
         entry = { name: owner.application, profiles: [], files: [], shared: owner.application === SHARED };
         applications.set(owner.application, entry);
+        profilesOf.set(entry, new Set());
       }
       entry.files.push(file);
-      const profiles = new Set(entry.profiles).add(owner.profile);
-      for (const profile of await this.activatedProfiles(commit, file, ids?.get(file))) profiles.add(profile);
-      entry.profiles = [...profiles];
+      const profiles = profilesOf.get(entry) as Set<string>;
+      profiles.add(owner.profile);
+      owned.push({ file, profiles });
+    }
+    // The profiles files activate: known by blob id for all but the files a push changed; the others read
+    // READ_CONCURRENCY at a time (one after the other, a first catalogue of 10,000 files took about 10 s).
+    for (let start = 0; start < owned.length; start += READ_CONCURRENCY) {
+      const batch = owned.slice(start, start + READ_CONCURRENCY);
+      const activated = await Promise.all(
+        batch.map(({ file }) => this.activatedProfiles(commit, file, ids?.get(file))),
+      );
+      batch.forEach(({ profiles }, i) => {
+        for (const profile of activated[i] as readonly string[]) profiles.add(profile);
+      });
     }
     const list = [...applications.values()].sort((a, b) => a.name.localeCompare(b.name));
-    for (const entry of list) entry.profiles = sortProfiles(entry.profiles);
+    for (const entry of list) entry.profiles = sortProfiles([...(profilesOf.get(entry) as Set<string>)]);
     return { commit, applications: list };
   }
 

@@ -64,6 +64,24 @@ describe('ApplicationCatalogue', () => {
     );
   });
 
+  it('lists an application of thousands of profile files, each read once', async () => {
+    // `svc-<n>.yml` with no `svc.yml`: one application `svc` whose profiles are the numbers (the file endpoints
+    // split the names the same way).
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 5000; i++) files[`svc-${String(i).padStart(5, '0')}.yml`] = `n: ${i}\n`;
+    const repository = fakeRepository(files);
+    const catalogue = await new ApplicationCatalogue(repository, []).at(COMMIT);
+    assert.deepEqual(
+      catalogue.applications.map((a) => a.name),
+      ['svc'],
+    );
+    const [svc] = catalogue.applications;
+    assert.equal(svc?.profiles.length, 5000);
+    assert.deepEqual(svc?.profiles.slice(0, 3), ['00000', '00001', '00002']);
+    assert.equal(svc?.files.length, 5000);
+    assert.equal(repository.reads, 5000);
+  });
+
   it('builds once per commit', async () => {
     const repository = fakeRepository({ 'a.yml': 'spring.profiles: x\n' });
     const catalogue = new ApplicationCatalogue(repository, []);
