@@ -218,7 +218,9 @@ async function clickToFleet({ bare, server, log }) {
       rounds.push(performance.now() - clicked);
       // Where the time went: the event's publication (after the server's upstream check) and its slowest ack,
       // both on the server's clock (ms since the epoch), against the click on this one (the same machine).
-      const [event] = JSON.parse((await get(`${server.url}/actuator/refresh-events?limit=1`)).body.toString());
+      const [event] = JSON.parse(
+        (await get(`${server.url}/actuator/refresh-events?limit=1`)).body.toString(),
+      );
       const clickedAt = performance.timeOrigin + clicked;
       const published = event ? Date.parse(event.publishedAt) - clickedAt : NaN;
       const slowestAck = event ? Math.max(...event.acks.map((a) => a.afterMs)) : NaN;
