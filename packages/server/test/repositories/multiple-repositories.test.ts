@@ -322,3 +322,43 @@ describe('twenty configured repositories, one in use', () => {
     assert.ok(catFileProcesses() <= Math.max(before, 1), `${catFileProcesses()} cat-file processes`);
   });
 });
+
+describe('several repositories: cached answers at once', () => {
+  let fallback: GitRemote;
+  let team: GitRemote;
+  let server: TestServer;
+
+  before(async () => {
+    [fallback, team] = await Promise.all([createGitRemote('default'), createGitRemote('team')]);
+    await fallback.commit({ 'baz.yml': 'from: default\n' });
+    await team.commit({ 'foo.yml': 'from: team\n' });
+    server = await startTestServer({
+      'spring.cloud.config.server.git.uri': fallback.url,
+      'spring.cloud.config.server.git.refresh-rate': '3600',
+      [`${REPOS}.team.uri`]: team.url,
+      [`${REPOS}.team.pattern`]: 'foo*',
+      [`${REPOS}.team.refresh-rate`]: '3600',
+    });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await Promise.all([fallback, team].map((remote) => remote?.remove()));
+  });
+
+  it('answers a repeated request from the cache at once, from a named repository and past it', async () => {
+    const fastPath = server.server.fastPath;
+    assert.ok(fastPath);
+    for (const [path, from] of [
+      ['/foo/default', 'team'],
+      ['/baz/default', 'default'],
+    ] as const) {
+      const first = await server.get(path);
+      const atOnce: number = fastPath.servedAtOnce;
+      const again = await server.get(path);
+      assert.equal(fastPath.servedAtOnce, atOnce + 1, `${path}: answered without a turn of the event loop`);
+      assert.equal(again.body, first.body);
+      assert.match(again.body, new RegExp(`"from":"${from}"`));
+    }
+  });
+});
