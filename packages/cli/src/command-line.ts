@@ -48,35 +48,15 @@ export function parseCommandLine(
   specs: readonly SettingSpec[],
   options: CommandLineOptions,
 ): CommandLine {
-  const index = new SettingsIndex(specs, options.unsupported ?? []);
   const declared: NonNullable<ParseArgsConfig['options']> = {
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
   };
   for (const spec of specs) declared[spec.key] = { type: 'string' };
-  const rewritten = args.map((arg, position) => {
-    if (!arg.startsWith('--') || arg.length === 2 || args.slice(0, position).includes('--')) return arg;
-    const eq = arg.indexOf('=');
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    const value = eq === -1 ? undefined : arg.slice(eq);
-    if (name === 'help' || name === 'version') return arg;
-    const target = index.targetOf(name);
-    let key = name;
-    if (target.kind === 'setting') key = target.spec.key;
-    else if (target.kind === 'list-item') key = `${target.spec.key}[${target.index}]`;
-    else if (target.kind === 'unknown' && options.unknownKeys === 'error') return arg;
-    declared[key] ??= { type: 'string' };
-    // `--flag` alone sets a boolean, as in Spring Boot; `--flag false` and `--flag=false` also work.
-    const next = args[position + 1];
-    const bare = value === undefined && !(next !== undefined && BOOLEAN_WORDS.has(next.toLowerCase()));
-    if (target.kind === 'setting' && target.spec.type === 'boolean' && bare) return `--${key}=true`;
-    // An application's own flag (`--feature.x`) with no value reads `true`, as before parseArgs.
-    if (target.kind === 'unknown' && value === undefined && (next === undefined || next.startsWith('-'))) {
-      return `--${key}=true`;
-    }
-    return `--${key}${value ?? ''}`;
+  const rewritten = rewriteSettingNames(args, new SettingsIndex(specs, options.unsupported ?? []), {
+    declared,
+    unknownKeys: options.unknownKeys,
   });
-
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
@@ -108,6 +88,43 @@ export function parseCommandLine(
     settingArgs,
     operands,
   };
+}
+
+/**
+ * Each `--name[=value]` before a `--` rewritten to its declared key (`--search-paths[0]` for a list item), a bare
+ * boolean or application flag given `=true`; every key it writes is added to `declared` for parseArgs. Unknown
+ * names are kept as written (`unknownKeys: 'error'`: parseArgs then rejects them).
+ */
+function rewriteSettingNames(
+  args: readonly string[],
+  index: SettingsIndex,
+  {
+    declared,
+    unknownKeys,
+  }: { declared: NonNullable<ParseArgsConfig['options']> } & Pick<CommandLineOptions, 'unknownKeys'>,
+): string[] {
+  return args.map((arg, position) => {
+    if (!arg.startsWith('--') || arg.length === 2 || args.slice(0, position).includes('--')) return arg;
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    const value = eq === -1 ? undefined : arg.slice(eq);
+    if (name === 'help' || name === 'version') return arg;
+    const target = index.targetOf(name);
+    let key = name;
+    if (target.kind === 'setting') key = target.spec.key;
+    else if (target.kind === 'list-item') key = `${target.spec.key}[${target.index}]`;
+    else if (target.kind === 'unknown' && unknownKeys === 'error') return arg;
+    declared[key] ??= { type: 'string' };
+    // `--flag` alone sets a boolean, as in Spring Boot; `--flag false` and `--flag=false` also work.
+    const next = args[position + 1];
+    const bare = value === undefined && !(next !== undefined && BOOLEAN_WORDS.has(next.toLowerCase()));
+    if (target.kind === 'setting' && target.spec.type === 'boolean' && bare) return `--${key}=true`;
+    // An application's own flag (`--feature.x`) with no value reads `true`, as before parseArgs.
+    if (target.kind === 'unknown' && value === undefined && (next === undefined || next.startsWith('-'))) {
+      return `--${key}=true`;
+    }
+    return `--${key}${value ?? ''}`;
+  });
 }
 
 function usageErrorOf(error: unknown, specs: readonly SettingSpec[]): Error {

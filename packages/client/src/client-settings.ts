@@ -197,37 +197,16 @@ export interface ClientSettings {
 const CONFIG_SERVER_IMPORT = /^(optional:)?configserver:(.*)$/;
 
 export function readClientSettings(settings: Settings): ClientSettings {
-  let uris = settings.list('spring.cloud.config.uri');
-  let failFast = settings.boolean('spring.cloud.config.fail-fast');
-  const retry = {
-    initialInterval: settings.number('spring.cloud.config.retry.initial-interval'),
-    multiplier: settings.number('spring.cloud.config.retry.multiplier'),
-    maxInterval: settings.number('spring.cloud.config.retry.max-interval'),
-    maxAttempts: settings.number('spring.cloud.config.retry.max-attempts'),
-  };
-  // Boot 2.4+ style: `spring.config.import=configserver:URL`; without `optional:` start-up must fail.
-  for (const entry of settings.list('spring.config.import')) {
-    const match = CONFIG_SERVER_IMPORT.exec(entry);
-    if (!match) continue;
-    if (!match[1]) failFast = true;
-    const url = match[2]?.trim();
-    if (!url) continue;
-    // Spring also takes retry settings as URL parameters: `configserver:http://h?fail-fast=true&max-attempts=10`.
-    const query = url.indexOf('?');
-    if (query !== -1) {
-      const params = new URLSearchParams(url.slice(query + 1));
-      if (params.get('fail-fast') === 'true') failFast = true;
-      const numeric = (name: string, fallback: number) => {
-        const value = Number(params.get(name) ?? Number.NaN);
-        return Number.isFinite(value) ? value : fallback;
-      };
-      retry.initialInterval = numeric('initial-interval', retry.initialInterval);
-      retry.multiplier = numeric('multiplier', retry.multiplier);
-      retry.maxInterval = numeric('max-interval', retry.maxInterval);
-      retry.maxAttempts = numeric('max-attempts', retry.maxAttempts);
-    }
-    uris = (query === -1 ? url : url.slice(0, query)).split(',').map((part) => part.trim());
-  }
+  const { uris, failFast, retry } = withConfigServerImports(settings, {
+    uris: settings.list('spring.cloud.config.uri'),
+    failFast: settings.boolean('spring.cloud.config.fail-fast'),
+    retry: {
+      initialInterval: settings.number('spring.cloud.config.retry.initial-interval'),
+      multiplier: settings.number('spring.cloud.config.retry.multiplier'),
+      maxInterval: settings.number('spring.cloud.config.retry.max-interval'),
+      maxAttempts: settings.number('spring.cloud.config.retry.max-attempts'),
+    },
+  });
   const applicationName = settings.string('spring.application.name');
   const profiles = settings.list('spring.profiles.active');
   return {
@@ -257,4 +236,42 @@ export function readClientSettings(settings: Settings): ClientSettings {
       retryInterval: Math.max(100, settings.number('confbus.client.poll.retry-interval')),
     },
   };
+}
+
+interface ServerConnection {
+  uris: string[];
+  failFast: boolean;
+  retry: RetryPolicy;
+}
+
+/**
+ * The server's uris, fail-fast and retry with Boot 2.4+'s `spring.config.import=configserver:URL` applied: an
+ * import replaces the uris, and without `optional:` start-up must fail.
+ */
+function withConfigServerImports(settings: Settings, configured: ServerConnection): ServerConnection {
+  let { uris, failFast } = configured;
+  const retry = { ...configured.retry };
+  for (const entry of settings.list('spring.config.import')) {
+    const match = CONFIG_SERVER_IMPORT.exec(entry);
+    if (!match) continue;
+    if (!match[1]) failFast = true;
+    const url = match[2]?.trim();
+    if (!url) continue;
+    // Spring also takes retry settings as URL parameters: `configserver:http://h?fail-fast=true&max-attempts=10`.
+    const query = url.indexOf('?');
+    if (query !== -1) {
+      const params = new URLSearchParams(url.slice(query + 1));
+      if (params.get('fail-fast') === 'true') failFast = true;
+      const numeric = (name: string, fallback: number) => {
+        const value = Number(params.get(name) ?? Number.NaN);
+        return Number.isFinite(value) ? value : fallback;
+      };
+      retry.initialInterval = numeric('initial-interval', retry.initialInterval);
+      retry.multiplier = numeric('multiplier', retry.multiplier);
+      retry.maxInterval = numeric('max-interval', retry.maxInterval);
+      retry.maxAttempts = numeric('max-attempts', retry.maxAttempts);
+    }
+    uris = (query === -1 ? url : url.slice(0, query)).split(',').map((part) => part.trim());
+  }
+  return { uris, failFast, retry };
 }

@@ -69,51 +69,8 @@ export function builtInEndpoints(): Record<string, ManagementEndpoint> {
       methods: ['POST'],
       handle: async ({ client }) => ({ status: 200, body: await client.refresh() }),
     },
-    health: {
-      methods: ['GET'],
-      handle: ({ client }) => {
-        const status = client.status;
-        const details: Record<string, unknown> = {
-          source: status.source,
-          name: status.name,
-          profiles: status.profiles,
-          label: status.label,
-          version: status.version,
-          state: status.state,
-        };
-        if (status.lastRefreshError) details.lastRefreshError = status.lastRefreshError;
-        const body: Record<string, unknown> = {
-          status: status.source === 'server' ? 'UP' : 'UNKNOWN',
-          details,
-        };
-        // A broker outage does not pull the overall status down: the service still serves, the bus
-        // reconnects and catches up by itself, and a DOWN would have orchestrators restart the fleet.
-        const bus = client.busHealth();
-        if (bus) body.components = { bus };
-        // Running on a backup or on local settings only is worth a look, not a restart: 200, UNKNOWN.
-        return { status: 200, body };
-      },
-    },
-    env: {
-      methods: ['GET'],
-      handle: ({ client }) => ({
-        status: 200,
-        body: {
-          activeProfiles: client.settings.profiles,
-          source: client.status.source,
-          propertySources: client.propertySources().map(({ name, properties }) => ({
-            name,
-            properties: Object.fromEntries(
-              Object.entries(properties).map(([key, value]) => [
-                key,
-                // Everything in the decrypted layer was a {cipher} value: a secret whatever its key.
-                { value: name === DECRYPTED_LAYER ? maskValue() : maskPropertyValue(key, value) },
-              ]),
-            ),
-          })),
-        },
-      }),
-    },
+    health: { methods: ['GET'], handle: ({ client }) => ({ status: 200, body: healthBody(client) }) },
+    env: { methods: ['GET'], handle: ({ client }) => ({ status: 200, body: envBody(client) }) },
     prometheus: {
       methods: ['GET'],
       handle: async ({ client }) => {
@@ -122,6 +79,50 @@ export function builtInEndpoints(): Record<string, ManagementEndpoint> {
       },
     },
     ...busEndpoints(),
+  };
+}
+
+/**
+ * `/health`: UP when the configuration came from the server. Running on a backup or on local settings only is
+ * worth a look, not a restart: still 200, with UNKNOWN.
+ */
+function healthBody(client: ConfigClient): Record<string, unknown> {
+  const status = client.status;
+  const details: Record<string, unknown> = {
+    source: status.source,
+    name: status.name,
+    profiles: status.profiles,
+    label: status.label,
+    version: status.version,
+    state: status.state,
+  };
+  if (status.lastRefreshError) details.lastRefreshError = status.lastRefreshError;
+  const body: Record<string, unknown> = {
+    status: status.source === 'server' ? 'UP' : 'UNKNOWN',
+    details,
+  };
+  // A broker outage does not pull the overall status down: the service still serves, the bus
+  // reconnects and catches up by itself, and a DOWN would have orchestrators restart the fleet.
+  const bus = client.busHealth();
+  if (bus) body.components = { bus };
+  return body;
+}
+
+/** `/env`: the property sources, every value masked as Spring's actuator masks it. */
+function envBody(client: ConfigClient): unknown {
+  return {
+    activeProfiles: client.settings.profiles,
+    source: client.status.source,
+    propertySources: client.propertySources().map(({ name, properties }) => ({
+      name,
+      properties: Object.fromEntries(
+        Object.entries(properties).map(([key, value]) => [
+          key,
+          // Everything in the decrypted layer was a {cipher} value: a secret whatever its key.
+          { value: name === DECRYPTED_LAYER ? maskValue() : maskPropertyValue(key, value) },
+        ]),
+      ),
+    })),
   };
 }
 
@@ -138,14 +139,8 @@ export function createManagementHandler(
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== base && path !== `${base}/` && !path.startsWith(`${base}/`)) return false;
     const method = (req.method ?? 'GET').toUpperCase();
-    let segments: string[];
-    try {
-      segments = path
-        .slice(base.length)
-        .split('/')
-        .filter((part) => part !== '')
-        .map((part) => decodeURIComponent(part));
-    } catch {
+    const segments = pathSegments(path, base);
+    if (segments === undefined) {
       sendJson(res, 400, springErrorBody(400, undefined, 'Malformed path', path));
       return true;
     }
@@ -171,26 +166,45 @@ export function createManagementHandler(
       sendJson(res, 405, springErrorBody(405, undefined, `${method} is not supported by ${id}`, path));
       return true;
     }
-    void (async () => {
-      try {
-        const body = method === 'POST' ? (parsedBody ?? (await readJsonBody(req))) : undefined;
-        const response = await endpoint.handle({
-          method: method as ManagementMethod,
-          segments: rest,
-          body,
-          client,
-        });
-        if (response.text) sendText(res, response.status, response.text);
-        else sendJson(res, response.status, response.body);
-      } catch (error) {
-        // Spring's actuator body, without the server's `code` field: the wire format of Spring's own clients.
-        const status = isConfbusError(error) ? error.status : 500;
-        const message = error instanceof Error ? error.message : String(error);
-        sendJson(res, status, springErrorBody(status, undefined, message, path));
-      }
-    })();
+    const request = { method: method as ManagementMethod, segments: rest, client };
+    void answer(endpoint, request, req, res, { path, parsedBody });
     return true;
   };
+}
+
+/** The decoded segments of `path` after `base`; undefined when one is not valid percent-encoding. */
+function pathSegments(path: string, base: string): string[] | undefined {
+  try {
+    return path
+      .slice(base.length)
+      .split('/')
+      .filter((part) => part !== '')
+      .map((part) => decodeURIComponent(part));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads a POST's body (unless a framework already parsed it), runs the endpoint and sends its answer. */
+async function answer(
+  endpoint: ManagementEndpoint,
+  request: Omit<ManagementRequest, 'body'>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { path, parsedBody }: { path: string; parsedBody: unknown },
+): Promise<void> {
+  try {
+    const body = request.method === 'POST' ? (parsedBody ?? (await readJsonBody(req))) : undefined;
+    const { method, segments, client } = request;
+    const response = await endpoint.handle({ method, segments, body, client });
+    if (response.text) sendText(res, response.status, response.text);
+    else sendJson(res, response.status, response.body);
+  } catch (error) {
+    // Spring's actuator body, without the server's `code` field: the wire format of Spring's own clients.
+    const status = isConfbusError(error) ? error.status : 500;
+    const message = error instanceof Error ? error.message : String(error);
+    sendJson(res, status, springErrorBody(status, undefined, message, path));
+  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -7,7 +7,7 @@
 import type { BusNode } from '@confbus/bus';
 import type { Settings } from '@confbus/core';
 import { readRoutePrefix } from './settings/prefix-settings.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import { ConfigFileParser } from './environment/config-file-parser.js';
@@ -113,8 +113,42 @@ interface Wiring extends ConfigServerPorts {
 }
 
 export async function wireConfigServer(ports: ConfigServerPorts): Promise<ConfigServer> {
-  const { settings, logger } = ports;
   const encryption = ports.encryption ?? { locator: undefined, decryptor: undefined };
+  const stores = openStores(ports, encryption);
+  const { repositories } = stores;
+  const defaultMirror = repositories.defaultRepository?.mirror;
+  const mirror = defaultMirror instanceof GitMirror ? defaultMirror : undefined;
+  const tracker = new RefreshTracker(ports.logger.child({ component: 'bus' }), trackerLimits(ports.settings));
+  const partial = { ...ports, ...stores, encryption, defaultMirror, mirror, tracker };
+  const wiring: Wiring = { ...partial, console: buildConsole(partial), build: readBuildInfo() };
+  const { app, fastPath } = await buildHttp(wiring);
+  return {
+    app,
+    repositories,
+    mirror,
+    environments: repositories.defaultRepository?.environments,
+    caches: stores.caches,
+    tracker,
+    encryption,
+    console: wiring.console,
+    fastPath,
+    get bus() {
+      return ports.bus?.node;
+    },
+    listen: () => listen(wiring, app),
+    close: () => close(wiring, app),
+  };
+}
+
+/**
+ * The repositories served, with what their environment services share: the file parser, the caches and the
+ * worker threads; each environment built is decrypted and given the server's overrides once, before caching.
+ */
+function openStores(
+  ports: ConfigServerPorts,
+  encryption: ServerEncryption,
+): Pick<Wiring, 'parser' | 'caches' | 'workers' | 'repositories'> {
+  const { settings } = ports;
   const workers = new EnvironmentWorkers();
   const parser = new ConfigFileParser({
     maxFileBytes: settings.number('confbus.server.max-file-bytes'),
@@ -142,40 +176,9 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
       decryptor || Object.keys(overrides).length > 0
         ? async (env) => withOverrides(decryptor ? await decryptor.decrypt(env) : env, overrides)
         : undefined,
-    logger,
+    logger: ports.logger,
   });
-  const defaultMirror = repositories.defaultRepository?.mirror;
-  const mirror = defaultMirror instanceof GitMirror ? defaultMirror : undefined;
-  const tracker = new RefreshTracker(logger.child({ component: 'bus' }), trackerLimits(settings));
-  const partial = {
-    ...ports,
-    encryption,
-    parser,
-    caches,
-    workers,
-    repositories,
-    defaultMirror,
-    mirror,
-    tracker,
-  };
-  const wiring: Wiring = { ...partial, console: buildConsole(partial), build: readBuildInfo() };
-  const { app, fastPath } = await buildHttp(wiring);
-  return {
-    app,
-    repositories,
-    mirror,
-    environments: repositories.defaultRepository?.environments,
-    caches,
-    tracker,
-    encryption,
-    console: wiring.console,
-    fastPath,
-    get bus() {
-      return ports.bus?.node;
-    },
-    listen: () => listen(wiring, app),
-    close: () => close(wiring, app),
-  };
+  return { parser, caches, workers, repositories };
 }
 
 function trackerLimits(settings: Settings): { maxEvents: number; maxAcksPerEvent: number; maxBytes: number } {
@@ -299,6 +302,22 @@ async function buildHttp(
   const showHealthDetails = installSecurity(app, settings);
   registerMetricsRoutes(app, metrics);
   if (accessLog) installAccessLog(app, logger);
+  registerOperationRoutes(app, w, { health, showHealthDetails });
+  registerConfigRoutes(app, w, finder, fastPath);
+  await registerConsole(app, w);
+  return { app, fastPath };
+}
+
+/** /monitor and the refresh events (with a repository to re-read), health, and the actuator's info routes. */
+function registerOperationRoutes(
+  app: FastifyInstance,
+  w: Wiring,
+  {
+    health,
+    showHealthDetails,
+  }: { health: () => MirrorHealth; showHealthDetails: (request: FastifyRequest) => boolean },
+): void {
+  const { settings, repositories } = w;
   const monitor = buildMonitor(w);
   if (monitor) {
     const maxAcksPerEvent = trackerLimits(settings).maxAcksPerEvent;
@@ -315,6 +334,16 @@ async function buildHttp(
       : { findsNothing: () => healthQueryFindsNothing(repositories) }),
   });
   registerActuatorRoutes(app, w.build);
+}
+
+/** Spring's endpoints, under the prefix: /encrypt, /decrypt, /key, then the environments, files and resources. */
+function registerConfigRoutes(
+  app: FastifyInstance,
+  w: Wiring,
+  finder: EnvironmentFinder,
+  fastPath: RepeatRequestFastPath | undefined,
+): void {
+  const { settings, logger } = w;
   const prefix = readRoutePrefix(settings);
   registerEncryptionRoutes(app, {
     locator: w.encryption.locator,
@@ -330,17 +359,20 @@ async function buildHttp(
     stripDocumentFromYaml: settings.boolean('spring.cloud.config.server.strip-document-from-yaml'),
     reverseLocationOrder: settings.boolean('spring.cloud.config.server.reverse-location-order'),
     service: finder,
-    resources: repositories,
+    resources: w.repositories,
     decryptResource: plainTextDecryptor(settings, w.encryption.locator, w.encryption.decryptor !== undefined),
     maxProfiles: settings.number('confbus.server.max-profiles'),
     ...(fastPath ? { fastPath } : {}),
   });
+}
+
+/** The console's routes, or, when it cannot work here, routes that say why; its prefix is reserved either way. */
+async function registerConsole(app: FastifyInstance, w: Wiring): Promise<void> {
   reserveConsolePrefix(app);
-  const unavailable = consoleUnavailableReason(repositories);
+  const unavailable = consoleUnavailableReason(w.repositories);
   if (w.console) await w.console.register(app);
-  else if (unavailable !== undefined && settings.boolean('confbus.console.enabled'))
+  else if (unavailable !== undefined && w.settings.boolean('confbus.console.enabled'))
     registerConsoleUnavailable(app, unavailable);
-  return { app, fastPath };
 }
 
 /**

@@ -10,68 +10,76 @@ import { type Document, type LineCounter, type Node, isAlias, isMap, isPair, isS
 const isMergeKey = (key: unknown): boolean => isScalar(key) && typeof key.value === 'symbol';
 
 export function yamlOrigins(document: Document, lines: LineCounter): Record<string, string> {
-  const origins: Record<string, string> = {};
-  const at = (node: Node | null | undefined): string | undefined => {
-    if (!node?.range) return undefined;
-    const { line, col } = lines.linePos(node.range[0]);
-    return `${line}:${col}`;
-  };
-  const set = (key: string, node: Node | null | undefined) => {
-    const origin = at(node);
-    if (origin !== undefined && key !== '') {
-      Object.defineProperty(origins, key, {
-        value: origin,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-  };
-  // Alias.resolve searches the document for its anchor: each alias is looked up once.
-  const anchors = new Map<unknown, Node | null>();
-  const resolve = (node: unknown): Node | null => {
+  const walk = new OriginWalk(document, lines);
+  const contents = document.contents;
+  if (isMap(walk.resolve(contents))) walk.node(contents, '', 0);
+  else walk.node(contents, 'document', 0);
+  return walk.origins;
+}
+
+/** One walk of a document, recording the origin of every value it reaches under its flattened name. */
+class OriginWalk {
+  readonly origins: Record<string, string> = {};
+  /** Alias.resolve searches the document for its anchor: each alias is looked up once. */
+  private readonly anchors = new Map<unknown, Node | null>();
+
+  constructor(
+    private readonly document: Document,
+    private readonly lines: LineCounter,
+  ) {}
+
+  /** The node an alias stands for (any other node as it is). */
+  resolve(node: unknown): Node | null {
     if (!isAlias(node)) return (node as Node | null) ?? null;
-    let target = anchors.get(node);
+    let target = this.anchors.get(node);
     if (target === undefined) {
-      target = node.resolve(document) ?? null;
-      anchors.set(node, target);
+      target = node.resolve(this.document) ?? null;
+      this.anchors.set(node, target);
     }
     return target;
-  };
+  }
 
-  const walk = (raw: unknown, prefix: string, depth: number): void => {
-    const node = resolve(raw);
+  node(raw: unknown, prefix: string, depth: number): void {
+    const node = this.resolve(raw);
     if (node === null || depth > 256) return;
     if (isMap(node)) {
       // Merged keys first: explicit keys of the map win over them, wherever the merge is written.
       for (const pair of node.items) {
-        if (isMergeKey(pair.key)) walkMerge(pair.value, prefix, depth);
+        if (isMergeKey(pair.key)) this.merge(pair.value, prefix, depth);
       }
       for (const pair of node.items) {
         if (!isPair(pair) || isMergeKey(pair.key)) continue;
         const key = isScalar(pair.key) ? pair.key.value : undefined;
         const name =
           typeof key === 'string' ? key : `[${key === null || key === undefined ? 'null' : String(key)}]`;
-        walk(pair.value, join(prefix, name), depth + 1);
+        this.node(pair.value, join(prefix, name), depth + 1);
       }
     } else if (isSeq(node)) {
-      if (node.items.length === 0) set(prefix, node);
-      node.items.forEach((item, index) => walk(item, `${prefix}[${index}]`, depth + 1));
+      if (node.items.length === 0) this.set(prefix, node);
+      node.items.forEach((item, index) => this.node(item, `${prefix}[${index}]`, depth + 1));
     } else {
-      set(prefix, node);
+      this.set(prefix, node);
     }
-  };
-  const walkMerge = (raw: unknown, prefix: string, depth: number): void => {
-    const node = resolve(raw);
-    // In `<<: [*a, *b]` the first map wins: walk it last.
-    if (isSeq(node)) for (const item of [...node.items].reverse()) walk(item, prefix, depth + 1);
-    else walk(node, prefix, depth + 1);
-  };
+  }
 
-  const contents = document.contents;
-  if (isMap(resolve(contents))) walk(contents, '', 0);
-  else walk(contents, 'document', 0);
-  return origins;
+  private merge(raw: unknown, prefix: string, depth: number): void {
+    const node = this.resolve(raw);
+    // In `<<: [*a, *b]` the first map wins: walk it last.
+    if (isSeq(node)) for (const item of [...node.items].reverse()) this.node(item, prefix, depth + 1);
+    else this.node(node, prefix, depth + 1);
+  }
+
+  private set(key: string, node: Node): void {
+    if (!node.range || key === '') return;
+    const { line, col } = this.lines.linePos(node.range[0]);
+    // defineProperty: a key such as `__proto__` is an ordinary own property here.
+    Object.defineProperty(this.origins, key, {
+      value: `${line}:${col}`,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
 }
 
 function join(prefix: string, key: string): string {

@@ -9,7 +9,7 @@
  * environment endpoints validate them (same codes).
  */
 import { renderJson, renderProperties, renderYaml, writeJson } from '@confbus/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { validateRequest } from '../environment/environment-controller.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import type { ResolvedEnvironment } from '../environment/resolved-environment.js';
@@ -26,11 +26,96 @@ import {
 const FORMATS = ['yml', 'properties', 'json'] as const;
 
 export function registerEnvironmentRoutes(app: FastifyInstance, context: ConsoleContext): void {
-  // Renderings per resolved environment and format: a cached environment is one shared object per commit.
-  const downloads = new WeakMap<ResolvedEnvironment, Map<string, string>>();
-  const downloadOf = (resolved: ResolvedEnvironment, format: (typeof FORMATS)[number]): string => {
-    let byFormat = downloads.get(resolved);
-    if (!byFormat) downloads.set(resolved, (byFormat = new Map()));
+  const answers = new EnvironmentAnswers(context);
+  // Values may be bigints and JavaDoubles, which JSON.stringify (fastify's serializer) refuses.
+  app.get<{ Querystring: Query }>(`${CONSOLE_API}/environment`, async (request, reply) => {
+    reply.serializer(writeJson);
+    return answers.properties(request.query);
+  });
+  app.get<{ Querystring: Query }>(`${CONSOLE_API}/environment/download`, async (request, reply) =>
+    answers.download(request.query, reply),
+  );
+  app.get<{ Querystring: Query }>(`${CONSOLE_API}/diff`, async (request, reply) => {
+    reply.serializer(writeJson);
+    return answers.diff(request.query);
+  });
+}
+
+/**
+ * The answers of the routes above. What they derive from a resolved environment is kept per environment object:
+ * a cached environment is one shared object per commit, so a WeakMap holds it exactly as long as the cache does.
+ */
+class EnvironmentAnswers {
+  /** Renderings per resolved environment and format. */
+  private readonly downloads = new WeakMap<ResolvedEnvironment, Map<string, string>>();
+  private readonly effective = new WeakMap<ResolvedEnvironment, EffectiveProperty[]>();
+
+  constructor(private readonly context: ConsoleContext) {}
+
+  /** One page of the effective properties, optionally filtered by key. */
+  properties(query: Query) {
+    const parsed = environmentRequest(query, this.context, 'label');
+    const filter = optionalText(query, 'filter')?.toLowerCase();
+    const wanted = page(query, 200);
+    return this.context.repositories.serve(parsed, async (served, { resolved, revision }) => {
+      const all = this.propertiesOf(resolved, served);
+      const matching = filter === undefined ? all : all.filter((p) => p.key.toLowerCase().includes(filter));
+      return {
+        application: parsed.name,
+        profiles: parsed.profiles,
+        repository: served.name,
+        label: revision.label,
+        commit: revision.commit,
+        stale: revision.stale,
+        ...paginate(matching, wanted),
+      };
+    });
+  }
+
+  /** The masked environment as a file to save. */
+  async download(query: Query, reply: FastifyReply): Promise<string> {
+    const parsed = environmentRequest(query, this.context, 'label');
+    const format = choice(query, 'format', FORMATS, 'yml');
+    const { resolved, revision } = await this.context.repositories.find(parsed);
+    // Names and profiles are validated to [A-Za-z0-9._+@-] and commas: safe in a quoted file name.
+    const file = `${parsed.applications.join('_')}-${parsed.profiles.join('_')}.${format}`;
+    reply
+      .type(format === 'json' ? 'application/json' : 'text/plain; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${file}"`)
+      .header('x-config-version', revision.commit);
+    return this.downloadOf(resolved, format);
+  }
+
+  /** What changed between two labels (`from` absent: the commit `to` replaced). */
+  diff(query: Query) {
+    const { context } = this;
+    const target = environmentRequest(query, context, 'to');
+    const from = optionalText(query, 'from');
+    // Both sides from the repository that serves `to`, with one upstream check: `to` checks, `from` reads the
+    // state that check fetched.
+    return context.repositories.serve(target, async (served, after) => {
+      const fromLabel = from ?? (await previousCommitOf(context, served, after.revision.commit));
+      const before =
+        fromLabel === null
+          ? undefined
+          : await served.environments.find({
+              ...environmentRequest({ ...query, from: fromLabel }, context, 'from'),
+              lastFetched: true,
+            });
+      return {
+        application: target.name,
+        profiles: target.profiles,
+        repository: served.name,
+        from: before ? { label: before.revision.label, commit: before.revision.commit } : null,
+        to: { label: after.revision.label, commit: after.revision.commit },
+        ...diffEnvironments(before?.resolved, after.resolved),
+      };
+    });
+  }
+
+  private downloadOf(resolved: ResolvedEnvironment, format: (typeof FORMATS)[number]): string {
+    let byFormat = this.downloads.get(resolved);
+    if (!byFormat) this.downloads.set(resolved, (byFormat = new Map()));
     let text = byFormat.get(format);
     if (text === undefined) {
       const masked = maskedProperties(resolved);
@@ -43,78 +128,16 @@ export function registerEnvironmentRoutes(app: FastifyInstance, context: Console
       byFormat.set(format, text);
     }
     return text;
-  };
+  }
 
-  // Effective properties per resolved environment (cached environments are shared objects).
-  const effective = new WeakMap<ResolvedEnvironment, EffectiveProperty[]>();
-  const propertiesOf = (resolved: ResolvedEnvironment, served: ServedRepository): EffectiveProperty[] => {
-    let properties = effective.get(resolved);
+  private propertiesOf(resolved: ResolvedEnvironment, served: ServedRepository): EffectiveProperty[] {
+    let properties = this.effective.get(resolved);
     if (!properties) {
       properties = effectiveProperties(resolved, served.environments.displayUri);
-      effective.set(resolved, properties);
+      this.effective.set(resolved, properties);
     }
     return properties;
-  };
-
-  // Values may be bigints and JavaDoubles, which JSON.stringify (fastify's serializer) refuses.
-  app.get<{ Querystring: Query }>(`${CONSOLE_API}/environment`, async (request, reply) => {
-    reply.serializer(writeJson);
-    const parsed = environmentRequest(request.query, context, 'label');
-    const filter = optionalText(request.query, 'filter')?.toLowerCase();
-    const wanted = page(request.query, 200);
-    return context.repositories.serve(parsed, async (served, { resolved, revision }) => {
-      const all = propertiesOf(resolved, served);
-      const matching = filter === undefined ? all : all.filter((p) => p.key.toLowerCase().includes(filter));
-      return {
-        application: parsed.name,
-        profiles: parsed.profiles,
-        repository: served.name,
-        label: revision.label,
-        commit: revision.commit,
-        stale: revision.stale,
-        ...paginate(matching, wanted),
-      };
-    });
-  });
-
-  app.get<{ Querystring: Query }>(`${CONSOLE_API}/environment/download`, async (request, reply) => {
-    const parsed = environmentRequest(request.query, context, 'label');
-    const format = choice(request.query, 'format', FORMATS, 'yml');
-    const { resolved, revision } = await context.repositories.find(parsed);
-    // Names and profiles are validated to [A-Za-z0-9._+@-] and commas: safe in a quoted file name.
-    const file = `${parsed.applications.join('_')}-${parsed.profiles.join('_')}.${format}`;
-    reply
-      .type(format === 'json' ? 'application/json' : 'text/plain; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${file}"`)
-      .header('x-config-version', revision.commit);
-    return downloadOf(resolved, format);
-  });
-
-  app.get<{ Querystring: Query }>(`${CONSOLE_API}/diff`, async (request, reply) => {
-    reply.serializer(writeJson);
-    const target = environmentRequest(request.query, context, 'to');
-    const from = optionalText(request.query, 'from');
-    // Both sides from the repository that serves `to`, with one upstream check: `to` checks, `from` reads the
-    // state that check fetched.
-    return context.repositories.serve(target, async (served, after) => {
-      const fromLabel = from ?? (await previousCommitOf(context, served, after.revision.commit));
-      const before =
-        fromLabel === null
-          ? undefined
-          : await served.environments.find({
-              ...environmentRequest({ ...request.query, from: fromLabel }, context, 'from'),
-              lastFetched: true,
-            });
-      return {
-        application: target.name,
-        profiles: target.profiles,
-        repository: served.name,
-        from: before ? { label: before.revision.label, commit: before.revision.commit } : null,
-        to: { label: after.revision.label, commit: after.revision.commit },
-        ...diffEnvironments(before?.resolved, after.resolved),
-      };
-    });
-  });
+  }
 }
 
 function environmentRequest(

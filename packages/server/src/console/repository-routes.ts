@@ -23,68 +23,73 @@ const FILES_SHOWN = 50;
 
 export function registerRepositoryRoutes(app: FastifyInstance, context: ConsoleContext): void {
   app.get(`${CONSOLE_API}/overview`, async () => overview(context));
-
   app.get<{ Querystring: Query }>(`${CONSOLE_API}/labels`, async (request) =>
     paginate(await context.history.labels(), page(request.query, 100)),
   );
-
-  app.get<{ Querystring: Query }>(`${CONSOLE_API}/applications`, async (request) => {
-    const revision = await context.mirror.resolve(optionalText(request.query, 'label') ?? null);
-    const catalogue = await context.catalogue.at(revision.commit);
-    const filter = optionalText(request.query, 'filter')?.toLowerCase();
-    const matching = catalogue.applications.filter(
-      (a) => filter === undefined || a.name.toLowerCase().includes(filter),
-    );
-    const paged = paginate(matching, page(request.query));
-    return {
-      label: revision.label,
-      commit: revision.commit,
-      ...paged,
-      items: paged.items.map((a) => ({
-        ...a,
-        files: a.files.slice(0, FILES_SHOWN),
-        fileCount: a.files.length,
-      })),
-    };
-  });
-
+  app.get<{ Querystring: Query }>(`${CONSOLE_API}/applications`, async (request) =>
+    applications(context, request.query),
+  );
   app.get<{ Params: { application: string }; Querystring: Query }>(
     `${CONSOLE_API}/applications/:application/commits`,
-    async (request) => {
-      const { revision, application } = await findApplication(
-        context,
-        request.params.application,
-        request.query,
-      );
-      const { offset, limit } = page(request.query, 20);
-      const log = await context.history.log({
-        commit: revision.commit,
-        paths: application.files,
-        offset,
-        limit,
-      });
-      return {
-        application: application.name,
-        label: revision.label,
-        commit: revision.commit,
-        offset,
-        limit,
-        more: log.more,
-        items: log.commits,
-      };
-    },
+    async (request) => applicationCommits(context, request.params.application, request.query),
   );
+  app.get<{ Params: { commit: string } }>(`${CONSOLE_API}/commits/:commit`, async (request) =>
+    commitDetails(context, request.params.commit),
+  );
+}
 
-  app.get<{ Params: { commit: string } }>(`${CONSOLE_API}/commits/:commit`, async (request) => {
-    if (!/^[0-9a-fA-F]{7,40}$/.test(request.params.commit))
-      throw badRequest('A commit is written as 7 to 40 hexadecimal digits');
-    const revision = await context.mirror.resolveFetched(request.params.commit);
-    const summary = await context.history.commit(revision.commit);
-    return {
-      ...summary,
-      previousCommit: context.pushes.previousOf(revision.commit) ?? summary.parents[0] ?? null,
-    };
+/** One page of the applications at a label, each with the first of its files. */
+async function applications(context: ConsoleContext, query: Query) {
+  const revision = await context.mirror.resolve(optionalText(query, 'label') ?? null);
+  const catalogue = await context.catalogue.at(revision.commit);
+  const filter = optionalText(query, 'filter')?.toLowerCase();
+  const matching = catalogue.applications.filter(
+    (a) => filter === undefined || a.name.toLowerCase().includes(filter),
+  );
+  const paged = paginate(matching, page(query));
+  return {
+    label: revision.label,
+    commit: revision.commit,
+    ...paged,
+    items: paged.items.map((a) => ({
+      ...a,
+      files: a.files.slice(0, FILES_SHOWN),
+      fileCount: a.files.length,
+    })),
+  };
+}
+
+/** One page of the commits that touched an application's files, newest first. */
+async function applicationCommits(context: ConsoleContext, name: string, query: Query) {
+  const { revision, application } = await findApplication(context, name, query);
+  const { offset, limit } = page(query, 20);
+  const log = await context.history.log({
+    commit: revision.commit,
+    paths: application.files,
+    offset,
+    limit,
   });
+  return {
+    application: application.name,
+    label: revision.label,
+    commit: revision.commit,
+    offset,
+    limit,
+    more: log.more,
+    items: log.commits,
+  };
+}
+
+/** One fetched commit, with the commit before it (the one its push replaced, else its first parent). */
+async function commitDetails(context: ConsoleContext, commit: string) {
+  if (!/^[0-9a-fA-F]{7,40}$/.test(commit))
+    throw badRequest('A commit is written as 7 to 40 hexadecimal digits');
+  const revision = await context.mirror.resolveFetched(commit);
+  const summary = await context.history.commit(revision.commit);
+  return {
+    ...summary,
+    previousCommit: context.pushes.previousOf(revision.commit) ?? summary.parents[0] ?? null,
+  };
 }
 
 async function overview(context: ConsoleContext) {

@@ -49,40 +49,88 @@ export interface EnvironmentRoutesOptions {
 }
 
 export function registerEnvironmentRoutes(app: FastifyInstance, options: EnvironmentRoutesOptions): void {
-  const { service } = options;
   const prefix = options.prefix ?? '';
+  const endpoints = new EnvironmentEndpoints(options, prefix);
+  app.get<{ Params: { file: string } }>(`${prefix}/:file`, (request, reply) =>
+    endpoints.sendFile(request, reply, null, request.params.file),
+  );
+  app.get<{ Params: NameAndProfiles }>(`${prefix}/:name/:profiles`, (request, reply) =>
+    endpoints.sendTwoSegments(request, reply),
+  );
+  app.get<{ Params: NameAndProfiles & { '*': string } }>(`${prefix}/:name/:profiles/*`, (request, reply) =>
+    endpoints.sendLabelledOrResource(request, reply),
+  );
+}
+
+interface NameAndProfiles {
+  name: string;
+  profiles: string;
+}
+
+/** The answers of the routes above, sharing the options and the cache of validated requests. */
+class EnvironmentEndpoints {
   /** Segments of the URL after the prefix. */
-  const prefixSegments = prefix === '' ? 0 : prefix.split('/').length - 1;
+  private readonly prefixSegments: number;
   // Clients ask for the same few (application, profiles, label) over and over: validate each once.
-  const validated = new LruCache<string, EnvironmentRequest>(2000);
-  const parseRequest = (parts: RawParts): EnvironmentRequest => {
-    const key = `${parts.name}\u0000${parts.profiles}\u0000${parts.label ?? ''}`;
-    let parsed = validated.get(key);
-    if (!parsed) {
-      parsed = validateRequest(parts, options.maxProfiles);
-      validated.set(key, parsed);
-    }
-    return parsed;
-  };
+  private readonly validated = new LruCache<string, EnvironmentRequest>(2000);
 
-  const sendEnvironment = async (
-    request: FastifyRequest,
+  constructor(
+    private readonly options: EnvironmentRoutesOptions,
+    prefix: string,
+  ) {
+    this.prefixSegments = prefix === '' ? 0 : prefix.split('/').length - 1;
+  }
+
+  /** `/{name}/{profiles}`, or `/{label}/{app}-{profiles}.yml`, which shares its shape. */
+  sendTwoSegments(
+    request: FastifyRequest<{ Params: NameAndProfiles }>,
     reply: FastifyReply,
-    parts: RawParts,
-  ): Promise<Buffer> => {
-    const parsed = parseRequest(parts);
-    const { resolved, revision } = await service.find(withVersionHint(parsed, versionHint(request)));
-    reply.headers(environmentHeaders(request.headers.accept, revision));
-    options.fastPath?.remember(request.url, parsed, request.routeOptions.url ?? 'unmatched');
-    return resolved.body(request.headers.accept);
-  };
+  ): Promise<Buffer | string> {
+    const { name, profiles } = request.params;
+    // Spring's `/{name}/{profiles}` excludes file suffixes.
+    if (FILE_SUFFIX.test(profiles)) return this.sendFile(request, reply, name, profiles);
+    return this.sendEnvironment(request, reply, { name, profiles, label: null });
+  }
 
-  const sendFile = async (
+  /** `/{name}/{profiles}/{label}`, or a plain-text resource. */
+  sendLabelledOrResource(
+    request: FastifyRequest<{ Params: NameAndProfiles & { '*': string } }>,
+    reply: FastifyReply,
+  ): Promise<Buffer | string> {
+    const { options } = this;
+    const { name, profiles } = request.params;
+    // Spring's label is one segment: more segments make `/{name}/{profile}/{label}/{path}`, and one segment
+    // with ?useDefaultLabel makes `/{name}/{profile}/{path}` (plain-text resources).
+    const rest = rawSegmentsAfter(request.url, this.prefixSegments + 2);
+    const useDefaultLabel = Object.hasOwn(request.query as object, 'useDefaultLabel');
+    if (options.resources && (rest.length > 1 || useDefaultLabel)) {
+      const label = rest.length > 1 || !useDefaultLabel ? decodeSegment(rest[0] ?? '') : null;
+      const parsed = this.parseRequest({ name, profiles, label });
+      const path = label === null ? rest : rest.slice(1);
+      return sendResource(options.resources, request, reply, parsed, path, {
+        decrypt: options.decryptResource,
+        reverseLocationOrder: options.reverseLocationOrder ?? false,
+      });
+    }
+    return this.sendEnvironment(request, reply, { name, profiles, label: request.params['*'] });
+  }
+
+  async sendEnvironment(request: FastifyRequest, reply: FastifyReply, parts: RawParts): Promise<Buffer> {
+    const parsed = this.parseRequest(parts);
+    const { resolved, revision } = await this.options.service.find(
+      withVersionHint(parsed, versionHint(request)),
+    );
+    reply.headers(environmentHeaders(request.headers.accept, revision));
+    this.options.fastPath?.remember(request.url, parsed, request.routeOptions.url ?? 'unmatched');
+    return resolved.body(request.headers.accept);
+  }
+
+  async sendFile(
     request: FastifyRequest,
     reply: FastifyReply,
     label: string | null,
     file: string,
-  ): Promise<string> => {
+  ): Promise<string> {
     const match = /^(.+)-([^-]+)\.(yml|yaml|properties|json)$/.exec(file);
     if (!match) {
       throw new ConfbusError(
@@ -91,47 +139,27 @@ export function registerEnvironmentRoutes(app: FastifyInstance, options: Environ
       );
     }
     const [, name = '', profiles = '', extension = ''] = match;
-    const parsed = parseRequest({ name, profiles, label });
-    const { resolved, revision } = await service.find(withVersionHint(parsed, versionHint(request)));
+    const parsed = this.parseRequest({ name, profiles, label });
+    const { resolved, revision } = await this.options.service.find(
+      withVersionHint(parsed, versionHint(request)),
+    );
     reply.headers(revisionHeaders(revision));
     const format: RenderFormat = extension === 'yaml' ? 'yml' : (extension as RenderFormat);
     const query = request.query as Record<string, string | undefined>;
     const resolve = query.resolvePlaceholders !== 'false';
     reply.type(format === 'json' ? 'application/json' : 'text/plain; charset=utf-8');
-    return resolved.render(format, resolve, options.stripDocumentFromYaml ?? true);
-  };
+    return resolved.render(format, resolve, this.options.stripDocumentFromYaml ?? true);
+  }
 
-  app.get<{ Params: { file: string } }>(`${prefix}/:file`, (request, reply) =>
-    sendFile(request, reply, null, request.params.file),
-  );
-
-  app.get<{ Params: { name: string; profiles: string } }>(`${prefix}/:name/:profiles`, (request, reply) => {
-    const { name, profiles } = request.params;
-    // `/{label}/{app}-{profiles}.yml` shares this shape; Spring's `/{name}/{profiles}` excludes file suffixes.
-    if (FILE_SUFFIX.test(profiles)) return sendFile(request, reply, name, profiles);
-    return sendEnvironment(request, reply, { name, profiles, label: null });
-  });
-
-  app.get<{ Params: { name: string; profiles: string; '*': string } }>(
-    `${prefix}/:name/:profiles/*`,
-    (request, reply) => {
-      const { name, profiles } = request.params;
-      // Spring's label is one segment: more segments make `/{name}/{profile}/{label}/{path}`, and one segment
-      // with ?useDefaultLabel makes `/{name}/{profile}/{path}` (plain-text resources).
-      const rest = rawSegmentsAfter(request.url, prefixSegments + 2);
-      const useDefaultLabel = Object.hasOwn(request.query as object, 'useDefaultLabel');
-      if (options.resources && (rest.length > 1 || useDefaultLabel)) {
-        const label = rest.length > 1 || !useDefaultLabel ? decodeSegment(rest[0] ?? '') : null;
-        const parsed = parseRequest({ name, profiles, label });
-        const path = label === null ? rest : rest.slice(1);
-        return sendResource(options.resources, request, reply, parsed, path, {
-          decrypt: options.decryptResource,
-          reverseLocationOrder: options.reverseLocationOrder ?? false,
-        });
-      }
-      return sendEnvironment(request, reply, { name, profiles, label: request.params['*'] });
-    },
-  );
+  private parseRequest(parts: RawParts): EnvironmentRequest {
+    const key = `${parts.name}\u0000${parts.profiles}\u0000${parts.label ?? ''}`;
+    let parsed = this.validated.get(key);
+    if (!parsed) {
+      parsed = validateRequest(parts, this.options.maxProfiles);
+      this.validated.set(key, parsed);
+    }
+    return parsed;
+  }
 }
 
 export interface RawParts {

@@ -6,6 +6,7 @@
  */
 import {
   type Environment,
+  type FileDocument,
   candidateConfigFiles,
   loadWithImports,
   propertySourcesOf,
@@ -193,12 +194,47 @@ export class EnvironmentService {
     key: string,
   ): Promise<ResolvedEnvironment> {
     this.builds++;
-    const { repository } = this.options;
+    const { documents, objectBytes } = await this.loadDocuments(request, commit, effectiveLabel);
+    // Each step below walks every property of a large environment: the event loop gets a turn between them.
+    const slice = new TimeSlice();
+    await slice.pause();
+    const propertySources = this.named(propertySourcesOf(documents, [...request.profiles], this.uri));
+    if (propertySources.length === 0 && !this.options.acceptEmpty) {
+      throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
+    }
+    const environment: Environment = {
+      name: request.name,
+      profiles: [request.profilesText],
+      label: request.label,
+      version: commit,
+      state: null,
+      propertySources,
+    };
+    await slice.pause();
+    const served = (await this.options.transform?.(environment)) ?? environment;
+    const { environments } = this;
+    return new ResolvedEnvironment(served, {
+      stored: environment,
+      objectBytes: objectBytes * (1 + copiedShare(environment, served)),
+      grown: () => environments.reweigh(key),
+      ...(this.options.workers ? { workers: this.options.workers } : {}),
+    });
+  }
+
+  /**
+   * The documents of the files a request reads at a commit, imports followed, and their estimated weight in
+   * memory; refused past confbus.server.max-environment-bytes.
+   */
+  private async loadDocuments(
+    request: EnvironmentRequest,
+    commit: string,
+    effectiveLabel: string,
+  ): Promise<{ documents: FileDocument[]; objectBytes: number }> {
     const { directories, present } = await this.searchDirectories(request, {
       commit,
       label: effectiveLabel,
     });
-    const ids = await repository.blobIds?.(commit);
+    const ids = await this.options.repository.blobIds?.(commit);
     const tree = { applications: request.applications, profiles: request.profiles, directories };
     // The files the search directories hold are read and parsed at once, in parallel; imported ones as the
     // import tree asks for them (it needs a file's documents to know what it imports).
@@ -233,30 +269,7 @@ export class EnvironmentService {
         return file.documents;
       },
     );
-    // Each step below walks every property of a large environment: the event loop gets a turn between them.
-    const slice = new TimeSlice();
-    await slice.pause();
-    const propertySources = this.named(propertySourcesOf(documents, [...request.profiles], this.uri));
-    if (propertySources.length === 0 && !this.options.acceptEmpty) {
-      throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
-    }
-    const environment: Environment = {
-      name: request.name,
-      profiles: [request.profilesText],
-      label: request.label,
-      version: commit,
-      state: null,
-      propertySources,
-    };
-    await slice.pause();
-    const served = (await this.options.transform?.(environment)) ?? environment;
-    const { environments } = this;
-    return new ResolvedEnvironment(served, {
-      stored: environment,
-      objectBytes: objectBytes * (1 + copiedShare(environment, served)),
-      grown: () => environments.reweigh(key),
-      ...(this.options.workers ? { workers: this.options.workers } : {}),
-    });
+    return { documents, objectBytes };
   }
 
   /** Renames `<uri>/<path>[ (document #N)]` sources when the repository names its files itself. */

@@ -3,7 +3,12 @@
 // HTTP protocol's `GET <repo>/info/refs?service=git-upload-pack` answers with the ref advertisement
 // (https://git-scm.com/docs/http-protocol). Anything this reader does not handle exactly as git would — a
 // redirect, a login prompt, a dumb HTTP server, a TLS failure — is left to git, whose messages operators know.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { GitCommandError } from './errors.js';
 import { readAdvertisement, readServiceHeader } from './ref-advertisement.js';
@@ -75,17 +80,7 @@ export class SmartHttpRefs {
         reject(new Error('GitMirror is closed'));
         return;
       }
-      const req = this.send(this.url, {
-        agent: this.agent,
-        headers: {
-          // As git sends them: no cached answer, and an agent that smart-HTTP servers recognise as git's.
-          'user-agent': 'git/confbus',
-          accept: '*/*',
-          pragma: 'no-cache',
-          'cache-control': 'no-cache',
-          ...(this.options.authorization === undefined ? {} : { authorization: this.options.authorization }),
-        },
-      });
+      const req = this.request();
       let settled = false;
       const finish = (error?: Error, refs?: Map<string, string>) => {
         if (settled) return;
@@ -108,38 +103,76 @@ export class SmartHttpRefs {
         finish(new GitCommandError(`${what} ${reason}`, null, true));
       });
       req.on('error', (error) => stepAside(error.message));
-      req.on('response', (res: IncomingMessage) => {
-        if (res.statusCode !== 200 || res.headers['content-type'] !== ADVERTISEMENT_TYPE) {
-          res.resume();
-          stepAside(`HTTP ${res.statusCode} ${res.headers['content-type'] ?? ''}`.trim());
-          return;
-        }
-        const refs = new Map<string, string>();
-        let buffer: Buffer = Buffer.alloc(0);
-        let headerRead = false;
-        let done = false;
-        res.on('data', (chunk: Buffer) => {
-          if (done) return;
-          buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
-          try {
-            if (!headerRead) {
-              const consumed = readServiceHeader(buffer);
-              if (consumed === 0) return;
-              headerRead = true;
-              buffer = buffer.subarray(consumed);
-            }
-            const consumed = readAdvertisement(buffer, refs);
-            if (consumed === 'done') done = true;
-            else buffer = buffer.subarray(consumed);
-          } catch (error) {
-            stepAside((error as Error).message);
-          }
-        });
-        // The body ends with the advertisement's flush; only then is the connection free for the next check.
-        res.on('end', () => (done ? finish(undefined, refs) : stepAside('the answer ended early')));
-        res.on('error', (error) => stepAside(error.message));
-      });
+      req.on('response', (res: IncomingMessage) =>
+        readRefsAnswer(res, (refs) => finish(undefined, refs), stepAside),
+      );
       req.end();
     });
+  }
+
+  /** The info/refs request, with the headers git sends. */
+  private request(): ClientRequest {
+    return this.send(this.url, {
+      agent: this.agent,
+      headers: {
+        // As git sends them: no cached answer, and an agent that smart-HTTP servers recognise as git's.
+        'user-agent': 'git/confbus',
+        accept: '*/*',
+        pragma: 'no-cache',
+        'cache-control': 'no-cache',
+        ...(this.options.authorization === undefined ? {} : { authorization: this.options.authorization }),
+      },
+    });
+  }
+}
+
+/**
+ * Reads the answer to info/refs into `done`, or hands a reason to `stepAside` when it is not a complete ref
+ * advertisement (then git reads the refs instead).
+ */
+function readRefsAnswer(
+  res: IncomingMessage,
+  done: (refs: Map<string, string>) => void,
+  stepAside: (reason: string) => void,
+): void {
+  if (res.statusCode !== 200 || res.headers['content-type'] !== ADVERTISEMENT_TYPE) {
+    res.resume();
+    stepAside(`HTTP ${res.statusCode} ${res.headers['content-type'] ?? ''}`.trim());
+    return;
+  }
+  const body = new AdvertisementBody();
+  res.on('data', (chunk: Buffer) => {
+    try {
+      body.add(chunk);
+    } catch (error) {
+      stepAside((error as Error).message);
+    }
+  });
+  // The body ends with the advertisement's flush; only then is the connection free for the next check.
+  res.on('end', () => (body.complete ? done(body.refs) : stepAside('the answer ended early')));
+  res.on('error', (error) => stepAside(error.message));
+}
+
+/** A ref advertisement read as its chunks arrive: the service header, then the refs up to the flush. */
+class AdvertisementBody {
+  readonly refs = new Map<string, string>();
+  /** The flush was read: the refs are all there. */
+  complete = false;
+  private buffer: Buffer = Buffer.alloc(0);
+  private headerRead = false;
+
+  /** Reads what `chunk` completes; throws when the advertisement is malformed. */
+  add(chunk: Buffer): void {
+    if (this.complete) return;
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    if (!this.headerRead) {
+      const consumed = readServiceHeader(this.buffer);
+      if (consumed === 0) return;
+      this.headerRead = true;
+      this.buffer = this.buffer.subarray(consumed);
+    }
+    const consumed = readAdvertisement(this.buffer, this.refs);
+    if (consumed === 'done') this.complete = true;
+    else this.buffer = this.buffer.subarray(consumed);
   }
 }

@@ -57,13 +57,12 @@ export class ServerMetrics {
     const registers = [this.registry];
     // Node's process_* and nodejs_* metrics, as every Node service exposes them.
     collectDefaultMetrics({ register: this.registry });
-    const build = sources.build;
     new Gauge({
       name: 'confbus_build_info',
       help: 'Always 1; the labels say which confbus build and Node.js version run',
       labelNames: ['version', 'node_version'],
       registers,
-    }).set({ version: build.version, node_version: process.version }, 1);
+    }).set({ version: sources.build.version, node_version: process.version }, 1);
     registerBusMetrics(this.registry, sources.bus);
     this.requests = new Counter({
       name: 'confbus_http_requests_total',
@@ -78,54 +77,8 @@ export class ServerMetrics {
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
       registers,
     });
-
-    followCounter(
-      this.registry,
-      'confbus_environment_builds_total',
-      'Environments built (cache misses that read the repository)',
-      () => sources.environments.builds,
-    );
-    followCounter(
-      this.registry,
-      'confbus_environment_cache_hits_total',
-      'Environment requests answered from the cache',
-      () => sources.environments.cacheHits,
-    );
-    followCounter(
-      this.registry,
-      'confbus_environment_cache_misses_total',
-      'Environment requests not found in the cache',
-      () => sources.environments.cacheMisses,
-    );
-    followCounter(
-      this.registry,
-      'confbus_git_upstream_checks_total',
-      'Upstream checks (git ls-remote) started',
-      () => sources.git().checks,
-    );
-    followCounter(
-      this.registry,
-      'confbus_git_upstream_fetches_total',
-      'Fetches performed because upstream refs had moved',
-      () => sources.git().fetches,
-    );
-    new Gauge({
-      name: 'confbus_git_stale',
-      help: '1 while the upstream is unreachable and the last fetched state is served, else 0',
-      registers,
-      collect() {
-        this.set(sources.git().stale ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: 'confbus_git_last_success_timestamp_seconds',
-      help: 'Unix time of the last successful upstream check (0 = never)',
-      registers,
-      collect() {
-        const at = sources.git().lastSuccessAt;
-        this.set(at === undefined ? 0 : at.getTime() / 1000);
-      },
-    });
+    registerEnvironmentMetrics(this.registry, sources.environments);
+    registerGitMetrics(this.registry, sources.git);
   }
 
   observeRequest(observation: RequestObservation): void {
@@ -170,4 +123,59 @@ export class ServerMetrics {
   async exposition(): Promise<{ contentType: string; text: string }> {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
   }
+}
+
+/** The environment service's counts, read at scrape time. */
+function registerEnvironmentMetrics(registry: Registry, environments: EnvironmentStats): void {
+  followCounter(
+    registry,
+    'confbus_environment_builds_total',
+    'Environments built (cache misses that read the repository)',
+    () => environments.builds,
+  );
+  followCounter(
+    registry,
+    'confbus_environment_cache_hits_total',
+    'Environment requests answered from the cache',
+    () => environments.cacheHits,
+  );
+  followCounter(
+    registry,
+    'confbus_environment_cache_misses_total',
+    'Environment requests not found in the cache',
+    () => environments.cacheMisses,
+  );
+}
+
+/** The default repository's upstream checks, fetches and staleness, read at scrape time. */
+function registerGitMetrics(registry: Registry, git: () => MirrorHealth): void {
+  followCounter(
+    registry,
+    'confbus_git_upstream_checks_total',
+    'Upstream checks (git ls-remote) started',
+    () => git().checks,
+  );
+  followCounter(
+    registry,
+    'confbus_git_upstream_fetches_total',
+    'Fetches performed because upstream refs had moved',
+    () => git().fetches,
+  );
+  new Gauge({
+    name: 'confbus_git_stale',
+    help: '1 while the upstream is unreachable and the last fetched state is served, else 0',
+    registers: [registry],
+    collect() {
+      this.set(git().stale ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'confbus_git_last_success_timestamp_seconds',
+    help: 'Unix time of the last successful upstream check (0 = never)',
+    registers: [registry],
+    collect() {
+      const at = git().lastSuccessAt;
+      this.set(at === undefined ? 0 : at.getTime() / 1000);
+    },
+  });
 }

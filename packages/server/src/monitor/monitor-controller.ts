@@ -28,72 +28,83 @@ interface RawBodyRequest extends FastifyRequest {
 export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRoutesOptions): void {
   // Encapsulated so the raw-body parsers apply to /monitor only.
   app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      ['application/json', 'text/plain'],
-      { parseAs: 'buffer' },
-      (request, body, done) => {
-        const raw = body as Buffer;
-        (request as RawBodyRequest).rawBody = raw;
-        if (raw.length === 0) return done(null, undefined);
-        try {
-          done(null, JSON.parse(raw.toString('utf8')));
-        } catch {
-          done(new WebhookError('Request body is not valid JSON'), undefined);
-        }
-      },
+    addRawBodyParsers(scope);
+    scope.post('/monitor', async (request, reply) =>
+      answer(await receivePush(request as RawBodyRequest, options.service), request, reply),
     );
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'buffer' },
-      (request, body, done) => {
-        const raw = body as Buffer;
-        (request as RawBodyRequest).rawBody = raw;
-        const form: Record<string, string | string[]> = {};
-        for (const [key, value] of new URLSearchParams(raw.toString('utf8'))) {
-          const existing = form[key];
-          form[key] =
-            existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
-        }
-        done(null, form);
-      },
-    );
-
-    scope.post('/monitor', async (request, reply) => {
-      const rawBody = (request as RawBodyRequest).rawBody ?? Buffer.alloc(0);
-      if (request.body === undefined || request.body === null || rawBody.length === 0) {
-        throw new WebhookError('Required request body is missing');
-      }
-      const push = parsePushWebhook({
-        headers: request.headers,
-        body: request.body,
-        contentType: String(request.headers['content-type'] ?? ''),
-      });
-      // The sender's headers decide which secret checks the request, whatever shape its body has.
-      const host: WebhookHost = webhookHostFromHeaders(request.headers) ?? push.host;
-      options.service.verifySignature(host, request.headers, rawBody);
-      return answer(
-        await options.service.handlePush({ ...push, commit: pushedCommit(request.body) }),
-        request,
-        reply,
-      );
-    });
   });
-
   // Paginated: the listing is bounded whatever the bus sent (see RefreshTracker's limits).
   app.get('/actuator/refresh-events', async (request, reply) => {
-    const listing = options.tracker.list({
-      limit: integerParameter(request.query, 'limit', { default: 20, min: 1, max: 200 }),
-      offset: integerParameter(request.query, 'offset', { default: 0, min: 0, max: 1_000_000 }),
-      ackLimit: integerParameter(request.query, 'acks', {
-        default: 200,
-        min: 0,
-        max: options.maxAcksPerEvent,
-      }),
-    });
+    const listing = options.tracker.list(refreshEventsPage(request.query, options.maxAcksPerEvent));
     reply.header('x-total-count', String(listing.total));
     return listing.events;
   });
+}
+
+/**
+ * JSON and form bodies, parsed as fastify would, with the bytes kept as they came (`rawBody`): a webhook's
+ * signature is computed over them.
+ */
+function addRawBodyParsers(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser(
+    ['application/json', 'text/plain'],
+    { parseAs: 'buffer' },
+    (request, body, done) => {
+      const raw = body as Buffer;
+      (request as RawBodyRequest).rawBody = raw;
+      if (raw.length === 0) return done(null, undefined);
+      try {
+        done(null, JSON.parse(raw.toString('utf8')));
+      } catch {
+        done(new WebhookError('Request body is not valid JSON'), undefined);
+      }
+    },
+  );
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'buffer' },
+    (request, body, done) => {
+      const raw = body as Buffer;
+      (request as RawBodyRequest).rawBody = raw;
+      const form: Record<string, string | string[]> = {};
+      for (const [key, value] of new URLSearchParams(raw.toString('utf8'))) {
+        const existing = form[key];
+        form[key] =
+          existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+      }
+      done(null, form);
+    },
+  );
+}
+
+/** Reads a push webhook, checks its signature, and has the service handle it. */
+async function receivePush(request: RawBodyRequest, service: MonitorService): Promise<PushOutcome> {
+  const rawBody = request.rawBody ?? Buffer.alloc(0);
+  if (request.body === undefined || request.body === null || rawBody.length === 0) {
+    throw new WebhookError('Required request body is missing');
+  }
+  const push = parsePushWebhook({
+    headers: request.headers,
+    body: request.body,
+    contentType: String(request.headers['content-type'] ?? ''),
+  });
+  // The sender's headers decide which secret checks the request, whatever shape its body has.
+  const host: WebhookHost = webhookHostFromHeaders(request.headers) ?? push.host;
+  service.verifySignature(host, request.headers, rawBody);
+  return service.handlePush({ ...push, commit: pushedCommit(request.body) });
+}
+
+/** `?limit&offset&acks` of /actuator/refresh-events, within their bounds. */
+function refreshEventsPage(
+  query: unknown,
+  maxAcksPerEvent: number,
+): { limit: number; offset: number; ackLimit: number } {
+  return {
+    limit: integerParameter(query, 'limit', { default: 20, min: 1, max: 200 }),
+    offset: integerParameter(query, 'offset', { default: 0, min: 0, max: 1_000_000 }),
+    ackLimit: integerParameter(query, 'acks', { default: 200, min: 0, max: maxAcksPerEvent }),
+  };
 }
 
 /** 200 with the refreshed services; 503 without a bus; 422 naming the files that do not parse. */

@@ -124,7 +124,19 @@ export function namedRepositoryDefinitions(
   defaults: RepositoryDefinition,
   warn: (message: string) => void,
 ): RepositoryDefinition[] {
-  const raw = new Map<string, Map<Property, string[]>>();
+  return [...namedRepositoryProperties(settings, warn)].map(([name, properties]) =>
+    namedRepositoryDefinition(name, properties, defaults),
+  );
+}
+
+type RawProperties = Map<Property, string[]>;
+
+/** The values set under `repos.<name>.*`, by repository name and property, in the order configured. */
+function namedRepositoryProperties(
+  settings: Settings,
+  warn: (message: string) => void,
+): Map<string, RawProperties> {
+  const raw = new Map<string, RawProperties>();
   for (const key of settings.keysUnder(REPOS)) {
     const rest = key.slice(REPOS.length);
     const dot = rest.indexOf('.');
@@ -136,68 +148,90 @@ export function namedRepositoryDefinitions(
       .slice(dot + 1)
       .replace(/\[\d+\]$/, '')
       .replace(/[-_.]/g, '') as Property;
-    const unsupported = UNSUPPORTED.get(property);
-    const entry = unsupportedSpringServerSettings.find((candidate) => candidate.key === unsupported);
-    if (entry !== undefined) {
-      const source = settings.sourceOf(key) ?? 'file';
-      const message = unsupportedSettingMessage(settings.spellingOf(key), source, entry);
-      if (entry.effect === 'refuse') throw new SettingsError(message, key, source);
-      warn(message);
-      continue;
-    }
-    if (!PROPERTIES.includes(property)) {
-      warn(`${key}: not a repository property confbus knows (${PROPERTIES.join(', ')}); ignored`);
-      continue;
-    }
+    if (!isImplemented(settings, key, property, warn)) continue;
     const value = settings.get(key);
     const values = Array.isArray(value) ? value.map(String) : splitList(String(value ?? ''));
     const properties = raw.get(name) ?? new Map<Property, string[]>();
     properties.set(property, [...(properties.get(property) ?? []), ...values]);
     raw.set(name, properties);
   }
-  return [...raw].map(([name, properties]) => {
-    const one = (property: Property): string | undefined => properties.get(property)?.join(',');
-    const uri = one('uri');
-    if (uri === undefined || uri === '') throw new Error(`${REPOS}${name}.uri is required`);
-    const username = one('username');
-    const flag = (property: Property, key: string, inherited: boolean): boolean =>
-      parseBoolean(`${REPOS}${name}.${key}`, one(property)) ?? inherited;
-    return {
-      name,
-      uri,
-      patterns: properties.get('pattern') ?? [name],
-      searchPaths: properties.get('searchpaths') ?? [],
-      username: username ?? defaults.username,
-      password: username === undefined ? defaults.password : one('password'),
-      defaultLabel: one('defaultlabel') ?? defaults.defaultLabel,
-      cloneOnStart: parseBoolean(`${REPOS}${name}.clone-on-start`, one('cloneonstart')) ?? false,
-      timeoutSeconds: parseInteger(`${REPOS}${name}.timeout`, one('timeout')) ?? defaults.timeoutSeconds,
-      timeoutSetting: one('timeout') === undefined ? defaults.timeoutSetting : `${REPOS}${name}.timeout`,
-      refreshRateSeconds:
-        parseInteger(`${REPOS}${name}.refresh-rate`, one('refreshrate')) ?? defaults.refreshRateSeconds,
-      tryMasterBranch: flag('trymasterbranch', 'try-master-branch', defaults.tryMasterBranch),
-      deleteUntrackedBranches: flag(
-        'deleteuntrackedbranches',
-        'delete-untracked-branches',
-        defaults.deleteUntrackedBranches,
-      ),
-      skipSslValidation: flag('skipsslvalidation', 'skip-ssl-validation', defaults.skipSslValidation),
-      proxy: {
-        http: namedProxy(`${REPOS}${name}`, 'http', one, defaults.proxy.http),
-        https: namedProxy(`${REPOS}${name}`, 'https', one, defaults.proxy.https),
-      },
-      ssh: {
-        privateKey: one('privatekey'),
-        passphrase: one('passphrase'),
-        hostKey: one('hostkey'),
-        hostKeyAlgorithm: one('hostkeyalgorithm'),
-        knownHostsFile: one('knownhostsfile'),
-        strictHostKeyChecking: flag('stricthostkeychecking', 'strict-host-key-checking', true),
-        ignoreLocalSshSettings: flag('ignorelocalsshsettings', 'ignore-local-ssh-settings', false),
-        preferredAuthentications: one('preferredauthentications'),
-      },
-    };
-  });
+  return raw;
+}
+
+/**
+ * Whether `property` (set by `key`) is one confbus reads; a Spring property confbus does not implement is
+ * refused or warned about as for the default repository, anything else is warned about and ignored.
+ */
+function isImplemented(
+  settings: Settings,
+  key: string,
+  property: Property,
+  warn: (message: string) => void,
+): boolean {
+  const unsupported = UNSUPPORTED.get(property);
+  const entry = unsupportedSpringServerSettings.find((candidate) => candidate.key === unsupported);
+  if (entry !== undefined) {
+    const source = settings.sourceOf(key) ?? 'file';
+    const message = unsupportedSettingMessage(settings.spellingOf(key), source, entry);
+    if (entry.effect === 'refuse') throw new SettingsError(message, key, source);
+    warn(message);
+    return false;
+  }
+  if (!PROPERTIES.includes(property)) {
+    warn(`${key}: not a repository property confbus knows (${PROPERTIES.join(', ')}); ignored`);
+    return false;
+  }
+  return true;
+}
+
+/** One named repository from its own values, the rest inherited from the default repository. */
+function namedRepositoryDefinition(
+  name: string,
+  properties: RawProperties,
+  defaults: RepositoryDefinition,
+): RepositoryDefinition {
+  const prefix = `${REPOS}${name}`;
+  const one = (property: Property): string | undefined => properties.get(property)?.join(',');
+  const uri = one('uri');
+  if (uri === undefined || uri === '') throw new Error(`${prefix}.uri is required`);
+  const username = one('username');
+  const flag = (property: Property, key: string, inherited: boolean): boolean =>
+    parseBoolean(`${prefix}.${key}`, one(property)) ?? inherited;
+  return {
+    name,
+    uri,
+    patterns: properties.get('pattern') ?? [name],
+    searchPaths: properties.get('searchpaths') ?? [],
+    username: username ?? defaults.username,
+    password: username === undefined ? defaults.password : one('password'),
+    defaultLabel: one('defaultlabel') ?? defaults.defaultLabel,
+    cloneOnStart: parseBoolean(`${prefix}.clone-on-start`, one('cloneonstart')) ?? false,
+    timeoutSeconds: parseInteger(`${prefix}.timeout`, one('timeout')) ?? defaults.timeoutSeconds,
+    timeoutSetting: one('timeout') === undefined ? defaults.timeoutSetting : `${prefix}.timeout`,
+    refreshRateSeconds:
+      parseInteger(`${prefix}.refresh-rate`, one('refreshrate')) ?? defaults.refreshRateSeconds,
+    tryMasterBranch: flag('trymasterbranch', 'try-master-branch', defaults.tryMasterBranch),
+    deleteUntrackedBranches: flag(
+      'deleteuntrackedbranches',
+      'delete-untracked-branches',
+      defaults.deleteUntrackedBranches,
+    ),
+    skipSslValidation: flag('skipsslvalidation', 'skip-ssl-validation', defaults.skipSslValidation),
+    proxy: {
+      http: namedProxy(prefix, 'http', one, defaults.proxy.http),
+      https: namedProxy(prefix, 'https', one, defaults.proxy.https),
+    },
+    ssh: {
+      privateKey: one('privatekey'),
+      passphrase: one('passphrase'),
+      hostKey: one('hostkey'),
+      hostKeyAlgorithm: one('hostkeyalgorithm'),
+      knownHostsFile: one('knownhostsfile'),
+      strictHostKeyChecking: flag('stricthostkeychecking', 'strict-host-key-checking', true),
+      ignoreLocalSshSettings: flag('ignorelocalsshsettings', 'ignore-local-ssh-settings', false),
+      preferredAuthentications: one('preferredauthentications'),
+    },
+  };
 }
 
 /** A named repository's proxy for one scheme: its own when it sets any of it, else the default repository's. */
