@@ -51,65 +51,17 @@ export function startProcess(
   // test process; the pid check below reports it.
   child.once('error', () => undefined);
   if (child.pid === undefined) throw new Error(`Could not start ${script}`);
-  const lines: string[] = [];
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const waiters = new Set<{ pattern: RegExp; resolve: (line: string) => void }>();
-
-  const onLine = (target: string[]) => (line: string) => {
-    target.push(line);
-    lines.push(line);
-    for (const waiter of waiters) {
-      if (waiter.pattern.test(line)) {
-        waiters.delete(waiter);
-        waiter.resolve(line);
-      }
-    }
-  };
-  createInterface({ input: child.stdout! }).on('line', onLine(stdout));
-  createInterface({ input: child.stderr! }).on('line', onLine(stderr));
-
+  const output = new LineLog(child);
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
   });
-
   const handle: NodeProcess = {
     pid: child.pid,
-    lines,
-    stdout,
-    stderr,
+    lines: output.lines,
+    stdout: output.stdout,
+    stderr: output.stderr,
     exited,
-    waitForLine(pattern, timeoutMs = 30_000) {
-      const seen = lines.find((line) => pattern.test(line));
-      if (seen !== undefined) return Promise.resolve(seen);
-      return new Promise<string>((resolve, reject) => {
-        const waiter = {
-          pattern,
-          resolve: (line: string) => {
-            clearTimeout(timer);
-            resolve(line);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(waiter);
-          reject(
-            new Error(
-              `No line matching ${pattern} from ${script} within ${timeoutMs} ms. Output so far:\n${lines.join('\n')}`,
-            ),
-          );
-        }, timeoutMs);
-        waiters.add(waiter);
-        // A process that dies cannot print the line any more: fail at once with its output.
-        void exited.then((code) => {
-          if (!waiters.has(waiter)) return;
-          waiters.delete(waiter);
-          clearTimeout(timer);
-          reject(
-            new Error(`${script} exited (${code}) before printing ${pattern}. Output:\n${lines.join('\n')}`),
-          );
-        });
-      });
-    },
+    waitForLine: (pattern, timeoutMs = 30_000) => output.waitFor(pattern, timeoutMs, { script, exited }),
     async stop(graceMs = 5_000) {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
@@ -123,6 +75,75 @@ export function startProcess(
   };
   running.add(handle);
   return handle;
+}
+
+interface LineWaiter {
+  pattern: RegExp;
+  resolve: (line: string) => void;
+}
+
+/** A child's stdout and stderr by line, and the waiters for lines still to come. */
+class LineLog {
+  readonly lines: string[] = [];
+  readonly stdout: string[] = [];
+  readonly stderr: string[] = [];
+  private readonly waiters = new Set<LineWaiter>();
+
+  constructor(child: ChildProcess) {
+    createInterface({ input: child.stdout! }).on('line', (line) => this.add(line, this.stdout));
+    createInterface({ input: child.stderr! }).on('line', (line) => this.add(line, this.stderr));
+  }
+
+  /**
+   * The first line (already seen or future) matching `pattern`; fails after `timeoutMs`, or at once when the
+   * process exits first (it cannot print the line any more), with the output so far.
+   */
+  waitFor(
+    pattern: RegExp,
+    timeoutMs: number,
+    { script, exited }: { script: string; exited: Promise<number | string> },
+  ): Promise<string> {
+    const seen = this.lines.find((line) => pattern.test(line));
+    if (seen !== undefined) return Promise.resolve(seen);
+    const { waiters, lines } = this;
+    return new Promise<string>((resolve, reject) => {
+      const waiter = {
+        pattern,
+        resolve: (line: string) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(
+          new Error(
+            `No line matching ${pattern} from ${script} within ${timeoutMs} ms. Output so far:\n${lines.join('\n')}`,
+          ),
+        );
+      }, timeoutMs);
+      waiters.add(waiter);
+      void exited.then((code) => {
+        if (!waiters.has(waiter)) return;
+        waiters.delete(waiter);
+        clearTimeout(timer);
+        reject(
+          new Error(`${script} exited (${code}) before printing ${pattern}. Output:\n${lines.join('\n')}`),
+        );
+      });
+    });
+  }
+
+  private add(line: string, stream: string[]): void {
+    stream.push(line);
+    this.lines.push(line);
+    for (const waiter of this.waiters) {
+      if (waiter.pattern.test(line)) {
+        this.waiters.delete(waiter);
+        waiter.resolve(line);
+      }
+    }
+  }
 }
 
 /** Stops every process started by this module that is still running. */

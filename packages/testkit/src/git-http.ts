@@ -1,9 +1,9 @@
 // Smart-HTTP git server for tests: `git http-backend` (CGI) behind a node:http shim on 127.0.0.1,
 // with optional basic auth so credential handling can be tested end to end.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { basicAuthorization, listenOnLoopback } from './loopback.js';
 
 export interface GitHttpServer {
   readonly port: number;
@@ -29,9 +29,7 @@ export async function startGitHttpServer(
 ): Promise<GitHttpServer> {
   const authorizations: (string | undefined)[] = [];
   const children = new Set<ChildProcess>();
-  const expected = options.auth
-    ? `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`
-    : undefined;
+  const expected = options.auth ? basicAuthorization(options.auth) : undefined;
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     authorizations.push(req.headers.authorization);
@@ -50,10 +48,7 @@ export async function startGitHttpServer(
   const server = options.tls ? createHttpsServer(options.tls, handle) : createServer(handle);
   let connections = 0;
   server.on(options.tls ? 'secureConnection' : 'connection', () => connections++);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenOnLoopback(server);
   return {
     port,
     authorizations,

@@ -1,7 +1,7 @@
 // A forward HTTP proxy on 127.0.0.1 for tests: it forwards absolute-form requests (GET http://host/…) to
 // their target and records what it saw, optionally requiring Proxy-Authorization (basic).
-import { once } from 'node:events';
 import { createServer, request } from 'node:http';
+import { basicAuthorization, listenOnLoopback } from './loopback.js';
 
 export interface HttpProxy {
   readonly port: number;
@@ -15,9 +15,7 @@ export interface HttpProxy {
 export async function startHttpProxy(auth?: { username: string; password: string }): Promise<HttpProxy> {
   const forwarded: string[] = [];
   const authorizations: (string | undefined)[] = [];
-  const expected = auth
-    ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
-    : undefined;
+  const expected = auth ? basicAuthorization(auth) : undefined;
   const server = createServer((req, res) => {
     authorizations.push(req.headers['proxy-authorization']);
     if (expected && req.headers['proxy-authorization'] !== expected) {
@@ -36,10 +34,7 @@ export async function startHttpProxy(auth?: { username: string; password: string
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenOnLoopback(server);
   return {
     port,
     forwarded,

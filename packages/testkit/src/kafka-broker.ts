@@ -13,8 +13,8 @@ import { reserveFreePort } from './confbus-processes.js';
 import { JVM_OPTIONS, LOG4J2, clusterId, serverProperties } from './kafka-broker-config.js';
 import { collect, waitUntilReady } from './kafka-readiness.js';
 import { buildMavenProject, javaToolchain } from './maven.js';
-import { startTcpProxy } from './tcp-proxy.js';
-import { makeTempDir } from './temp-dir.js';
+import { type TcpProxy, startTcpProxy } from './tcp-proxy.js';
+import { type TempDir, makeTempDir } from './temp-dir.js';
 
 export const KAFKA_BROKER_PROJECT = fileURLToPath(new URL('../../../interop/kafka-broker', import.meta.url));
 
@@ -55,50 +55,78 @@ export async function startKafkaBroker(): Promise<TestKafkaBroker> {
   const classpathDir = await fetchKafkaBroker();
   const dir = await makeTempDir('confbus-kafka-');
   const [port, controllerPort, flakyPort] = await distinctFreePorts();
-  const bootstrap = `127.0.0.1:${port}`;
   // Cut: every connection through it dropped and new ones refused, until restored.
   const proxy = await startTcpProxy(flakyPort);
   const config = join(dir.path, 'server.properties');
-  await writeFile(
-    config,
-    serverProperties({
-      port,
-      controllerPort,
-      flakyPort,
-      proxyPort: proxy.port,
-      logDir: join(dir.path, 'data'),
-    }),
-  );
-  await writeFile(join(dir.path, 'log4j2.properties'), LOG4J2);
-  const java = (main: string, args: string[]) =>
-    spawn(
-      'java',
-      [
-        ...JVM_OPTIONS,
-        `-Dlog4j2.configurationFile=${join(dir.path, 'log4j2.properties')}`,
-        '-cp',
-        `${classpathDir}/*`,
-        main,
-        ...args,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+  const java = javaLauncher(classpathDir, join(dir.path, 'log4j2.properties'));
   const lines: string[] = [];
   try {
-    // `--cluster-id=…` in one word: a base64url id may start with '-', which the tool's parser would take
-    // for an option if it came as a separate argument (one CI run in 64 failed that way).
-    const format = java('kafka.tools.StorageTool', ['format', `--cluster-id=${clusterId()}`, '-c', config]);
-    collect(format, lines);
-    const [code] = (await once(format, 'exit')) as [number | null];
-    if (code !== 0)
-      throw new Error(`formatting the Kafka log dir failed (exit ${code}):\n${lines.join('\n')}`);
+    await writeFile(
+      config,
+      serverProperties({
+        port,
+        controllerPort,
+        flakyPort,
+        proxyPort: proxy.port,
+        logDir: join(dir.path, 'data'),
+      }),
+    );
+    await writeFile(join(dir.path, 'log4j2.properties'), LOG4J2);
+    await formatLogDir(java, config, lines);
   } catch (error) {
     // The proxy's open server would keep the test process alive: a failed start must not hang the run.
     await proxy.stop();
     await dir.remove();
     throw error;
   }
+  const broker = brokerControls({ java, config, bootstrap: `127.0.0.1:${port}`, proxy, dir, lines });
+  try {
+    await broker.start();
+  } catch (error) {
+    await broker.remove();
+    throw error;
+  }
+  return broker;
+}
 
+type JavaLauncher = (main: string, args: string[]) => ChildProcess;
+
+/** Runs a class of the broker's jars, logging as `log4j2` says. */
+function javaLauncher(classpathDir: string, log4j2: string): JavaLauncher {
+  return (main, args) =>
+    spawn(
+      'java',
+      [...JVM_OPTIONS, `-Dlog4j2.configurationFile=${log4j2}`, '-cp', `${classpathDir}/*`, main, ...args],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+}
+
+/** Formats the broker's log dir for KRaft (once, before the first start). */
+async function formatLogDir(java: JavaLauncher, config: string, lines: string[]): Promise<void> {
+  // `--cluster-id=…` in one word: a base64url id may start with '-', which the tool's parser would take
+  // for an option if it came as a separate argument (one CI run in 64 failed that way).
+  const format = java('kafka.tools.StorageTool', ['format', `--cluster-id=${clusterId()}`, '-c', config]);
+  collect(format, lines);
+  const [code] = (await once(format, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`formatting the Kafka log dir failed (exit ${code}):\n${lines.join('\n')}`);
+}
+
+/** Starts, stops and cuts a formatted broker; `lines` collects its output. */
+function brokerControls({
+  java,
+  config,
+  bootstrap,
+  proxy,
+  dir,
+  lines,
+}: {
+  java: JavaLauncher;
+  config: string;
+  bootstrap: string;
+  proxy: TcpProxy;
+  dir: TempDir;
+  lines: string[];
+}): TestKafkaBroker {
   let running: ChildProcess | undefined;
   const broker: TestKafkaBroker = {
     bootstrap,
@@ -131,12 +159,6 @@ export async function startKafkaBroker(): Promise<TestKafkaBroker> {
     },
     output: () => lines.slice(-200).join('\n'),
   };
-  try {
-    await broker.start();
-  } catch (error) {
-    await broker.remove();
-    throw error;
-  }
   return broker;
 }
 

@@ -4,7 +4,7 @@
  * the call is then known to be in `messages`, so "nothing was published" is checked without sleeping.
  */
 import { randomUUID } from 'node:crypto';
-import amqplib from 'amqplib';
+import amqplib, { type ConsumeMessage } from 'amqplib';
 
 export interface TappedMessage {
   body: Record<string, unknown>;
@@ -36,19 +36,7 @@ export async function openRawBusTap(amqpUrl: string, exchange = 'springCloudBus'
   await channel.consume(
     queue,
     (msg) => {
-      if (!msg) return;
-      const raw = msg.content.toString('utf8');
-      const body = JSON.parse(raw) as Record<string, unknown>;
-      if (body.type === SENTINEL_TYPE) {
-        sentinels.get(String(body.id))?.();
-        return;
-      }
-      messages.push({
-        body,
-        raw,
-        routingKey: msg.fields.routingKey,
-        contentType: msg.properties.contentType,
-      });
+      if (msg) tapped(msg, messages, sentinels);
     },
     { noAck: true },
   );
@@ -64,17 +52,7 @@ export async function openRawBusTap(amqpUrl: string, exchange = 'springCloudBus'
     messages,
     async drain(from = 0) {
       const id = randomUUID();
-      const arrived = new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error('the bus sentinel did not come back in 30 s')),
-          30_000,
-        );
-        sentinels.set(id, () => {
-          clearTimeout(timer);
-          sentinels.delete(id);
-          resolve();
-        });
-      });
+      const arrived = sentinelArrival(sentinels, id);
       await publish({
         type: SENTINEL_TYPE,
         timestamp: Date.now(),
@@ -90,4 +68,32 @@ export async function openRawBusTap(amqpUrl: string, exchange = 'springCloudBus'
       await connection.close().catch(() => undefined);
     },
   };
+}
+
+/** Keeps a message that went over the bus, or signals the sentinel it is. */
+function tapped(msg: ConsumeMessage, messages: TappedMessage[], sentinels: Map<string, () => void>): void {
+  const raw = msg.content.toString('utf8');
+  const body = JSON.parse(raw) as Record<string, unknown>;
+  if (body.type === SENTINEL_TYPE) {
+    sentinels.get(String(body.id))?.();
+    return;
+  }
+  messages.push({
+    body,
+    raw,
+    routingKey: msg.fields.routingKey,
+    contentType: msg.properties.contentType,
+  });
+}
+
+/** Resolves when the sentinel `id` comes back (30 s at most). */
+function sentinelArrival(sentinels: Map<string, () => void>, id: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the bus sentinel did not come back in 30 s')), 30_000);
+    sentinels.set(id, () => {
+      clearTimeout(timer);
+      sentinels.delete(id);
+      resolve();
+    });
+  });
 }

@@ -2,9 +2,16 @@
  * A stand-in for the config server: a real node:http server on 127.0.0.1 that answers
  * `GET /{app}/{profiles}[/{label}]` with Spring environment JSON the test controls.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import {
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  createServer,
+} from 'node:http';
+import type { Socket } from 'node:net';
 import { writeJson } from '@confbus/core';
+import { basicAuthorization, listenOnLoopback } from './loopback.js';
 
 export interface StubPropertySource {
   name: string;
@@ -43,75 +50,79 @@ export interface StubConfigServer {
 }
 
 export async function startStubConfigServer(): Promise<StubConfigServer> {
-  const environments = new Map<string, StubEnvironment>();
-  const requests: StubRequest[] = [];
+  const state: StubState = { environments: new Map(), requests: [], failing: null, auth: null };
   const sockets = new Set<Socket>();
-  let failing: number | 'close' | null = null;
-  let auth: string | null = null;
-
-  const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://stub').pathname;
-    const segments = path
-      .split('/')
-      .filter((part) => part !== '')
-      .map((part) => decodeURIComponent(part));
-    requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', segments, headers: req.headers });
-    if (failing === 'close') {
-      req.socket.destroy();
-      return;
-    }
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      // As the real server writes it: bigints and JavaDoubles in a source come out as Jackson writes them.
-      res.end(writeJson(body));
-    };
-    if (failing !== null) return send(failing, { status: failing, error: 'Stub failure' });
-    if (auth !== null && req.headers.authorization !== auth) {
-      return send(401, { status: 401, error: 'Unauthorized' });
-    }
-    const [app, profiles, label] = segments;
-    if (req.method !== 'GET' || app === undefined || profiles === undefined || segments.length > 3) {
-      return send(404, { status: 404, error: 'Not Found', path });
-    }
-    const env = environments.get(`${app}\u0000${profiles}`) ?? { propertySources: [] };
-    send(200, {
-      name: app,
-      profiles: [profiles],
-      label: label?.replaceAll('(_)', '/') ?? env.label ?? null,
-      version: env.version ?? null,
-      state: env.state ?? null,
-      propertySources: env.propertySources,
-    });
-  });
+  const server: Server = createServer((req, res) => answer(state, req, res));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    requests,
+    requests: state.requests,
     get requestCount() {
-      return requests.length;
+      return state.requests.length;
     },
     setEnvironment(app, profiles, env) {
-      environments.set(`${app}\u0000${profiles}`, structuredClone(env));
+      state.environments.set(`${app}\u0000${profiles}`, structuredClone(env));
     },
     setFailing(mode) {
-      failing = mode;
+      state.failing = mode;
     },
     requireBasicAuth(credentials) {
-      auth =
-        credentials === null
-          ? null
-          : `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
+      state.auth = credentials === null ? null : basicAuthorization(credentials);
     },
     async stop() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** What the test set, and what the stub saw. */
+interface StubState {
+  /** By `<app>\0<profiles>`. */
+  readonly environments: Map<string, StubEnvironment>;
+  readonly requests: StubRequest[];
+  failing: number | 'close' | null;
+  /** The Authorization header required, if any. */
+  auth: string | null;
+}
+
+/** Records the request, then answers as the test set the stub up: a failure, a 401, a 404 or the environment. */
+function answer(state: StubState, req: IncomingMessage, res: ServerResponse): void {
+  const path = new URL(req.url ?? '/', 'http://stub').pathname;
+  const segments = path
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => decodeURIComponent(part));
+  state.requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', segments, headers: req.headers });
+  if (state.failing === 'close') {
+    req.socket.destroy();
+    return;
+  }
+  const send = (status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    // As the real server writes it: bigints and JavaDoubles in a source come out as Jackson writes them.
+    res.end(writeJson(body));
+  };
+  if (state.failing !== null) return send(state.failing, { status: state.failing, error: 'Stub failure' });
+  if (state.auth !== null && req.headers.authorization !== state.auth) {
+    return send(401, { status: 401, error: 'Unauthorized' });
+  }
+  const [app, profiles, label] = segments;
+  if (req.method !== 'GET' || app === undefined || profiles === undefined || segments.length > 3) {
+    return send(404, { status: 404, error: 'Not Found', path });
+  }
+  const env = state.environments.get(`${app}\u0000${profiles}`) ?? { propertySources: [] };
+  send(200, {
+    name: app,
+    profiles: [profiles],
+    label: label?.replaceAll('(_)', '/') ?? env.label ?? null,
+    version: env.version ?? null,
+    state: env.state ?? null,
+    propertySources: env.propertySources,
+  });
 }

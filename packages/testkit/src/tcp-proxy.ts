@@ -3,9 +3,9 @@
 // - hold: the answers of open and new connections are kept back (connections stay open) until released;
 // - throttle: answers flow at most at a given rate, like a slow link (a large clone that takes a while);
 // - refuse: new connections are closed at once, like a broker that is down (clients reconnect at their pace).
-import { once } from 'node:events';
 import { type Socket, connect, createServer } from 'node:net';
 import { Transform, type TransformCallback } from 'node:stream';
+import { listenOnLoopback } from './loopback.js';
 
 export interface TcpProxyOptions {
   /** Rate of the server's answers in bytes per second (default unlimited). */
@@ -29,11 +29,18 @@ export interface TcpProxy {
   stop(): Promise<void>;
 }
 
+/** The answers' state, shared by every connection: held or not, paced to a rate, bytes forwarded. */
+interface Flow {
+  held: boolean;
+  /** Answers waiting for hold(false). */
+  waiters: Set<() => void>;
+  forwarded: number;
+  rate?: number | undefined;
+}
+
 /** The server-to-client direction: paced to a rate, and stopped while held. */
 class AnswerValve extends Transform {
-  constructor(
-    private readonly state: { held: boolean; waiters: Set<() => void>; forwarded: number; rate?: number },
-  ) {
+  constructor(private readonly state: Flow) {
     super();
   }
 
@@ -53,7 +60,7 @@ class AnswerValve extends Transform {
 export async function startTcpProxy(targetPort: number, options: TcpProxyOptions = {}): Promise<TcpProxy> {
   let hanging = false;
   let refusing = false;
-  const flow = { held: false, waiters: new Set<() => void>(), forwarded: 0, rate: options.bytesPerSecond };
+  const flow: Flow = { held: false, waiters: new Set(), forwarded: 0, rate: options.bytesPerSecond };
   const held = new Set<Socket>();
   const open = new Set<Socket>();
   let connections = 0;
@@ -72,17 +79,9 @@ export async function startTcpProxy(targetPort: number, options: TcpProxyOptions
     const connection = ++connections;
     const tap = options.onClientBytes;
     if (tap) client.on('data', (chunk: Buffer) => tap(connection, chunk));
-    const upstream = connect(targetPort, '127.0.0.1');
-    upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-    client.pipe(upstream);
-    upstream.pipe(new AnswerValve(flow)).pipe(client);
+    forward(client, targetPort, flow);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenOnLoopback(server);
   return {
     port,
     get bytesForwarded() {
@@ -112,4 +111,14 @@ export async function startTcpProxy(targetPort: number, options: TcpProxyOptions
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Connects a client to the target: its bytes go straight through, the answers through the valve. */
+function forward(client: Socket, targetPort: number, flow: Flow): void {
+  const upstream = connect(targetPort, '127.0.0.1');
+  upstream.on('error', () => client.destroy());
+  client.on('close', () => upstream.destroy());
+  upstream.on('close', () => client.destroy());
+  client.pipe(upstream);
+  upstream.pipe(new AnswerValve(flow)).pipe(client);
 }
