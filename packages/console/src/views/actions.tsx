@@ -2,6 +2,7 @@
  * Actions: a bus refresh for everything, an application, `app:profile` or one instance. Confirmed in a dialog,
  * sent with the session's CSRF token; the result (acks arriving) shows live below.
  */
+import type { RefObject } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { postJson, useApi } from '../api.js';
 import { ErrorBox, Loader, Section } from '../components.js';
@@ -10,6 +11,14 @@ import type { Applications, Fleet, Session } from '../types.js';
 import { RefreshEventView } from './refresh-events.js';
 
 type Target = 'all' | 'application' | 'profile' | 'instance';
+
+/** What the form says to refresh; the fields a target does not use are kept for when it is chosen again. */
+interface RefreshChoice {
+  target: Target;
+  application: string;
+  profile: string;
+  instance: string;
+}
 
 interface Published {
   id: string;
@@ -21,27 +30,22 @@ export function ActionsView() {
   const session = useApi<Session>('session', {});
   const apps = useApi<Applications>('applications', { limit: 500 }, ['push']);
   const fleet = useApi<Fleet>('fleet', { limit: 500 }, ['presence']);
-  const [target, setTarget] = useState<Target>('all');
-  const [application, setApplication] = useState('');
-  const [profile, setProfile] = useState('');
-  const [instance, setInstance] = useState('');
+  const [choice, setChoice] = useState<RefreshChoice>({
+    target: 'all',
+    application: '',
+    profile: '',
+    instance: '',
+  });
   const [published, setPublished] = useState<Published | undefined>();
   const [error, setError] = useState<Error | undefined>();
   const dialog = useRef<HTMLDialogElement>(null);
-
-  const destination =
-    target === 'all'
-      ? 'every instance (**)'
-      : target === 'application'
-        ? `${application || '…'}:**`
-        : target === 'profile'
-          ? `${application || '…'}:${profile || '…'}:**`
-          : instance || '…';
+  const destination = destinationOf(choice);
 
   const send = async (csrf: Session) => {
     dialog.current?.close();
     setError(undefined);
     try {
+      const { target, application, profile, instance } = choice;
       const body = { target, application, profile, instance };
       setPublished(
         await postJson<Published>('bus-refresh', body, { header: csrf.csrfHeader, token: csrf.csrfToken }),
@@ -59,112 +63,178 @@ export function ActionsView() {
             {!csrf.busEnabled ? (
               <p class="error">The bus is disabled on this server (spring.cloud.bus.enabled=false).</p>
             ) : null}
-            <form
-              class="stack"
-              onSubmit={(event) => {
-                event.preventDefault();
-                dialog.current?.showModal();
-              }}
-            >
-              <fieldset>
-                <legend>Refresh</legend>
-                {(['all', 'application', 'profile', 'instance'] as const).map((value) => (
-                  <label key={value} class="radio">
-                    <input
-                      type="radio"
-                      name="target"
-                      value={value}
-                      checked={target === value}
-                      onChange={() => setTarget(value)}
-                    />
-                    {value === 'all'
-                      ? 'everything'
-                      : value === 'profile'
-                        ? 'an application with a profile'
-                        : `one ${value}`}
-                  </label>
-                ))}
-              </fieldset>
-              {target === 'application' || target === 'profile' ? (
-                <p>
-                  <label for="action-application">Application</label>
-                  <select
-                    id="action-application"
-                    value={application}
-                    onChange={(e) => setApplication((e.target as HTMLSelectElement).value)}
-                  >
-                    <option value="">choose…</option>
-                    {(apps.data?.items ?? []).map((app) => (
-                      <option key={app.name} value={app.name}>
-                        {app.name}
-                      </option>
-                    ))}
-                  </select>
-                </p>
-              ) : null}
-              {target === 'profile' ? (
-                <p>
-                  <label for="action-profile">Profile</label>
-                  <input
-                    id="action-profile"
-                    value={profile}
-                    onInput={(e) => setProfile((e.target as HTMLInputElement).value.trim())}
-                  />
-                </p>
-              ) : null}
-              {target === 'instance' ? (
-                <p>
-                  <label for="action-instance">Instance</label>
-                  <select
-                    id="action-instance"
-                    value={instance}
-                    onChange={(e) => setInstance((e.target as HTMLSelectElement).value)}
-                  >
-                    <option value="">choose…</option>
-                    {(fleet.data?.items ?? []).map((node) => (
-                      <option key={node.id} value={node.id}>
-                        {node.id}
-                      </option>
-                    ))}
-                  </select>
-                </p>
-              ) : null}
-              <p>
-                <button type="submit" class="primary" disabled={!csrf.busEnabled}>
-                  Refresh {destination}…
-                </button>
-              </p>
-            </form>
-            <dialog ref={dialog} aria-labelledby="confirm-title">
-              <h2 id="confirm-title">Publish a bus refresh?</h2>
-              <p>
-                Every instance matching <code>{destination}</code> re-fetches its configuration now.
-              </p>
-              <div class="buttons">
-                <button type="button" onClick={() => dialog.current?.close()}>
-                  Cancel
-                </button>
-                <button
-                  type="button"
-                  class="primary"
-                  data-testid="confirm-refresh"
-                  onClick={() => void send(csrf)}
-                >
-                  Publish refresh
-                </button>
-              </div>
-            </dialog>
+            <RefreshForm
+              choice={choice}
+              onChange={(patch) => setChoice({ ...choice, ...patch })}
+              applications={(apps.data?.items ?? []).map((app) => app.name)}
+              instances={(fleet.data?.items ?? []).map((node) => node.id)}
+              destination={destination}
+              busEnabled={csrf.busEnabled}
+              onSubmit={() => dialog.current?.showModal()}
+            />
+            <ConfirmDialog dialog={dialog} destination={destination} onConfirm={() => void send(csrf)} />
             {error ? <ErrorBox error={error} /> : null}
-            {published ? (
-              <p role="status" data-testid="published">
-                Published to <code>{published.destination}</code>.{' '}
-                <a href={link(['events', published.id])}>Timeline</a>
-              </p>
-            ) : null}
+            {published ? <PublishedNote published={published} /> : null}
           </Section>
           {published ? <RefreshEventView id={published.id} /> : null}
         </>
       )}
     </Loader>
+  );
+}
+
+function PublishedNote({ published }: { published: Published }) {
+  return (
+    <p role="status" data-testid="published">
+      Published to <code>{published.destination}</code>. <a href={link(['events', published.id])}>Timeline</a>
+    </p>
+  );
+}
+
+/** The destination as the confirmation shows it (`…` for what is still to choose). */
+function destinationOf({ target, application, profile, instance }: RefreshChoice): string {
+  if (target === 'all') return 'every instance (**)';
+  if (target === 'application') return `${application || '…'}:**`;
+  if (target === 'profile') return `${application || '…'}:${profile || '…'}:**`;
+  return instance || '…';
+}
+
+interface RefreshFormProps {
+  choice: RefreshChoice;
+  onChange: (patch: Partial<RefreshChoice>) => void;
+  applications: readonly string[];
+  instances: readonly string[];
+  destination: string;
+  busEnabled: boolean;
+  onSubmit: () => void;
+}
+
+/** The target and what it needs (application, profile, instance); submitting opens the confirmation. */
+function RefreshForm({ choice, onChange, ...props }: RefreshFormProps) {
+  const { target } = choice;
+  return (
+    <form
+      class="stack"
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      <TargetRadios target={target} onChange={(value) => onChange({ target: value })} />
+      {target === 'application' || target === 'profile' ? (
+        <Choice
+          id="action-application"
+          label="Application"
+          value={choice.application}
+          options={props.applications}
+          onChange={(application) => onChange({ application })}
+        />
+      ) : null}
+      {target === 'profile' ? (
+        <p>
+          <label for="action-profile">Profile</label>
+          <input
+            id="action-profile"
+            value={choice.profile}
+            onInput={(e) => onChange({ profile: (e.target as HTMLInputElement).value.trim() })}
+          />
+        </p>
+      ) : null}
+      {target === 'instance' ? (
+        <Choice
+          id="action-instance"
+          label="Instance"
+          value={choice.instance}
+          options={props.instances}
+          onChange={(instance) => onChange({ instance })}
+        />
+      ) : null}
+      <p>
+        <button type="submit" class="primary" disabled={!props.busEnabled}>
+          Refresh {props.destination}…
+        </button>
+      </p>
+    </form>
+  );
+}
+
+function TargetRadios({ target, onChange }: { target: Target; onChange: (target: Target) => void }) {
+  return (
+    <fieldset>
+      <legend>Refresh</legend>
+      {(['all', 'application', 'profile', 'instance'] as const).map((value) => (
+        <label key={value} class="radio">
+          <input
+            type="radio"
+            name="target"
+            value={value}
+            checked={target === value}
+            onChange={() => onChange(value)}
+          />
+          {value === 'all'
+            ? 'everything'
+            : value === 'profile'
+              ? 'an application with a profile'
+              : `one ${value}`}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** A labelled select of names, starting with "choose…". */
+function Choice({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly string[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <p>
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+        <option value="">choose…</option>
+        {options.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </p>
+  );
+}
+
+/** The modal that asks before publishing. */
+function ConfirmDialog({
+  dialog,
+  destination,
+  onConfirm,
+}: {
+  dialog: RefObject<HTMLDialogElement | null>;
+  destination: string;
+  onConfirm: () => void;
+}) {
+  return (
+    <dialog ref={dialog} aria-labelledby="confirm-title">
+      <h2 id="confirm-title">Publish a bus refresh?</h2>
+      <p>
+        Every instance matching <code>{destination}</code> re-fetches its configuration now.
+      </p>
+      <div class="buttons">
+        <button type="button" onClick={() => dialog.current?.close()}>
+          Cancel
+        </button>
+        <button type="button" class="primary" data-testid="confirm-refresh" onClick={onConfirm}>
+          Publish refresh
+        </button>
+      </div>
+    </dialog>
   );
 }

@@ -12,7 +12,7 @@ import {
   shortCommit,
 } from '../components.js';
 import { type Route, link, navigate } from '../router.js';
-import type { ApplicationCommits, Applications, Label, Paged } from '../types.js';
+import type { Application, ApplicationCommits, Applications, CommitSummary, Label, Paged } from '../types.js';
 import { LabelPicker } from './label-picker.js';
 
 export function ApplicationsView({ route }: { route: Route }) {
@@ -113,23 +113,7 @@ export function ApplicationView({ name, route }: { name: string; route: Route })
         <Loader state={apps}>
           {() =>
             app ? (
-              <dl class="facts">
-                <dt>Profiles</dt>
-                <dd>
-                  <ProfileChips application={name} profiles={app.profiles} label={label} />
-                </dd>
-                <dt>Files</dt>
-                <dd>
-                  <ul class="plain">
-                    {app.files.map((file) => (
-                      <li key={file}>
-                        <code>{file}</code>
-                      </li>
-                    ))}
-                  </ul>
-                  <MoreCount shown={app.files.length} total={app.fileCount} />
-                </dd>
-              </dl>
+              <ApplicationFacts app={app} label={label} />
             ) : (
               <p class="muted">No application {name} at this label.</p>
             )
@@ -145,29 +129,7 @@ export function ApplicationView({ name, route }: { name: string; route: Route })
                 columns={['Commit', 'Author', 'Time', 'Message', 'What it changed, per profile']}
               >
                 {data.items.map((commit) => (
-                  <tr key={commit.commit}>
-                    <td>
-                      <CommitId commit={commit.commit} />
-                    </td>
-                    <td>{commit.author}</td>
-                    <td>
-                      <Time iso={commit.time} />
-                    </td>
-                    <td>{commit.message}</td>
-                    <td class="links" data-testid="commit-diffs">
-                      {/* A commit can change one profile's configuration and not another's: one link each. */}
-                      {(app?.profiles ?? ['default']).map((profile) => (
-                        <a
-                          key={profile}
-                          class="chip"
-                          title={`What ${shortCommit(commit.commit)} changed for ${name} (${profile})`}
-                          href={link(['diff'], { application: name, profiles: profile, to: commit.commit })}
-                        >
-                          {profile}
-                        </a>
-                      ))}
-                    </td>
-                  </tr>
+                  <CommitRow key={commit.commit} commit={commit} name={name} profiles={app?.profiles} />
                 ))}
               </DataTable>
               <Pager path={['applications', name]} params={{ label }} page={data} />
@@ -176,5 +138,65 @@ export function ApplicationView({ name, route }: { name: string; route: Route })
         </Loader>
       </Section>
     </>
+  );
+}
+
+/** An application's profiles (each a link to its environment) and files. */
+function ApplicationFacts({ app, label }: { app: Application; label: string }) {
+  return (
+    <dl class="facts">
+      <dt>Profiles</dt>
+      <dd>
+        <ProfileChips application={app.name} profiles={app.profiles} label={label} />
+      </dd>
+      <dt>Files</dt>
+      <dd>
+        <ul class="plain">
+          {app.files.map((file) => (
+            <li key={file}>
+              <code>{file}</code>
+            </li>
+          ))}
+        </ul>
+        <MoreCount shown={app.files.length} total={app.fileCount} />
+      </dd>
+    </dl>
+  );
+}
+
+/** A commit that touched the application's files, with a link to what it changed per profile. */
+function CommitRow({
+  commit,
+  name,
+  profiles = ['default'],
+}: {
+  commit: CommitSummary;
+  name: string;
+  profiles?: readonly string[] | undefined;
+}) {
+  return (
+    <tr>
+      <td>
+        <CommitId commit={commit.commit} />
+      </td>
+      <td>{commit.author}</td>
+      <td>
+        <Time iso={commit.time} />
+      </td>
+      <td>{commit.message}</td>
+      <td class="links" data-testid="commit-diffs">
+        {/* A commit can change one profile's configuration and not another's: one link each. */}
+        {profiles.map((profile) => (
+          <a
+            key={profile}
+            class="chip"
+            title={`What ${shortCommit(commit.commit)} changed for ${name} (${profile})`}
+            href={link(['diff'], { application: name, profiles: profile, to: commit.commit })}
+          >
+            {profile}
+          </a>
+        ))}
+      </td>
+    </tr>
   );
 }

@@ -2,7 +2,7 @@
 import { useApi } from '../api.js';
 import { CommitId, DataTable, Loader, Pager, Section, Time } from '../components.js';
 import { type Route, link, navigate } from '../router.js';
-import type { Fleet, SyncState } from '../types.js';
+import type { Fleet, Instance, SyncState } from '../types.js';
 import { RefreshEventsView } from './refresh-events.js';
 
 const STATE_TEXT: Record<SyncState, string> = {
@@ -19,20 +19,7 @@ export function FleetView({ route }: { route: Route }) {
   return (
     <>
       <Section title="Fleet">
-        <form class="toolbar" onSubmit={(event) => event.preventDefault()}>
-          <label for="fleet-state">Show</label>
-          <select
-            id="fleet-state"
-            value={state}
-            onChange={(event) => navigate(['fleet'], { state: (event.target as HTMLSelectElement).value })}
-          >
-            <option value="any">all instances</option>
-            <option value="lagging">lagging</option>
-            <option value="current">on the latest commit</option>
-            <option value="same-config">older commit, same configuration</option>
-            <option value="unknown">version unknown</option>
-          </select>
-        </form>
+        <StateFilter state={state} />
         <Loader state={fleet}>
           {(data) => (
             <>
@@ -54,45 +41,7 @@ export function FleetView({ route }: { route: Route }) {
                 ]}
               >
                 {data.items.map((instance) => (
-                  <tr
-                    key={instance.id}
-                    class={`sync-${instance.state}`}
-                    data-instance={instance.id}
-                    data-state={instance.state}
-                  >
-                    <th scope="row">
-                      <code>{instance.id}</code>
-                    </th>
-                    <td>
-                      {instance.kind === 'spring' ? (
-                        <span class="badge state-unknown">Spring</span>
-                      ) : (
-                        'confbus'
-                      )}
-                    </td>
-                    <td>
-                      <a href={link(['applications', instance.application])}>{instance.application}</a>
-                    </td>
-                    <td>{instance.profiles.join(', ') || '—'}</td>
-                    <td data-testid="config-version" data-version={instance.configVersion ?? ''}>
-                      <CommitId commit={instance.configVersion} />
-                      {instance.state === 'lagging' || instance.state === 'same-config' ? (
-                        <span class="muted">
-                          {' '}
-                          (latest <CommitId commit={instance.latest} />)
-                        </span>
-                      ) : null}
-                    </td>
-                    <td>
-                      <span class={`badge sync-badge-${instance.state}`}>{STATE_TEXT[instance.state]}</span>
-                    </td>
-                    <td>
-                      <Time iso={instance.startedAt} />
-                    </td>
-                    <td>
-                      <Time iso={instance.lastSeenAt} />
-                    </td>
-                  </tr>
+                  <InstanceRow key={instance.id} instance={instance} />
                 ))}
               </DataTable>
               <Pager path={['fleet']} params={{ state }} page={data} />
@@ -102,5 +51,59 @@ export function FleetView({ route }: { route: Route }) {
       </Section>
       <RefreshEventsView route={route} />
     </>
+  );
+}
+
+/** Which instances to show, by sync state; a change navigates. */
+function StateFilter({ state }: { state: string }) {
+  return (
+    <form class="toolbar" onSubmit={(event) => event.preventDefault()}>
+      <label for="fleet-state">Show</label>
+      <select
+        id="fleet-state"
+        value={state}
+        onChange={(event) => navigate(['fleet'], { state: (event.target as HTMLSelectElement).value })}
+      >
+        <option value="any">all instances</option>
+        <option value="lagging">lagging</option>
+        <option value="current">on the latest commit</option>
+        <option value="same-config">older commit, same configuration</option>
+        <option value="unknown">version unknown</option>
+      </select>
+    </form>
+  );
+}
+
+/** One instance; behind the latest commit, the latest is shown beside its own. */
+function InstanceRow({ instance }: { instance: Instance }) {
+  return (
+    <tr class={`sync-${instance.state}`} data-instance={instance.id} data-state={instance.state}>
+      <th scope="row">
+        <code>{instance.id}</code>
+      </th>
+      <td>{instance.kind === 'spring' ? <span class="badge state-unknown">Spring</span> : 'confbus'}</td>
+      <td>
+        <a href={link(['applications', instance.application])}>{instance.application}</a>
+      </td>
+      <td>{instance.profiles.join(', ') || '—'}</td>
+      <td data-testid="config-version" data-version={instance.configVersion ?? ''}>
+        <CommitId commit={instance.configVersion} />
+        {instance.state === 'lagging' || instance.state === 'same-config' ? (
+          <span class="muted">
+            {' '}
+            (latest <CommitId commit={instance.latest} />)
+          </span>
+        ) : null}
+      </td>
+      <td>
+        <span class={`badge sync-badge-${instance.state}`}>{STATE_TEXT[instance.state]}</span>
+      </td>
+      <td>
+        <Time iso={instance.startedAt} />
+      </td>
+      <td>
+        <Time iso={instance.lastSeenAt} />
+      </td>
+    </tr>
   );
 }

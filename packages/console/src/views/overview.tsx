@@ -19,67 +19,78 @@ export function OverviewView() {
                 only={data.repositories.length === 1}
               />
             ))}
-            <Section title="Bus and fleet">
-              <dl class="facts">
-                <dt>Bus</dt>
-                <dd>
-                  <span
-                    class={`badge ${data.bus.connected ? 'state-up' : data.bus.enabled ? 'state-stale' : 'state-unknown'}`}
-                    data-testid="bus-state"
-                  >
-                    {!data.bus.enabled ? 'disabled' : data.bus.connected ? 'connected' : 'not connected'}
-                  </span>
-                </dd>
-                {data.bus.id ? (
-                  <>
-                    <dt>Server bus id</dt>
-                    <dd>
-                      <code>{data.bus.id}</code>
-                    </dd>
-                  </>
-                ) : null}
-                <dt>Applications</dt>
-                <dd>
-                  <a href={link(['applications'])} data-testid="application-count">
-                    {data.counts.applications ?? '—'}
-                  </a>
-                </dd>
-                <dt>Instances</dt>
-                <dd>
-                  <a href={link(['fleet'])} data-testid="instance-count">
-                    {data.counts.instances}
-                  </a>
-                </dd>
-              </dl>
-            </Section>
+            <BusAndFleet overview={data} />
           </div>
           <Section title="Latest refresh events">
             <RefreshEventsTable events={data.refreshEvents} />
           </Section>
           <Section title="Latest pushes">
-            {data.pushes.length === 0 ? (
-              <p class="muted">No push seen since the server started.</p>
-            ) : (
-              <DataTable columns={['Noticed', 'From', 'To']}>
-                {data.pushes.map((push) => (
-                  <tr key={push.commit}>
-                    <td>
-                      <Time iso={push.at} />
-                    </td>
-                    <td>
-                      <CommitId commit={push.previous} />
-                    </td>
-                    <td>
-                      <CommitId commit={push.commit} />
-                    </td>
-                  </tr>
-                ))}
-              </DataTable>
-            )}
+            <LatestPushes pushes={data.pushes} />
           </Section>
         </>
       )}
     </Loader>
+  );
+}
+
+/** The bus's state and id, and how many applications and instances there are (each a link to its view). */
+function BusAndFleet({ overview: { bus, counts } }: { overview: Overview }) {
+  return (
+    <Section title="Bus and fleet">
+      <dl class="facts">
+        <dt>Bus</dt>
+        <dd>
+          <span
+            class={`badge ${bus.connected ? 'state-up' : bus.enabled ? 'state-stale' : 'state-unknown'}`}
+            data-testid="bus-state"
+          >
+            {!bus.enabled ? 'disabled' : bus.connected ? 'connected' : 'not connected'}
+          </span>
+        </dd>
+        {bus.id ? (
+          <>
+            <dt>Server bus id</dt>
+            <dd>
+              <code>{bus.id}</code>
+            </dd>
+          </>
+        ) : null}
+        <dt>Applications</dt>
+        <dd>
+          <a href={link(['applications'])} data-testid="application-count">
+            {counts.applications ?? '—'}
+          </a>
+        </dd>
+        <dt>Instances</dt>
+        <dd>
+          <a href={link(['fleet'])} data-testid="instance-count">
+            {counts.instances}
+          </a>
+        </dd>
+      </dl>
+    </Section>
+  );
+}
+
+/** The pushes the server noticed, newest first. */
+function LatestPushes({ pushes }: { pushes: Overview['pushes'] }) {
+  if (pushes.length === 0) return <p class="muted">No push seen since the server started.</p>;
+  return (
+    <DataTable columns={['Noticed', 'From', 'To']}>
+      {pushes.map((push) => (
+        <tr key={push.commit}>
+          <td>
+            <Time iso={push.at} />
+          </td>
+          <td>
+            <CommitId commit={push.previous} />
+          </td>
+          <td>
+            <CommitId commit={push.commit} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
