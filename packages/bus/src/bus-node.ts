@@ -2,18 +2,17 @@
  * One member of a Spring Cloud Bus, whatever the broker: decodes what its transport receives, drops what is
  * malformed, ignores its own events and events not addressed to it, runs this node's refresh for those that are
  * and acks them once the refresh has finished (Spring's BusConsumer, with confbus's `configVersion`), and reports
- * the transport's connection as connected / disconnected / reconnected. The transport only moves bytes.
+ * the transport's connection as connected / disconnected / reconnected. The transport only moves bytes; what is
+ * run and acked for an addressed event is addressed-events.ts.
  */
 import { EventEmitter } from 'node:events';
 import {
-  type AckBusEvent,
   type BusEvent,
   type Logger,
   type RefreshBusEvent,
   BusMessageError,
   ConfbusError,
   busEventFromJson,
-  createAckEvent,
   createRefreshEvent,
   decodeBusEvent,
   encodeBusEvent,
@@ -24,8 +23,9 @@ import {
   isRefreshEvent,
   isShutdownEvent,
 } from '@confbus/core';
+import { type HandlingContext, refreshThenAck, runCommand } from './addressed-events.js';
 import { sendWithin } from './bounded-send.js';
-import type { AckDetails, BusNodeEvents, BusNodeOptions, BusNodeStats } from './bus-node-options.js';
+import type { BusNodeEvents, BusNodeOptions, BusNodeStats } from './bus-node-options.js';
 import { busErrors } from './errors.js';
 import { LogRateLimit } from './log-rate-limit.js';
 import type { BusTransport, InboundBody, InboundMessage } from './transport.js';
@@ -41,6 +41,8 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
   readonly #transport: BusTransport;
   readonly #log: Logger;
   readonly #dropWarnings: LogRateLimit;
+  /** What the handlers of addressed events use of this node (addressed-events.ts). */
+  readonly #handling: HandlingContext;
   #started = false;
   #everConnected = false;
   #ready = false;
@@ -63,6 +65,13 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     this.#transport = options.transport;
     this.#log = options.logger;
     this.#dropWarnings = new LogRateLimit(options.droppedMessageLog ?? DROPPED_MESSAGE_LOG_LIMIT);
+    this.#handling = {
+      options,
+      log: options.logger,
+      publish: (e) => this.publish(e),
+      isClosed: () => this.#closed,
+      describeError: (err) => this.#transport.describeError(err),
+    };
   }
 
   /** True while the transport is subscribed on a live connection. */
@@ -212,7 +221,7 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
       return;
     }
     if (this.#isCommand(e)) {
-      void this.#runCommand(e);
+      void runCommand(this.#handling, e);
       return;
     }
     if (!isRefreshEvent(e)) {
@@ -233,67 +242,13 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     );
     this.#stats.refreshesHandled++;
     this.emit('refresh', e);
-    void this.#refreshThenAck(e);
+    void refreshThenAck(this.#handling, e);
   }
 
   #isCommand(e: BusEvent): boolean {
     if (this.#options.commandHandler === undefined) return false;
     if (!isEnvironmentChangeEvent(e) && !isShutdownEvent(e)) return false;
     return !isFromSelf(e, this.#options.busId) && this.isAddressed(e);
-  }
-
-  /** An environment change is acked once applied; a shutdown is acked first, while the node can still send. */
-  async #runCommand(e: BusEvent): Promise<void> {
-    const handler = this.#options.commandHandler!;
-    this.#log.info({ eventId: e.id, type: e.type, origin: e.originService }, 'bus command');
-    try {
-      if (isEnvironmentChangeEvent(e)) {
-        await handler.environmentChange(e.values);
-        await this.#ack(e);
-      } else {
-        await this.#ack(e);
-        await handler.shutdown();
-      }
-    } catch (err) {
-      this.#log.error({ err: this.#transport.describeError(err), eventId: e.id }, 'bus command failed');
-    }
-  }
-
-  async #ack(e: BusEvent): Promise<void> {
-    if (!this.#options.ackEnabled || this.#closed) return;
-    try {
-      await this.publish(createAckEvent(this.#options.busId, e, this.#options.ackDestination));
-    } catch (err) {
-      this.#log.warn({ err: this.#transport.describeError(err), ackId: e.id }, 'could not send bus ack');
-    }
-  }
-
-  /** Spring acks on receipt; confbus acks once the refresh is done, so an ack means "serving the new config". */
-  async #refreshThenAck(e: RefreshBusEvent): Promise<void> {
-    let details: AckDetails = {};
-    const handler = this.#options.refreshHandler;
-    if (handler) {
-      try {
-        details = await handler.refresh(e);
-      } catch (err) {
-        // The handler reports its own failures; the event still counts as handled and is acked (as in Spring).
-        this.#log.error(
-          { err: this.#transport.describeError(err), eventId: e.id },
-          'bus refresh handler failed',
-        );
-      }
-    }
-    if (!this.#options.ackEnabled || this.#closed) return;
-    const ack: AckBusEvent = {
-      ...createAckEvent(this.#options.busId, e, this.#options.ackDestination),
-      ...(details.configVersion === undefined ? {} : { configVersion: details.configVersion }),
-    };
-    try {
-      await this.publish(ack);
-      this.#log.debug({ ackId: e.id, configVersion: details.configVersion ?? null }, 'Sent bus ack');
-    } catch (err) {
-      this.#log.warn({ err: this.#transport.describeError(err), ackId: e.id }, 'could not send bus ack');
-    }
   }
 }
 

@@ -3,25 +3,13 @@
  * handler, plus thin adapters for express and fastify written against minimal structural types,
  * so the library depends on neither framework. Only endpoints named in
  * `management.endpoints.web.exposure.include` answer; the bus ones (`busrefresh`, `bus-refresh`)
- * are built in too, and more plug in through `extraEndpoints`.
+ * are built in too (built-in-endpoints.ts), and more plug in through `extraEndpoints`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { busEndpoints } from './bus/bus-endpoints.js';
+import { builtInEndpoints } from './built-in-endpoints.js';
 import type { ConfigClient } from './config-client.js';
-import { ManagementEndpointError } from './management-endpoint-error.js';
-
-export { ManagementEndpointError };
-import {
-  ConfbusError,
-  isConfbusError,
-  maskPropertyValue,
-  maskValue,
-  springErrorBody,
-  writeJson,
-} from '@confbus/core';
+import { ConfbusError, isConfbusError, springErrorBody, writeJson } from '@confbus/core';
 import { clientErrors } from './errors.js';
-import { DECRYPTED_LAYER } from './cipher-values.js';
-import { clientMetricsExposition } from './metrics/client-metrics.js';
 
 export type ManagementMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -62,69 +50,6 @@ export interface ManagementHandlerOptions {
 export type ManagementHandler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => boolean;
 
 const MAX_BODY_BYTES = 64 * 1024;
-
-export function builtInEndpoints(): Record<string, ManagementEndpoint> {
-  return {
-    refresh: {
-      methods: ['POST'],
-      handle: async ({ client }) => ({ status: 200, body: await client.refresh() }),
-    },
-    health: { methods: ['GET'], handle: ({ client }) => ({ status: 200, body: healthBody(client) }) },
-    env: { methods: ['GET'], handle: ({ client }) => ({ status: 200, body: envBody(client) }) },
-    prometheus: {
-      methods: ['GET'],
-      handle: async ({ client }) => {
-        const { contentType, text } = await clientMetricsExposition(client);
-        return { status: 200, text: { contentType, content: text } };
-      },
-    },
-    ...busEndpoints(),
-  };
-}
-
-/**
- * `/health`: UP when the configuration came from the server. Running on a backup or on local settings only is
- * worth a look, not a restart: still 200, with UNKNOWN.
- */
-function healthBody(client: ConfigClient): Record<string, unknown> {
-  const status = client.status;
-  const details: Record<string, unknown> = {
-    source: status.source,
-    name: status.name,
-    profiles: status.profiles,
-    label: status.label,
-    version: status.version,
-    state: status.state,
-  };
-  if (status.lastRefreshError) details.lastRefreshError = status.lastRefreshError;
-  const body: Record<string, unknown> = {
-    status: status.source === 'server' ? 'UP' : 'UNKNOWN',
-    details,
-  };
-  // A broker outage does not pull the overall status down: the service still serves, the bus
-  // reconnects and catches up by itself, and a DOWN would have orchestrators restart the fleet.
-  const bus = client.busHealth();
-  if (bus) body.components = { bus };
-  return body;
-}
-
-/** `/env`: the property sources, every value masked as Spring's actuator masks it. */
-function envBody(client: ConfigClient): unknown {
-  return {
-    activeProfiles: client.settings.profiles,
-    source: client.status.source,
-    propertySources: client.propertySources().map(({ name, properties }) => ({
-      name,
-      properties: Object.fromEntries(
-        Object.entries(properties).map(([key, value]) => [
-          key,
-          // Everything in the decrypted layer was a {cipher} value: a secret whatever its key.
-          { value: name === DECRYPTED_LAYER ? maskValue() : maskPropertyValue(key, value) },
-        ]),
-      ),
-    })),
-  };
-}
 
 export function createManagementHandler(
   client: ConfigClient,

@@ -61,11 +61,11 @@ export {
 export {
   renderingPlaceholders,
   resolveValuePlaceholders,
-  PlaceholderCycleError,
   type CircularPlaceholders,
   type PlaceholderLookup,
   type RenderingPlaceholders,
 } from './environment/placeholders.js';
+export { PlaceholderCycleError } from './environment/placeholder-resolver.js';
 export {
   hasUriPassword,
   isSecretKey,
@@ -82,14 +82,16 @@ export {
   SettingsError,
   parseArguments,
   resolveSettings,
-  parseSettingsFileLocation,
-  settingsFileLocation,
   splitList,
   type ResolveOptions,
   type SettingSource,
-  type SettingsFileLocation,
   type SettingsInput,
 } from './settings/settings-resolver.js';
+export {
+  parseSettingsFileLocation,
+  settingsFileLocation,
+  type SettingsFileLocation,
+} from './settings/settings-file-location.js';
 export { readSettingsFile } from './settings/settings-file-reader.js';
 export { effectiveSettings } from './settings/effective-settings.js';
 export { SettingsIndex, type KeyTarget } from './settings/settings-index.js';

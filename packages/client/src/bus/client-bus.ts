@@ -9,11 +9,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { AckDetails, BusNode } from '@confbus/bus';
 import {
   createEnvironmentChangeEvent,
-  createPresenceAnnouncement,
   createRefreshEvent,
   createShutdownEvent,
-  isFromSelf,
-  isPresenceRequest,
   type BusEvent,
   type Logger,
   type RefreshBusEvent,
@@ -21,6 +18,7 @@ import {
 import { ConfigClientError } from '../errors.js';
 import { BusCatchUp } from './bus-catch-up.js';
 import { loadBusPackage, type BusPackage } from './bus-package.js';
+import { type BusIdentity, BusPresence } from './bus-presence.js';
 import type { BusSettings } from './bus-settings.js';
 import { createClientBusNode } from './client-bus-node.js';
 
@@ -36,16 +34,6 @@ export interface BusRefreshTarget {
   applyEnvironment(values: Readonly<Record<string, string>>): Promise<string[]>;
   /** `busshutdown`: shut the application down gracefully. */
   shutdown(): Promise<void>;
-}
-
-/** What this node tells the config server's fleet view about itself (confbus presence; Spring has none). */
-export interface BusIdentity {
-  /** `spring.cloud.config.name`: the application whose configuration it serves. */
-  readonly application: string;
-  readonly profiles: readonly string[];
-  readonly label: string | null;
-  /** Epoch milliseconds. */
-  readonly startedAt: number;
 }
 
 export interface ClientBusOptions {
@@ -70,10 +58,12 @@ export interface BusRefreshOutcome {
   readonly localKeys: string[] | null;
 }
 
+/** The client's bus member (see the header); presence is bus-presence.ts, catching up bus-catch-up.ts. */
 export class ClientBus {
   readonly #node: BusNode;
   readonly #options: ClientBusOptions;
   readonly #catchUp: BusCatchUp;
+  readonly #presence: BusPresence;
   #closed = false;
   /** Bus events being handled: their acks will carry the version this node serves. */
   #remoteRefreshes = 0;
@@ -89,9 +79,17 @@ export class ClientBus {
       },
       shutdown: () => target.shutdown(),
     });
+    this.#presence = new BusPresence(this.#node, {
+      busId: options.busId,
+      identity: options.identity,
+      currentVersion: () => target.currentVersion(),
+      logger: options.logger,
+    });
     this.#node.on('reconnected', () => this.#onReconnected());
     this.#node.on('connected', () => void this.announcePresence());
-    this.#node.on('other', (event) => this.#onOtherEvent(event));
+    this.#node.on('other', (event) => {
+      if (!this.#closed) this.#presence.answer(event);
+    });
   }
 
   /**
@@ -207,23 +205,11 @@ export class ClientBus {
   }
 
   /**
-   * Tells the config server's fleet view who this node is and which config version it serves: on connecting,
-   * after each refresh, when asked by a presence request, and (`leaving`) when closing. Best effort: a node
-   * whose announcement is lost shows up again at the next presence request.
+   * Tells the config server's fleet view who this node is (bus-presence.ts): on connecting, after each refresh,
+   * when asked by a presence request, and (`leaving`) when closing.
    */
-  async announcePresence(leaving = false): Promise<void> {
-    if (!this.#node.connected) return;
-    const { identity, target, logger } = this.#options;
-    const event = createPresenceAnnouncement(this.busId, {
-      ...identity,
-      configVersion: target.currentVersion(),
-      leaving,
-    });
-    try {
-      await this.#node.publish(event);
-    } catch (error) {
-      logger.debug({}, `Could not announce this node on the bus: ${messageOf(error)}`);
-    }
+  announcePresence(leaving = false): Promise<void> {
+    return this.#presence.announce(leaving);
   }
 
   /**
@@ -287,12 +273,6 @@ export class ClientBus {
     const { settings } = this.#options;
     const brokers = settings.binder === 'kafka' ? (settings.kafka?.brokers ?? []) : settings.addresses;
     return `the bus is not connected to the broker (${brokers.join(', ')})`;
-  }
-
-  #onOtherEvent(event: BusEvent): void {
-    if (this.#closed || !isPresenceRequest(event)) return;
-    if (!this.#node.isAddressed(event) || isFromSelf(event, this.busId)) return;
-    void this.announcePresence();
   }
 
   #onReconnected(): void {

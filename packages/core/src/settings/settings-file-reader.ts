@@ -3,7 +3,8 @@
  * Core does no I/O, so the caller hands in how to read a file (`readFileSync` fits).
  */
 import { resolve } from 'node:path';
-import { SettingsError, type SettingsFileLocation } from './settings-resolver.js';
+import type { SettingsFileLocation } from './settings-file-location.js';
+import { SettingsError } from './settings.js';
 
 /**
  * Reads the file at `location` (relative to `cwd`), or `./application.yml` when none is given. Undefined when

@@ -4,17 +4,17 @@
  * Every source binds relaxed names (see relaxed-names.ts). Pure: the caller reads the file and hands over
  * its text, so this module does no I/O.
  */
-import { isJavaDouble } from '../codecs/property-value.js';
 import { canonicalKey } from './relaxed-names.js';
 import type { SettingSpec, SettingValue } from './setting-spec.js';
-import { type ResolvedSetting, type SettingSource, Settings, SettingsError, splitList } from './settings.js';
+import { type ResolvedSetting, type SettingSource, Settings, SettingsError } from './settings.js';
+import { type BoundEntry, coerce, coerceLoose } from './setting-coercion.js';
 import { parseSettingsFile } from './settings-file.js';
 import { type KeyTarget, SettingsIndex } from './settings-index.js';
 import { unknownSettingMessage } from './setting-suggestions.js';
 import { type UnsupportedSetting, unsupportedSettingMessage } from './unsupported-setting.js';
 import { environmentPairs } from './environment-binding.js';
 import { SettingPlaceholders } from './setting-placeholders.js';
-import { PlaceholderCycleError } from '../environment/placeholders.js';
+import { PlaceholderCycleError } from '../environment/placeholder-resolver.js';
 import { PlaceholderLimitError } from '../environment/placeholder-limits.js';
 
 export { Settings, SettingsError, splitList, type SettingSource } from './settings.js';
@@ -37,17 +37,12 @@ export interface ResolveOptions {
 
 type Source = SettingSource | 'programmatic';
 
-interface RawEntry {
+interface RawEntry extends BoundEntry {
   readonly key: string;
-  readonly raw: unknown;
   readonly source: Source;
   readonly spelling?: string;
   /** A setting confbus declares (or a map entry of one); kept client properties are resolved on each read. */
   readonly declared?: boolean;
-  /** The value as written, when placeholders were resolved in it. */
-  readonly written?: unknown;
-  /** A secret went into the value through a placeholder: it is masked wherever the value would show. */
-  readonly fromSecret?: boolean;
 }
 
 /** Parses `--key=value` arguments; `--flag` alone means `true`. Other arguments are positionals. */
@@ -234,89 +229,4 @@ function bindSource(
     const items = list.items.filter((item) => item !== undefined);
     ctx.raw.set(uniform, { key: list.key, raw: items, source, declared: true });
   }
-}
-
-function coerceLoose(raw: unknown): SettingValue {
-  if (typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean') return raw;
-  if (Array.isArray(raw)) return raw.map(String);
-  return String(raw);
-}
-
-function describe(spec: SettingSpec, entry: RawEntry): string {
-  const written = entry.written === undefined ? '' : ` (written '${String(entry.written)}')`;
-  const shown = spec.secret || entry.fromSecret ? '(hidden)' : `'${String(entry.raw)}'${written}`;
-  return `Setting '${spec.key}' from ${entry.source}: ${shown}`;
-}
-
-function coerce(spec: SettingSpec, entry: RawEntry): SettingValue {
-  const { raw } = entry;
-  const fail = (what: string): never => {
-    throw new SettingsError(`${describe(spec, entry)} ${what}`, spec.key, entry.source);
-  };
-  switch (spec.type) {
-    case 'string':
-      // A list is not one value; a YAML float is (`label: 1.0` is the text `1.0`, as Spring binds a Double).
-      if (typeof raw === 'object' && raw !== null && !isJavaDouble(raw)) fail('must be a single value');
-      return String(raw);
-    case 'boolean': {
-      if (typeof raw === 'boolean') return raw;
-      const text = String(raw).trim().toLowerCase();
-      if (['true', 'yes', 'on', '1'].includes(text)) return true;
-      if (['false', 'no', 'off', '0'].includes(text)) return false;
-      return fail('must be true or false');
-    }
-    case 'integer':
-    case 'number': {
-      const text = String(raw).trim();
-      const value = text === '' ? Number.NaN : Number(text);
-      if (!Number.isFinite(value) || (spec.type === 'integer' && !Number.isInteger(value))) {
-        fail(spec.type === 'integer' ? 'must be a whole number' : 'must be a number');
-      }
-      const tooLow = spec.min !== undefined && value < spec.min;
-      const tooHigh = spec.max !== undefined && value > spec.max;
-      if (tooLow || tooHigh) fail(`must be ${rangeText(spec)}`);
-      return value;
-    }
-    case 'list':
-      if (Array.isArray(raw)) return raw.map((item) => String(item).trim()).filter((item) => item !== '');
-      return splitList(String(raw));
-  }
-}
-
-function rangeText(spec: SettingSpec): string {
-  if (spec.min !== undefined && spec.max !== undefined) return `between ${spec.min} and ${spec.max}`;
-  return spec.min !== undefined ? `at least ${spec.min}` : `at most ${spec.max}`;
-}
-
-/**
- * Where the settings file is: `--spring.config.location=FILE`, else `SPRING_CONFIG_LOCATION`, else undefined
- * (callers then try `application.yml` in the working directory). Spring's `optional:` and `file:` prefixes
- * are accepted and removed.
- */
-export function settingsFileLocation(
-  args: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-): SettingsFileLocation | undefined {
-  const location = new SettingsIndex(
-    [{ key: 'spring.config.location', type: 'string', description: '' }],
-    [],
-  );
-  const fromArgs = parseArguments(args).pairs.find(([key]) => location.targetOf(key).kind === 'setting')?.[1];
-  return parseSettingsFileLocation(fromArgs ?? env.SPRING_CONFIG_LOCATION);
-}
-
-export interface SettingsFileLocation {
-  readonly path: string;
-  /** `optional:FILE`: a missing file is not an error. */
-  readonly optional: boolean;
-}
-
-/** A `spring.config.location` value: Spring's `optional:` and `file:` prefixes removed; blank is "not given". */
-export function parseSettingsFileLocation(raw: string | undefined): SettingsFileLocation | undefined {
-  if (raw === undefined || raw.trim() === '') return undefined;
-  let path = raw.trim();
-  const optional = path.startsWith('optional:');
-  if (optional) path = path.slice('optional:'.length);
-  if (path.startsWith('file:')) path = path.slice('file:'.length);
-  return { path, optional };
 }

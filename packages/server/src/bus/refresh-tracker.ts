@@ -11,6 +11,7 @@
  */
 import type { AckBusEvent, Logger, RefreshBusEvent } from '@confbus/core';
 import { type Clock, systemClock } from '../clock.js';
+import { EARLY_ACK_BYTES, EARLY_ACK_WINDOW_MS, EarlyAcks } from './early-acks.js';
 
 export interface TrackedAck {
   service: string;
@@ -58,35 +59,13 @@ export const MAX_ACK_SERVICE_LENGTH = 512;
 export const MAX_ACK_VERSION_LENGTH = 128;
 /** Per-ack bookkeeping beyond its strings (object, map entry). */
 const ACK_OVERHEAD_BYTES = 96;
-/**
- * Acks for events not (yet) tracked. The broker routes an event to the clients, which may refresh and ack it,
- * before it confirms the publication to this server: a race of milliseconds, after which published() registers
- * the event and takes the acks held for it. Forged acks for ids never published would wait forever: they are
- * held for EARLY_ACK_WINDOW_MS at most (counted from the first ack held for that id), and in EARLY_ACK_BYTES in
- * all (the ids first held longest ago are let go first), so forged acks hold at most that much, briefly.
- */
-export const EARLY_ACK_WINDOW_MS = 5000;
-export const EARLY_ACK_BYTES = 1024 * 1024;
+export { EARLY_ACK_BYTES, EARLY_ACK_WINDOW_MS } from './early-acks.js';
 
 export const DEFAULT_TRACKER_LIMITS: RefreshTrackerLimits = {
   maxEvents: 200,
   maxAcksPerEvent: 10_000,
   maxBytes: 16 * 1024 * 1024,
 };
-
-/** What an ack held for an event not registered yet keeps: the fields recorded, nothing else of the message. */
-interface HeldAck {
-  service: string;
-  configVersion: string | undefined;
-  timestamp: number;
-}
-
-interface HeldAcks {
-  /** When the first of them was held (Clock time). */
-  readonly since: number;
-  bytes: number;
-  readonly acks: HeldAck[];
-}
 
 interface Tracked {
   readonly id: string;
@@ -104,11 +83,9 @@ interface Tracked {
 export class RefreshTracker {
   private readonly events = new Map<string, Tracked>();
   private bytes = 0;
-  /** Acks that arrived before their event was registered, by event id, first held first (see EARLY_ACK_BYTES). */
-  private readonly early = new Map<string, HeldAcks>();
-  private earlyBytes = 0;
+  /** Acks that arrived before their event was registered (early-acks.ts). */
+  private readonly early: EarlyAcks;
   private readonly summaryQuietMs: number;
-  private readonly clock: Clock;
 
   constructor(
     private readonly logger: Logger,
@@ -116,12 +93,15 @@ export class RefreshTracker {
     options: { summaryQuietMs?: number; clock?: Clock } = {},
   ) {
     this.summaryQuietMs = options.summaryQuietMs ?? 2000;
-    this.clock = options.clock ?? systemClock;
+    this.early = new EarlyAcks(options.clock ?? systemClock, {
+      maxBytes: limits.earlyAckBytes ?? EARLY_ACK_BYTES,
+      windowMs: limits.earlyAckWindowMs ?? EARLY_ACK_WINDOW_MS,
+    });
   }
 
   /** Estimated bytes of the acks held for events not registered yet. */
   get heldAckBytes(): number {
-    return this.earlyBytes;
+    return this.early.bytes;
   }
 
   /** An event this server published, or (with several servers) one another server announced on the bus. */
@@ -140,14 +120,10 @@ export class RefreshTracker {
     });
     while (this.events.size > this.limits.maxEvents) this.forgetOldest();
     this.scheduleSummary(event.id);
-    this.letGoOfStaleHeldAcks();
-    const held = this.early.get(event.id);
-    if (held !== undefined) {
-      this.forgetHeld(event.id, held);
-      const tracked = this.events.get(event.id);
-      if (tracked !== undefined)
-        for (const ack of held.acks) this.record(tracked, ack.service, ack.configVersion, ack.timestamp);
-    }
+    const held = this.early.take(event.id);
+    const tracked = this.events.get(event.id);
+    if (tracked !== undefined)
+      for (const ack of held) this.record(tracked, ack.service, ack.configVersion, ack.timestamp);
   }
 
   acked(ack: AckBusEvent): void {
@@ -157,7 +133,12 @@ export class RefreshTracker {
     if (configVersion !== undefined && configVersion.length > MAX_ACK_VERSION_LENGTH) return;
     const tracked = this.events.get(ack.ackId);
     if (!tracked) {
-      this.hold(ack.ackId, { service, configVersion, timestamp: ack.timestamp }); // not tracked yet, or never
+      // Not tracked yet, or never.
+      this.early.hold(
+        ack.ackId,
+        { service, configVersion, timestamp: ack.timestamp },
+        ackBytes(service, configVersion),
+      );
       return;
     }
     this.record(tracked, service, configVersion, ack.timestamp);
@@ -207,40 +188,6 @@ export class RefreshTracker {
 
   close(): void {
     for (const tracked of this.events.values()) clearTimeout(tracked.timer);
-  }
-
-  /** Holds an ack for an event not registered yet, within EARLY_ACK_BYTES and EARLY_ACK_WINDOW_MS. */
-  private hold(eventId: string, ack: HeldAck): void {
-    this.letGoOfStaleHeldAcks();
-    const budget = this.limits.earlyAckBytes ?? EARLY_ACK_BYTES;
-    let held = this.early.get(eventId);
-    const size = ackBytes(ack.service, ack.configVersion) + (held === undefined ? eventId.length * 2 : 0);
-    if (size > budget) return;
-    if (held === undefined) {
-      held = { since: this.clock.now(), bytes: 0, acks: [] };
-      this.early.set(eventId, held);
-    }
-    held.acks.push(ack);
-    held.bytes += size;
-    this.earlyBytes += size;
-    while (this.earlyBytes > budget) {
-      const [oldestId, oldest] = this.early.entries().next().value as [string, HeldAcks];
-      this.forgetHeld(oldestId, oldest);
-    }
-  }
-
-  /** Lets go of the acks held longer than EARLY_ACK_WINDOW_MS: their event is not coming. */
-  private letGoOfStaleHeldAcks(): void {
-    const oldestKept = this.clock.now() - (this.limits.earlyAckWindowMs ?? EARLY_ACK_WINDOW_MS);
-    for (const [eventId, held] of this.early) {
-      if (held.since >= oldestKept) return; // held in order: the rest are younger
-      this.forgetHeld(eventId, held);
-    }
-  }
-
-  private forgetHeld(eventId: string, held: HeldAcks): void {
-    this.early.delete(eventId);
-    this.earlyBytes -= held.bytes;
   }
 
   /** Forgets the oldest events other than `keep` until `size` more bytes fit; false when they cannot. */

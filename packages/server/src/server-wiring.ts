@@ -1,0 +1,53 @@
+/**
+ * The ports a config server is wired from, and what wiring builds once from them (wire-config-server.ts builds
+ * it; wire-http.ts and server-lifecycle.ts read it).
+ */
+import type { Settings } from '@confbus/core';
+import type { Logger } from 'pino';
+import type { BuildInfo } from './actuator/build-info.js';
+import type { RefreshTracker } from './bus/refresh-tracker.js';
+import type { ServerBus } from './bus/server-bus.js';
+import type { Clock } from './clock.js';
+import type { OperatorConsole } from './console/index.js';
+import type { ServerEncryption } from './encryption/index.js';
+import type { ConfigFileParser } from './environment/config-file-parser.js';
+import type { EnvironmentCaches } from './environment/environment-caches.js';
+import type { EnvironmentWorkers } from './environment/environment-workers.js';
+import type { GitMirror } from './git/index.js';
+import type { OpenMirror } from './repositories/open-repositories.js';
+import type { RepositoryRouter } from './repositories/repository-router.js';
+import type { ServedMirror } from './repositories/served-repository.js';
+
+export interface ConfigServerPorts {
+  /** Resolved server settings (see resolveServerSettings). */
+  settings: Settings;
+  logger: Logger;
+  /** Wall-clock time (webhook signature windows). */
+  clock: Clock;
+  /** The default repository's uri as configured ('native' for the native backend). */
+  uri: string;
+  /** The repository port: opens the store of each repository served. */
+  openMirror: OpenMirror;
+  /** The refresh bus; undefined when spring.cloud.bus.enabled is false. */
+  bus: ServerBus | undefined;
+  /** The encryption key and decryptor (default: none). */
+  encryption?: ServerEncryption;
+  /** Where the default repository's mirror lives, for the start-up line (default: the Git mirror's). */
+  basedir?: string;
+}
+
+/** What the parts of a server share: the ports, and what is built once from them. */
+export interface Wiring extends ConfigServerPorts {
+  encryption: ServerEncryption;
+  parser: ConfigFileParser;
+  caches: EnvironmentCaches;
+  workers: EnvironmentWorkers;
+  repositories: RepositoryRouter;
+  /** The default repository's store (a Git mirror, the native folders, a fake); none for a uri template. */
+  defaultMirror: ServedMirror | undefined;
+  /** The same when it is a Git mirror: the console works on one. */
+  mirror: GitMirror | undefined;
+  tracker: RefreshTracker;
+  console: OperatorConsole | undefined;
+  build: BuildInfo;
+}
