@@ -28,7 +28,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** The source of every package except the declarations themselves. */
-// The CLI declares no codes of its own: it raises core's (CONFBUS_USAGE, CONFBUS_BAD_SETTING).
+// The CLI declares no codes of its own: it raises core's (CONFBUS_USAGE, CONFBUS_BAD_SETTING, CONFBUS_PACKAGE_NOT_INSTALLED).
 const sources = [...Object.keys(declared), 'cli']
   .flatMap((pkg) => sourceFiles(join(root, 'packages', pkg, 'src')))
   .filter((file) => !file.endsWith('/src/errors.ts'))

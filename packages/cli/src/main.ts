@@ -2,7 +2,7 @@
  * The `confbus` command: `confbus server [--key=value ...]`, `confbus sample-client [--key=value ...]`,
  * `confbus --help`, `confbus --version`. Settings use Spring's keys; see docs/settings.md for the full table.
  */
-import { type SettingSpec, SettingsError, isConfbusError } from '@confbus/core';
+import { ConfbusError, type SettingSpec, SettingsError, coreErrors, isConfbusError } from '@confbus/core';
 import { readFileSync } from 'node:fs';
 import type * as SampleClient from '@confbus/sample-client';
 import { cipherSettingSpecs, runCipherCommand } from './cipher-command.js';
@@ -184,9 +184,11 @@ async function importOptional<T>(name: string): Promise<T> {
     return (await import(name)) as T;
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String(error).includes(name)) {
-      throw new Error(`This command needs the package ${name}, which is not installed: npm install ${name}`, {
-        cause: error,
-      });
+      throw new ConfbusError(
+        coreErrors.CONFBUS_PACKAGE_NOT_INSTALLED,
+        `This command needs the package ${name}, which is not installed: npm install ${name}`,
+        { cause: error },
+      );
     }
     throw error;
   }

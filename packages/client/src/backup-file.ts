@@ -19,8 +19,10 @@ import {
   writeJson,
   type Environment,
   type FlatProperties,
+  ConfbusError,
 } from '@confbus/core';
 import { parseEnvironment } from './environment-json.js';
+import { clientErrors } from './errors.js';
 
 const FORMAT = 'confbus-client-backup/1';
 
@@ -123,7 +125,10 @@ export interface LoadedBackup {
 export async function readBackup(file: string, keyMaterial: string | undefined): Promise<LoadedBackup> {
   const parsed = parseJsonExactIntegers(await readFile(file, 'utf8')) as Partial<BackupFile>;
   if (parsed.format !== FORMAT || !parsed.environment || !parsed.secrets) {
-    throw new Error(`${file} is not a confbus client backup (${FORMAT})`);
+    throw new ConfbusError(
+      clientErrors.CONFBUS_BAD_BACKUP,
+      `${file} is not a confbus client backup (${FORMAT})`,
+    );
   }
   const warnings: string[] = [];
   const secrets = parsed.secrets;

@@ -47,6 +47,11 @@ export const clientErrors = defineErrors({
     description:
       'spring.cloud.bus.enabled=true but @confbus/bus (an optional peer of @confbus/client) is not installed: `npm install @confbus/bus`',
   },
+  CONFBUS_BAD_BACKUP: {
+    status: 500,
+    description:
+      'The file at confbus.client.backup.file is not a confbus client backup (another file, or one cut short): the client does not start from it, and logs why',
+  },
   CONFBUS_CLIENT_DECRYPT_FAILED: {
     status: 500,
     description:

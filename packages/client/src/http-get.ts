@@ -1,6 +1,7 @@
 /**
  * One GET over node:http(s) with Spring's separate connect and read timeouts — fetch cannot tell a slow
- * connect from a slow body — on the caller's kept-alive agents.
+ * connect from a slow body — on the caller's kept-alive agents. Failures are Node's errors and the timeouts'
+ * plain ones below: EnvironmentSource reports each as CONFBUS_CONFIG_FETCH, naming the URI.
  */
 import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -35,6 +36,7 @@ export async function httpGet(url: URL, options: GetOptions): Promise<{ status: 
  * the fetch code it would be reported with if it ever escaped.
  */
 class ReusedSocketError extends ConfbusError<'CONFBUS_CONFIG_FETCH'> {
+  override readonly name = 'ReusedSocketError';
   constructor(message: string, options: { cause: unknown }) {
     super(clientErrors.CONFBUS_CONFIG_FETCH, message, options);
   }

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ConfigClient } from '@confbus/client';
 import { startStubConfigServer, type StubConfigServer } from '@confbus/testkit/stub-config-server';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { readBackup } from '../src/backup-file.js';
 import { CaptureLogger } from './support/capture-logger.js';
 
 describe('last-known-good backup', () => {
@@ -128,6 +129,21 @@ describe('last-known-good backup', () => {
     const client = await whileServerDown(() => start(join(temp.path, 'absent.json'), [], logger));
     assert.equal(client.status.source, 'local');
     assert.ok(logger.lines.some((line) => line.includes('Cannot use the configuration backup')));
+    await client.close();
+  });
+
+  it('does not start from a file that is not a backup, and says why (CONFBUS_BAD_BACKUP)', async () => {
+    const other = join(temp.path, 'other.json');
+    await writeFile(other, '{"format":"something-else"}\n');
+    await assert.rejects(readBackup(other, undefined), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'CONFBUS_BAD_BACKUP');
+      assert.equal(error.message, `${other} is not a confbus client backup (confbus-client-backup/1)`);
+      return true;
+    });
+    const logger = new CaptureLogger();
+    const client = await whileServerDown(() => start(other, [], logger));
+    assert.equal(client.status.source, 'local');
+    assert.ok(logger.lines.some((line) => line.includes('is not a confbus client backup')));
     await client.close();
   });
 });

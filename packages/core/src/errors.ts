@@ -34,7 +34,7 @@ export const coreErrors = defineErrors({
   CONFBUS_CONFIG_LIMIT: {
     status: 500,
     description:
-      'A configuration file exceeds a safety limit (size, documents, placeholder expansion, nesting); the message names the file, the key and the limit.',
+      'A configuration file exceeds a safety limit (size, documents, placeholder expansion, nesting, rendering time); the message names the file, the key and the limit.',
   },
   CONFBUS_CONFIG_PARSE: {
     status: 500,
@@ -50,6 +50,11 @@ export const coreErrors = defineErrors({
     status: 400,
     description:
       'The confbus command line cannot be run as written (unknown command or option, a stray argument, a missing value); the usage follows',
+  },
+  CONFBUS_PACKAGE_NOT_INSTALLED: {
+    status: 500,
+    description:
+      'A confbus command needs an optional package that is not installed (`confbus sample-client` needs @confbus/sample-client); the message says what to install',
   },
   CONFBUS_BAD_SETTING: {
     status: 400,

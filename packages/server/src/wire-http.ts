@@ -3,8 +3,8 @@
  * security, metrics and access log installed, then every route: /monitor (with the monitor service it needs),
  * health and the actuator, Spring's encryption and environment endpoints, the console.
  */
-import type { BusNode } from '@confbus/bus';
-import type { Settings } from '@confbus/core';
+import { type BusNode, busErrors } from '@confbus/bus';
+import { ConfbusError, type Settings } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerActuatorRoutes } from './actuator/actuator-routes.js';
 import {
@@ -57,7 +57,7 @@ function buildMonitor(w: Wiring): MonitorService | undefined {
     parser: w.parser,
     publisher: {
       publishRefresh: async (destination, configVersion) => {
-        if (!bus) throw new Error('The bus is not started');
+        if (!bus) throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'The bus is not started');
         const event = await bus.publishRefresh(destination, configVersion);
         w.console?.refreshPublished(event);
         return event;

@@ -136,6 +136,7 @@ export class ClientBus {
   async refreshAndPublish(destination?: string): Promise<BusRefreshOutcome> {
     const event = createRefreshEvent(this.busId, destination);
     const local = this.#node.isAddressed(event) ? this.#refresh(event) : this.#notAddressed(event);
+    // Not thrown: its message goes into the ConfigClientError below.
     const publishError = this.#node.connected
       ? await this.#node.publish(event).then(
           () => undefined,

@@ -209,6 +209,7 @@ export async function createEncryptorLocator(
 ): Promise<TextEncryptorLocator | undefined> {
   const { keyStore, key } = settings;
   if (keyStore !== undefined) {
+    // The caller's mistake (it reads the file), not a setting's.
     if (keyStoreBytes === undefined)
       throw new Error('createEncryptorLocator: the key store file was not read');
     const store = await KeyStore.load(keyStoreBytes, keyStore);

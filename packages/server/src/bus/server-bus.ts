@@ -3,8 +3,8 @@
  * server listens, joins the bus to collect acks and other servers' refreshes. `busFromSettings` is the real one
  * (a BusNode over RabbitMQ or Kafka); tests of the wiring use a fake publisher in its place.
  */
-import { BusNode, busNodeOptionsFromSettings, readBusMemberSettings } from '@confbus/bus';
-import { type RefreshBusEvent, type Settings, defaultBusId } from '@confbus/core';
+import { BusNode, busErrors, busNodeOptionsFromSettings, readBusMemberSettings } from '@confbus/bus';
+import { ConfbusError, type RefreshBusEvent, type Settings, defaultBusId } from '@confbus/core';
 import type { Logger } from 'pino';
 import type { RefreshPublisher } from '../monitor/monitor-service.js';
 
@@ -27,7 +27,8 @@ export function busFromSettings(settings: Settings, logger: Logger): ServerBus {
       return node;
     },
     publishRefresh(destination: string | undefined, configVersion: string): Promise<RefreshBusEvent> {
-      if (!node) return Promise.reject(new Error('The bus is not started'));
+      if (!node)
+        return Promise.reject(new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'The bus is not started'));
       return node.publishRefresh(destination, configVersion);
     },
     async join(address, attach) {

@@ -9,9 +9,11 @@
  * its JSON built at once, synchronously, and rendered inline.
  */
 import {
+  ConfbusError,
   type Environment,
   type FlatProperties,
   type RenderFormat,
+  coreErrors,
   mergeForRendering,
   renderingPlaceholders,
 } from '@confbus/core';
@@ -159,7 +161,10 @@ export class ResolvedEnvironment {
       'render',
       { sources: this.environment.propertySources, ...task },
       (seconds) =>
-        new Error(`Rendering '${this.environment.name}' as .${task.format} took longer than ${seconds} s`),
+        new ConfbusError(
+          coreErrors.CONFBUS_CONFIG_LIMIT,
+          `Rendering '${this.environment.name}' as .${task.format} took longer than ${seconds} s`,
+        ),
     );
     if (!result.ok) throw errorFromData(result.error);
     return result.text;

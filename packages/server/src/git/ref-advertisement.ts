@@ -1,5 +1,6 @@
 // Git's ref advertisement in pkt-line framing (https://git-scm.com/docs/protocol-common, pack-protocol): what an
 // upload-pack server sends first, over git:// (git-daemon-refs.ts) and smart HTTP (git-http-refs.ts) alike.
+// Its errors are plain: both readers catch them and leave the listing to `git ls-remote`, whose errors users see.
 
 /** One pkt-line: four hex digits of length (the digits included), then the payload. */
 export function pktLine(text: string): Buffer {

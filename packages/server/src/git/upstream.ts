@@ -2,7 +2,7 @@
 // timeout, and progress reporting. Every git command that talks to the upstream goes through here, so each
 // gets the same environment and no secret reaches argv, logs or errors.
 import { readFileSync } from 'node:fs';
-import type { Logger } from '@confbus/core';
+import { ConfbusError, type Logger, coreErrors } from '@confbus/core';
 import { daemonAddress, readDaemonRefs, type DaemonAddress } from './git-daemon-refs.js';
 import { SmartHttpRefs, smartHttpRefsUrl } from './git-http-refs.js';
 import { GitCommandError } from './errors.js';
@@ -61,7 +61,9 @@ export class Upstream {
 
   constructor(private readonly options: UpstreamOptions) {
     const split = splitCredentials(options.uri, options.username, options.password);
-    if (split.uri.startsWith('-')) throw new Error('Git uri must not start with "-"');
+    // A uri git would read as an option: never passed to it.
+    if (split.uri.startsWith('-'))
+      throw new ConfbusError(coreErrors.CONFBUS_BAD_SETTING, 'Git uri must not start with "-"');
     this.uri = split.uri;
     this.safeUri = redactUri(options.uri);
     const proxy = proxyFor(this.uri, options.proxy);

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { ConfbusError, coreErrors } from '@confbus/core';
 import type { ConfigRepository, ResolvedRevision } from '../environment/config-repository.js';
 import type { MirrorHealth } from '../git/index.js';
 
@@ -161,8 +162,12 @@ export class NativeRepository implements ConfigRepository {
 /** `file:./config/{application}` → base `<cwd>/config`, pattern `{application}`. */
 function parseLocation(location: string, cwd: string): NativeLocation {
   let path = location.replace(/^optional:/, '');
-  if (path.startsWith('classpath:'))
-    throw new Error(`${location}: classpath: locations are not supported (use file:)`);
+  if (path.startsWith('classpath:')) {
+    throw new ConfbusError(
+      coreErrors.CONFBUS_BAD_SETTING,
+      `spring.cloud.config.server.native.search-locations: ${location}: classpath: locations are not supported (use file:)`,
+    );
+  }
   path = path.replace(/^file:(\/\/)?/, '');
   const segments = path.split('/');
   const firstPlaceholder = segments.findIndex((segment) => segment.includes('{'));

@@ -125,7 +125,7 @@ export function namedRepositoryDefinitions(
   warn: (message: string) => void,
 ): RepositoryDefinition[] {
   return [...namedRepositoryProperties(settings, warn)].map(([name, properties]) =>
-    namedRepositoryDefinition(name, properties, defaults),
+    namedRepositoryDefinition(name, properties, defaults, settings),
   );
 }
 
@@ -189,14 +189,15 @@ function namedRepositoryDefinition(
   name: string,
   properties: RawProperties,
   defaults: RepositoryDefinition,
+  settings: Settings,
 ): RepositoryDefinition {
-  const prefix = `${REPOS}${name}`;
-  const one = (property: Property): string | undefined => properties.get(property)?.join(',');
+  const values = new RepositoryValues(`${REPOS}${name}`, properties, settings);
+  const one = (property: Property): string | undefined => values.text(property);
   const uri = one('uri');
-  if (uri === undefined || uri === '') throw new Error(`${prefix}.uri is required`);
+  if (uri === undefined || uri === '') throw values.bad('uri', `${values.prefix}.uri is required`);
   const username = one('username');
   const flag = (property: Property, key: string, inherited: boolean): boolean =>
-    parseBoolean(`${prefix}.${key}`, one(property)) ?? inherited;
+    values.flag(property, key) ?? inherited;
   return {
     name,
     uri,
@@ -205,11 +206,10 @@ function namedRepositoryDefinition(
     username: username ?? defaults.username,
     password: username === undefined ? defaults.password : one('password'),
     defaultLabel: one('defaultlabel') ?? defaults.defaultLabel,
-    cloneOnStart: parseBoolean(`${prefix}.clone-on-start`, one('cloneonstart')) ?? false,
-    timeoutSeconds: parseInteger(`${prefix}.timeout`, one('timeout')) ?? defaults.timeoutSeconds,
-    timeoutSetting: one('timeout') === undefined ? defaults.timeoutSetting : `${prefix}.timeout`,
-    refreshRateSeconds:
-      parseInteger(`${prefix}.refresh-rate`, one('refreshrate')) ?? defaults.refreshRateSeconds,
+    cloneOnStart: values.flag('cloneonstart', 'clone-on-start') ?? false,
+    timeoutSeconds: values.integer('timeout', 'timeout') ?? defaults.timeoutSeconds,
+    timeoutSetting: one('timeout') === undefined ? defaults.timeoutSetting : `${values.prefix}.timeout`,
+    refreshRateSeconds: values.integer('refreshrate', 'refresh-rate') ?? defaults.refreshRateSeconds,
     tryMasterBranch: flag('trymasterbranch', 'try-master-branch', defaults.tryMasterBranch),
     deleteUntrackedBranches: flag(
       'deleteuntrackedbranches',
@@ -218,8 +218,8 @@ function namedRepositoryDefinition(
     ),
     skipSslValidation: flag('skipsslvalidation', 'skip-ssl-validation', defaults.skipSslValidation),
     proxy: {
-      http: namedProxy(prefix, 'http', one, defaults.proxy.http),
-      https: namedProxy(prefix, 'https', one, defaults.proxy.https),
+      http: namedProxy(values, 'http', defaults.proxy.http),
+      https: namedProxy(values, 'https', defaults.proxy.https),
     },
     ssh: {
       privateKey: one('privatekey'),
@@ -236,29 +236,54 @@ function namedRepositoryDefinition(
 
 /** A named repository's proxy for one scheme: its own when it sets any of it, else the default repository's. */
 function namedProxy(
-  prefix: string,
+  values: RepositoryValues,
   scheme: 'http' | 'https',
-  one: (property: Property) => string | undefined,
   inherited: ProxySettings,
 ): ProxySettings {
-  const host = one(`proxy${scheme}host`);
-  const port = parseInteger(`${prefix}.proxy.${scheme}.port`, one(`proxy${scheme}port`));
-  const username = one(`proxy${scheme}username`);
-  const password = one(`proxy${scheme}password`);
-  const nonProxyHosts = one(`proxy${scheme}nonproxyhosts`);
+  const host = values.text(`proxy${scheme}host`);
+  const port = values.integer(`proxy${scheme}port`, `proxy.${scheme}.port`);
+  const username = values.text(`proxy${scheme}username`);
+  const password = values.text(`proxy${scheme}password`);
+  const nonProxyHosts = values.text(`proxy${scheme}nonproxyhosts`);
   const own = [host, port, username, password, nonProxyHosts].some((value) => value !== undefined);
   return own ? { host, port, username, password, nonProxyHosts } : inherited;
 }
 
-function parseInteger(key: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^-?\d+$/.test(text.trim())) throw new Error(`${key} must be an integer, got '${text}'`);
-  return Number(text);
-}
+/**
+ * The values one named repository sets, read as text, integers or flags. A value of the wrong type is a bad
+ * setting (CONFBUS_BAD_SETTING) naming its key (`<prefix>.<key>`, the dashed spelling) and where it was set.
+ */
+class RepositoryValues {
+  constructor(
+    /** `spring.cloud.config.server.git.repos.<name>`. */
+    readonly prefix: string,
+    private readonly properties: RawProperties,
+    private readonly settings: Settings,
+  ) {}
 
-function parseBoolean(key: string, text: string | undefined): boolean | undefined {
-  if (text === undefined) return undefined;
-  const lower = text.trim().toLowerCase();
-  if (lower === 'true' || lower === 'false') return lower === 'true';
-  throw new Error(`${key} must be true or false, got '${text}'`);
+  /** A list property's items joined with commas; undefined when unset. */
+  text(property: Property): string | undefined {
+    return this.properties.get(property)?.join(',');
+  }
+
+  integer(property: Property, key: string): number | undefined {
+    const text = this.text(property);
+    if (text === undefined) return undefined;
+    if (!/^-?\d+$/.test(text.trim()))
+      throw this.bad(key, `${this.prefix}.${key} must be an integer, got '${text}'`);
+    return Number(text);
+  }
+
+  flag(property: Property, key: string): boolean | undefined {
+    const text = this.text(property);
+    if (text === undefined) return undefined;
+    const lower = text.trim().toLowerCase();
+    if (lower === 'true' || lower === 'false') return lower === 'true';
+    throw this.bad(key, `${this.prefix}.${key} must be true or false, got '${text}'`);
+  }
+
+  bad(key: string, message: string): SettingsError {
+    const setting = `${this.prefix}.${key}`;
+    return new SettingsError(message, setting, this.settings.sourceOf(setting) ?? 'file');
+  }
 }

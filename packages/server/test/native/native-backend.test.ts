@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { NativeRepository } from '../../src/native/native-repository.js';
 import { type TestServer, startTestServer } from '../server-harness.js';
 
 interface Body {
@@ -85,5 +86,26 @@ describe('native backend', () => {
     // base/ is searched before base/master/; ${foo} resolves from the environment, where the label folder wins.
     assert.equal(response.body, 'upstream master-folder;\n');
     assert.equal((await server.get('/foo/default/master/..%2F..%2Fetc%2Fpasswd')).status, 400);
+  });
+
+  it('refuses a classpath: location as a bad setting naming it', () => {
+    assert.throws(
+      () =>
+        new NativeRepository({
+          searchLocations: ['classpath:/config'],
+          defaultLabel: 'master',
+          addLabelLocations: true,
+          cwd: folder.path,
+          warn: () => undefined,
+        }),
+      (error: Error & { code?: string }) => {
+        assert.equal(error.code, 'CONFBUS_BAD_SETTING');
+        assert.match(
+          error.message,
+          /search-locations: classpath:\/config: classpath: locations are not supported/,
+        );
+        return true;
+      },
+    );
   });
 });

@@ -75,6 +75,28 @@ describe('repository definitions: transport and SSH settings', () => {
     );
   });
 
+  it('a named repository without a uri, or with a timeout that is not a number, is a bad setting naming its key', () => {
+    assert.throws(
+      () => definitions([`--${GIT}.repos.team.pattern=team-*`]),
+      (error: Error & { code?: string; key?: string }) => {
+        assert.equal(error.code, 'CONFBUS_BAD_SETTING');
+        assert.equal(error.key, `${GIT}.repos.team.uri`);
+        assert.equal(error.message, `${GIT}.repos.team.uri is required`);
+        return true;
+      },
+    );
+    assert.throws(
+      () => definitions([`--${GIT}.repos.team.uri=file:///team`, `--${GIT}.repos.team.timeout=soon`]),
+      (error: Error & { code?: string; key?: string; source?: string }) => {
+        assert.equal(error.code, 'CONFBUS_BAD_SETTING');
+        assert.equal(error.key, `${GIT}.repos.team.timeout`);
+        assert.equal(error.source, 'argument');
+        assert.match(error.message, /repos\.team\.timeout must be an integer, got 'soon'/);
+        return true;
+      },
+    );
+  });
+
   it("takes a named repository wholly from environment variables, as Boot's relaxed binding maps them", () => {
     const { named, warnings } = definitions([], {
       SPRING_CLOUD_CONFIG_SERVER_GIT_REPOS_TEAMA_URI: 'https://git.example/team-a.git',
