@@ -10,7 +10,6 @@ import type { ServerBus } from './bus/server-bus.js';
 import type { Clock } from './clock.js';
 import type { OperatorConsole } from './console/index.js';
 import type { ServerEncryption } from './encryption/index.js';
-import type { ConfigFileParser } from './environment/config-file-parser.js';
 import type { EnvironmentCaches } from './environment/environment-caches.js';
 import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import type { GitMirror } from './git/index.js';
@@ -39,7 +38,6 @@ export interface ConfigServerPorts {
 /** What the parts of a server share: the ports, and what is built once from them. */
 export interface Wiring extends ConfigServerPorts {
   encryption: ServerEncryption;
-  parser: ConfigFileParser;
   caches: EnvironmentCaches;
   workers: EnvironmentWorkers;
   repositories: RepositoryRouter;

@@ -90,7 +90,7 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
 function openStores(
   ports: ConfigServerPorts,
   encryption: ServerEncryption,
-): Pick<Wiring, 'parser' | 'caches' | 'workers' | 'repositories'> {
+): Pick<Wiring, 'caches' | 'workers' | 'repositories'> {
   const { settings } = ports;
   const workers = new EnvironmentWorkers();
   const parser = new ConfigFileParser({
@@ -121,7 +121,7 @@ function openStores(
         : undefined,
     logger: ports.logger,
   });
-  return { parser, caches, workers, repositories };
+  return { caches, workers, repositories };
 }
 
 function trackerLimits(settings: Settings): { maxEvents: number; maxAcksPerEvent: number; maxBytes: number } {

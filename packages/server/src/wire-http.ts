@@ -44,8 +44,10 @@ const isMonitorRepository = (mirror: ServedMirror | undefined): mirror is Served
 
 /** /monitor re-reads the default repository; absent for the native backend and for a uri template. */
 function buildMonitor(w: Wiring): MonitorService | undefined {
-  const { settings, defaultMirror } = w;
-  if (!isMonitorRepository(defaultMirror)) return undefined;
+  const { settings } = w;
+  const served = w.repositories.defaultRepository;
+  const defaultMirror = served?.mirror;
+  if (served === undefined || !isMonitorRepository(defaultMirror)) return undefined;
   const secrets: WebhookSecrets = {};
   for (const host of WEBHOOK_SECRET_HOSTS) {
     const secret = settings.optionalString(`confbus.monitor.${host}.secret`);
@@ -54,7 +56,7 @@ function buildMonitor(w: Wiring): MonitorService | undefined {
   const bus = w.bus;
   return new MonitorService({
     repository: defaultMirror,
-    parser: w.parser,
+    files: served.environments.files,
     publisher: {
       publishRefresh: async (destination, configVersion) => {
         if (!bus) throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'The bus is not started');

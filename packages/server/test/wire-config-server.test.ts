@@ -209,6 +209,21 @@ describe('wireConfigServer: /monitor on a fake repository and bus', () => {
     );
   });
 
+  it('parses a changed file once: the environments rebuilt after the webhook find it parsed by its check', async () => {
+    const { server, repository } = await wire();
+    assert.equal((await get(server, '/foo/default')).status, 200);
+    const environments = server.environments!;
+    repository.push({ 'application.yml': 'shared: everyone\n', 'foo.yml': 'greeting: new\n' });
+    const reads = repository.calls.readFile;
+    const parses = environments.parses;
+    assert.equal((await pushWebhook(server, ['foo.yml'])).statusCode, 200);
+    const after = await get(server, '/foo/default');
+    assert.equal(after.status, 200);
+    assert.match(JSON.stringify(after.json()), /greeting":"new/);
+    assert.equal(repository.calls.readFile - reads, 1, 'foo.yml read once, by the check');
+    assert.equal(environments.parses - parses, 1, 'and parsed once');
+  });
+
   it('without a bus, re-reads the repository and says nothing was published (503 CONFBUS_BUS_DISABLED)', async () => {
     const { server, repository, bus } = await wire({ bus: false });
     repository.push({ 'foo.yml': 'greeting: new\n' });

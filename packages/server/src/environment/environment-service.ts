@@ -21,7 +21,8 @@ import type { EnvironmentCaches, ParsedFile } from './environment-caches.js';
 import type { EnvironmentWorkers } from './environment-workers.js';
 import type { FoundEnvironment } from './environment-finder.js';
 import type { LruCache } from './lru-cache.js';
-import { parsedDocumentsBytes } from './memory-estimates.js';
+import { servedObjectBytes } from './memory-estimates.js';
+import { ParsedFiles } from './parsed-files.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
 import { TimeSlice } from './time-slice.js';
 import { directoriesOf, expandSearchDirectories } from './search-directories.js';
@@ -84,7 +85,7 @@ export class EnvironmentService {
   private readonly building = new Map<string, Promise<ResolvedEnvironment>>();
   /** The shared cache of environments (this.options.caches', held here for the hot path). */
   private readonly environments: LruCache<string, ResolvedEnvironment>;
-  /** This service's prefix of the shared cache keys. */
+  /** This service's prefix of the environment cache's keys. */
   private readonly namespace: string;
   private readonly uri: string;
   /**
@@ -94,12 +95,14 @@ export class EnvironmentService {
   private readonly keys = new WeakMap<EnvironmentRequest, { commit: string; key: string }>();
   /** Builds, for tests and benchmarks that check "one read per (commit, app, profiles)"; also exported as metrics. */
   builds = 0;
-  /** Files parsed (not found in the parsed-documents cache). */
-  parses = 0;
   cacheHits = 0;
   cacheMisses = 0;
 
+  /** The repository's files, parsed through the shared cache (also read by /monitor's parse check). */
+  readonly files: ParsedFiles;
+
   constructor(private readonly options: EnvironmentServiceOptions) {
+    this.files = new ParsedFiles(options);
     this.namespace = options.caches.namespace();
     this.environments = options.caches.environments;
     this.uri = options.displayUri.replace(/\/+$/, '');
@@ -114,6 +117,11 @@ export class EnvironmentService {
         ? await repository.resolveFetched(request.label)
         : await repository.resolve(request.label, request.atLeast);
     return this.findAt(request, revision);
+  }
+
+  /** Files parsed (not found in the parsed-file cache). */
+  get parses(): number {
+    return this.files.parses;
   }
 
   /** The prefix of its property-source names (`<uri>/<path>`): the repository's uri without credentials. */
@@ -215,7 +223,7 @@ export class EnvironmentService {
     const { environments } = this;
     return new ResolvedEnvironment(served, {
       stored: environment,
-      objectBytes: objectBytes * (1 + copiedShare(environment, served)),
+      objectBytes: servedObjectBytes(objectBytes, environment, served),
       grown: () => environments.reweigh(key),
       ...(this.options.workers ? { workers: this.options.workers } : {}),
     });
@@ -234,7 +242,7 @@ export class EnvironmentService {
       commit,
       label: effectiveLabel,
     });
-    const ids = await this.options.repository.blobIds?.(commit);
+    const ids = await this.files.blobIds(commit);
     const tree = { applications: request.applications, profiles: request.profiles, directories };
     // The files the search directories hold are read and parsed at once, in parallel; imported ones as the
     // import tree asks for them (it needs a file's documents to know what it imports).
@@ -242,7 +250,7 @@ export class EnvironmentService {
     const read = (path: string): Promise<ParsedFile> => {
       let file = reading.get(path);
       if (!file) {
-        file = this.documents(commit, path, ids?.get(path));
+        file = this.files.read(commit, path, ids?.get(path));
         reading.set(path, file);
       }
       return file;
@@ -283,30 +291,4 @@ export class EnvironmentService {
       return { ...source, name: `${displayNameOf.call(this.options.repository, path)}${match?.[0] ?? ''}` };
     });
   }
-
-  private async documents(commit: string, path: string, blobId: string | undefined): Promise<ParsedFile> {
-    // The path is part of the key even with a blob id: parsing depends on the file name (.yml vs .properties)
-    // and errors name the file.
-    const key = `${this.namespace}${blobId ?? commit}\u0000${path}`;
-    const { parsed } = this.options.caches;
-    const cached = parsed.get(key);
-    if (cached) return cached;
-    const bytes = await this.options.repository.readFile(commit, path);
-    this.parses++;
-    let file: ParsedFile = { documents: [], bytes: 0, weight: 0 };
-    if (bytes !== undefined) {
-      const documents = await this.options.parser.parse(path, bytes);
-      file = { documents, bytes: bytes.length, weight: parsedDocumentsBytes(bytes.length, documents) };
-    }
-    parsed.set(key, file);
-    return file;
-  }
-}
-
-/** The share of `served`'s property sources that are not `stored`'s own objects (copies made by a transform). */
-function copiedShare(stored: Environment, served: Environment): number {
-  if (served === stored || served.propertySources.length === 0) return 0;
-  const own = new Set(stored.propertySources.map((source) => source.source));
-  const copied = served.propertySources.filter((source) => !own.has(source.source)).length;
-  return copied / served.propertySources.length;
 }

@@ -6,7 +6,7 @@
  * text itself at most two bytes a character; so one small-document file weighs up to 20 times its size and a
  * file of long values little more than its size, where a fixed ratio was off by five times either way.
  */
-import type { ConfigDocument, FlatProperties } from '@confbus/core';
+import type { ConfigDocument, Environment, FlatProperties } from '@confbus/core';
 
 const BYTES_PER_PROPERTY = 200;
 const BYTES_PER_DOCUMENT = 256;
@@ -46,4 +46,20 @@ export function mergedPropertiesBytes(merged: FlatProperties, unresolved?: FlatP
 /** A rendering kept as a string. */
 export function textBytes(text: string): number {
   return text.length * BYTES_PER_CHARACTER;
+}
+
+/**
+ * The documents' estimate (`objectBytes`) for an environment as served: a transform (decryption, overrides) that
+ * copied some property sources holds that share of them twice.
+ */
+export function servedObjectBytes(objectBytes: number, stored: Environment, served: Environment): number {
+  return objectBytes * (1 + copiedShare(stored, served));
+}
+
+/** The share of `served`'s property sources that are not `stored`'s own objects (copies made by a transform). */
+function copiedShare(stored: Environment, served: Environment): number {
+  if (served === stored || served.propertySources.length === 0) return 0;
+  const own = new Set(stored.propertySources.map((source) => source.source));
+  const copied = served.propertySources.filter((source) => !own.has(source.source)).length;
+  return copied / served.propertySources.length;
 }

@@ -13,6 +13,7 @@ import {
 } from '@confbus/core';
 import { type Clock, systemClock } from '../clock.js';
 import type { ResolvedRevision } from '../environment/config-repository.js';
+import type { ParsedFiles } from '../environment/parsed-files.js';
 import { serverErrors } from '../errors.js';
 import type { WebhookHost, WebhookPush } from './push-webhook.js';
 import { type WebhookSecrets, verifyWebhookSignature } from './webhook-signature.js';
@@ -24,7 +25,6 @@ export interface MonitorRepository {
   refreshNow(): Promise<{ readonly stale: boolean }>;
   /** The label's commit as last fetched (null: the default label), without another upstream check. */
   resolveFetched(label: string | null): Promise<ResolvedRevision>;
-  readFile(commit: string, path: string): Promise<Buffer | undefined>;
 }
 
 /** Publishes refresh events on the bus. */
@@ -40,8 +40,11 @@ export interface PublishedRefreshes {
 
 export interface MonitorServiceOptions {
   readonly repository: MonitorRepository;
-  /** Checks that the changed files parse (the server's ConfigFileParser: large ones off the event loop). */
-  readonly parser: { parse(path: string, bytes: Buffer): Promise<unknown> };
+  /**
+   * Reads and parses a changed file at the pushed commit, throwing when it does not parse: the repository's
+   * ParsedFiles, whose cache the environments rebuilt after the push then find the file in.
+   */
+  readonly files: Pick<ParsedFiles, 'readOne'>;
   readonly publisher: RefreshPublisher;
   readonly busEnabled: boolean;
   readonly published: PublishedRefreshes;
@@ -206,11 +209,9 @@ export class MonitorService {
     const rejected: UnparsableFile[] = [];
     for (const path of new Set(paths)) {
       if (!isConfigFileName(path)) continue;
-      const clean = path.replace(/^\/+/, '');
-      const bytes = await this.options.repository.readFile(commit, clean);
-      if (bytes === undefined) continue;
       try {
-        await this.options.parser.parse(clean, bytes);
+        // A file the push deleted reads as empty: nothing to reject.
+        await this.options.files.readOne(commit, path.replace(/^\/+/, ''));
       } catch (error) {
         rejected.push({ file: path, message: error instanceof Error ? error.message : String(error) });
       }

@@ -8,7 +8,9 @@ import { makeTempDir } from '@confbus/testkit/temp-dir';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { RefreshTracker } from '../../src/bus/refresh-tracker.js';
 import { ConfigFileParser } from '../../src/environment/config-file-parser.js';
+import { EnvironmentCaches } from '../../src/environment/environment-caches.js';
 import { EnvironmentWorkers } from '../../src/environment/environment-workers.js';
+import { ParsedFiles } from '../../src/environment/parsed-files.js';
 import { GitMirror } from '../../src/git/index.js';
 import { installErrorHandling } from '../../src/http/error-handler.js';
 import { registerMonitorRoutes } from '../../src/monitor/monitor-controller.js';
@@ -90,10 +92,14 @@ describe('POST /monitor when publishing fails', () => {
     installErrorHandling(app, 2048);
     const service = new MonitorService({
       repository: mirror,
-      parser: new ConfigFileParser({
-        maxFileBytes: 1024 * 1024,
-        maxFileDocuments: 1000,
-        workers,
+      files: new ParsedFiles({
+        repository: mirror,
+        parser: new ConfigFileParser({
+          maxFileBytes: 1024 * 1024,
+          maxFileDocuments: 1000,
+          workers,
+        }),
+        caches: new EnvironmentCaches({ maxEntries: 100, maxBytes: 16 * 1024 * 1024 }),
       }),
       publisher: bus,
       busEnabled: true,

@@ -4,7 +4,9 @@ import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { type Logger, type RefreshBusEvent, silentLogger } from '@confbus/core';
 import { ConfigFileParser } from '../../src/environment/config-file-parser.js';
+import { EnvironmentCaches } from '../../src/environment/environment-caches.js';
 import { EnvironmentWorkers } from '../../src/environment/environment-workers.js';
+import { ParsedFiles } from '../../src/environment/parsed-files.js';
 import { MonitorService, type MonitorServiceOptions } from '../../src/monitor/monitor-service.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeConfigRepository } from '../fakes/fake-config-repository.js';
@@ -19,7 +21,11 @@ function setUp(overrides: Partial<MonitorServiceOptions> = {}) {
   const recorded: Array<{ event: RefreshBusEvent; commit: string }> = [];
   const service = new MonitorService({
     repository,
-    parser: new ConfigFileParser({ maxFileBytes: 64 * 1024, maxFileDocuments: 1000, workers }),
+    files: new ParsedFiles({
+      repository,
+      parser: new ConfigFileParser({ maxFileBytes: 64 * 1024, maxFileDocuments: 1000, workers }),
+      caches: new EnvironmentCaches({ maxEntries: 100, maxBytes: 16 * 1024 * 1024 }),
+    }),
     publisher,
     busEnabled: true,
     published: { published: (event, commit) => recorded.push({ event, commit }) },

@@ -1,0 +1,60 @@
+/**
+ * A repository's configuration files, read at a commit and parsed through the parsed-file cache every repository
+ * shares. Entries are keyed by blob id when the repository has them, so a file unchanged since an earlier commit
+ * is not parsed again. The environment service reads its files through it, and so does /monitor's check that the
+ * files a push changed parse: the environments rebuilt after the push then find those files parsed already.
+ */
+import type { ConfigFileParser } from './config-file-parser.js';
+import type { ConfigRepository } from './config-repository.js';
+import type { EnvironmentCaches, ParsedFile } from './environment-caches.js';
+import { parsedDocumentsBytes } from './memory-estimates.js';
+
+export interface ParsedFilesOptions {
+  repository: Pick<ConfigRepository, 'readFile' | 'blobIds'>;
+  parser: ConfigFileParser;
+  caches: EnvironmentCaches;
+}
+
+export class ParsedFiles {
+  /** Files parsed (not found in the cache), for tests and benchmarks that count parses. */
+  parses = 0;
+  /** This repository's prefix of the shared cache's keys. */
+  private readonly namespace: string;
+
+  constructor(private readonly options: ParsedFilesOptions) {
+    this.namespace = options.caches.namespace();
+  }
+
+  /** The blob ids of a commit's files (path → id), when the repository has them. */
+  blobIds(commit: string): Promise<ReadonlyMap<string, string>> | undefined {
+    return this.options.repository.blobIds?.(commit);
+  }
+
+  /**
+   * The documents of `path` at `commit` (none when it does not exist there); a file that does not parse throws
+   * its ConfigParseError, and is not cached.
+   */
+  async read(commit: string, path: string, blobId: string | undefined): Promise<ParsedFile> {
+    // The path is part of the key even with a blob id: parsing depends on the file name (.yml vs .properties)
+    // and errors name the file.
+    const key = `${this.namespace}${blobId ?? commit}\u0000${path}`;
+    const { parsed } = this.options.caches;
+    const cached = parsed.get(key);
+    if (cached) return cached;
+    const bytes = await this.options.repository.readFile(commit, path);
+    this.parses++;
+    let file: ParsedFile = { documents: [], bytes: 0, weight: 0 };
+    if (bytes !== undefined) {
+      const documents = await this.options.parser.parse(path, bytes);
+      file = { documents, bytes: bytes.length, weight: parsedDocumentsBytes(bytes.length, documents) };
+    }
+    parsed.set(key, file);
+    return file;
+  }
+
+  /** read() of one file, its blob id looked up first (the monitor's check of a changed file). */
+  async readOne(commit: string, path: string): Promise<ParsedFile> {
+    const ids = await this.blobIds(commit);
+    return this.read(commit, path, ids?.get(path));
+  }
+}
