@@ -5,22 +5,22 @@
  */
 import { resolve } from 'node:path';
 import { isBusEnabled } from '@confbus/bus';
-import type { Settings } from '@confbus/core';
-import type { Logger } from 'pino';
+import type { Logger, Settings } from '@confbus/core';
+import type { Logger as PinoLogger } from 'pino';
 import { busFromSettings } from './bus/server-bus.js';
 import { systemClock } from './clock.js';
 import { loadServerEncryption } from './encryption/index.js';
 import { mirrorsFromSettings } from './repositories/open-repositories.js';
+import { GIT } from './repositories/repository-definitions.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { type ConfigServer, wireConfigServer } from './wire-config-server.js';
 
 export type { ConfigServer, ConfigServerPorts } from './wire-config-server.js';
 
-const GIT = 'spring.cloud.config.server.git';
-
 export interface ConfigServerDependencies {
   settings: Settings;
-  logger: Logger;
+  /** pino's (loggerFromSettings makes one): fastify writes its own lines through it too. */
+  logger: PinoLogger;
   /** Working directory for relative paths and the embedded sample (default process.cwd()). */
   cwd?: string;
 }

@@ -3,9 +3,8 @@
  * line) and close (requests get a grace period, then everything else within the shutdown budget).
  */
 import type { BusNode } from '@confbus/bus';
-import { type Settings, effectiveSettings } from '@confbus/core';
+import { type Logger, type Settings, effectiveSettings } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import type { RefreshTracker } from './bus/refresh-tracker.js';
 import type { ServerBus } from './bus/server-bus.js';
 import type { OperatorConsole } from './console/index.js';
@@ -92,11 +91,11 @@ export async function close(w: ServerParts, app: FastifyInstance): Promise<void>
   w.console?.close();
   // Requests in flight get a grace period; then their connections are dropped.
   if (!(await settlesBefore(app.close(), start + REQUEST_GRACE_MS))) {
-    w.logger.warn('Requests still running at shutdown: their connections are closed');
+    w.logger.warn({}, 'Requests still running at shutdown: their connections are closed');
     app.server.closeAllConnections();
   }
   w.tracker.close();
   const steps = [w.bus?.close(), w.repositories.close(), w.workers.close()];
   const settled = await Promise.all(steps.map((step) => settlesBefore(step, deadline)));
-  if (settled.includes(false)) w.logger.warn('Shutdown did not finish in time; exiting anyway');
+  if (settled.includes(false)) w.logger.warn({}, 'Shutdown did not finish in time; exiting anyway');
 }

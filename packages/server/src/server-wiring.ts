@@ -20,6 +20,7 @@ import type { ServedMirror } from './repositories/served-repository.js';
 export interface ConfigServerPorts {
   /** Resolved server settings (see resolveServerSettings). */
   settings: Settings;
+  /** pino's, as the HTTP app needs it (fastify logs through it); every other part takes core's Logger. */
   logger: Logger;
   /** Wall-clock time (webhook signature windows). */
   clock: Clock;

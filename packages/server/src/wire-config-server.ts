@@ -140,7 +140,7 @@ function buildConsole(w: Omit<Wiring, 'console' | 'build'>): OperatorConsole | u
   const { settings, mirror, logger } = w;
   if (!settings.boolean('confbus.console.enabled')) return undefined;
   const unavailable = consoleUnavailableReason(w.repositories);
-  if (unavailable !== undefined) logger.info(`The operator console is off: ${unavailable}`);
+  if (unavailable !== undefined) logger.info({}, `The operator console is off: ${unavailable}`);
   if (unavailable !== undefined || !mirror) return undefined;
   const refreshRate = settings.number(`${GIT}.refresh-rate`);
   const operatorConsole = new OperatorConsole({

@@ -4,8 +4,7 @@
  * (a BusNode over RabbitMQ or Kafka); tests of the wiring use a fake publisher in its place.
  */
 import { BusNode, busErrors, busNodeOptionsFromSettings, readBusMemberSettings } from '@confbus/bus';
-import { ConfbusError, type RefreshBusEvent, type Settings, defaultBusId } from '@confbus/core';
-import type { Logger } from 'pino';
+import { ConfbusError, type Logger, type RefreshBusEvent, type Settings, defaultBusId } from '@confbus/core';
 import type { RefreshPublisher } from '../monitor/monitor-service.js';
 
 export interface ServerBus extends RefreshPublisher {

@@ -7,7 +7,7 @@
  * by the labels' commits (in the server's environment cache, weighed like any other environment), so a repeated
  * request costs the per-label lookups and no new serialisation.
  */
-import type { Environment } from '@confbus/core';
+import type { Environment, Logger } from '@confbus/core';
 import type { EnvironmentCaches } from './environment-caches.js';
 import type { EnvironmentFinder, FoundEnvironment } from './environment-finder.js';
 import type { EnvironmentWorkers } from './environment-workers.js';
@@ -22,7 +22,7 @@ export interface MultiLabelOptions {
   caches: EnvironmentCaches;
   /** Where renderings of large environments are made (resolved-environment.ts). */
   workers?: EnvironmentWorkers;
-  logger: { warn(o: object, m?: string): void };
+  logger: Pick<Logger, 'warn'>;
 }
 
 export class MultiLabelFinder implements EnvironmentFinder {

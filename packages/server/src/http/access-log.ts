@@ -4,7 +4,7 @@
  * repeat-request fast path is bypassed so that every request is logged.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
+import type { Logger } from '@confbus/core';
 
 export function installAccessLog(app: FastifyInstance, logger: Logger): void {
   const log = logger.child({ component: 'access' });

@@ -7,8 +7,7 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type Environment, type Settings, maskUriUserInfo } from '@confbus/core';
-import type { Logger } from 'pino';
+import { type Environment, type Logger, type Settings, maskUriUserInfo } from '@confbus/core';
 import type { ConfigFileParser } from '../environment/config-file-parser.js';
 import type { BuildGate } from '../environment/build-gate.js';
 import type { EnvironmentCaches } from '../environment/environment-caches.js';
@@ -109,7 +108,7 @@ function openNative(settings: Settings, cwd: string, logger: Logger): OpenedMirr
     defaultLabel: settings.string(`${NATIVE}.default-label`),
     addLabelLocations: settings.boolean(`${NATIVE}.add-label-locations`),
     cwd,
-    warn: (message) => logger.warn(message),
+    warn: (message) => logger.warn({}, message),
   });
   return {
     mirror: repository,
@@ -142,9 +141,14 @@ export function openRepositories(dependencies: RepositoryDependencies): Reposito
   const defaultRepository = native
     ? { ...defaultRepositoryDefinition(settings, 'native'), searchPaths: [] }
     : defaultRepositoryDefinition(settings, uri);
-  const named = namedRepositoryDefinitions(settings, defaultRepository, (message) => logger.warn(message));
+  const named = namedRepositoryDefinitions(settings, defaultRepository, (message) =>
+    logger.warn({}, message),
+  );
   if (native && named.length > 0) {
-    logger.warn(`spring.profiles.active=native: ${GIT}.repos.* are ignored (one set of folders is served)`);
+    logger.warn(
+      {},
+      `spring.profiles.active=native: ${GIT}.repos.* are ignored (one set of folders is served)`,
+    );
     named.length = 0;
   }
   const open: OpenRepository = (definition, expandedUri, name): ServedRepository => {

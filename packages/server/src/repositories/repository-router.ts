@@ -5,6 +5,7 @@
  * candidate that fails (unknown label, unreachable, declined) passes the request on; the default repository
  * answers everything else, and its errors are the answer.
  */
+import type { Logger } from '@confbus/core';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
 import { LruCache } from '../environment/lru-cache.js';
@@ -20,7 +21,7 @@ export interface RepositoryRouterOptions {
   open: OpenRepository;
   /** confbus.server.git.max-placeholder-repositories, per uri template. */
   maxPlaceholderRepositories: number;
-  logger: { debug(o: object, m?: string): void; info(o: object, m?: string): void };
+  logger: Pick<Logger, 'debug' | 'info'>;
 }
 
 /** What to do with the environment found, in the repository that served it. */
