@@ -2,7 +2,6 @@
  * confbus presence (Spring has none): tells the config server's fleet view who this node is and which config
  * version it serves. Best effort: a node whose announcement is lost shows up again at the next presence request.
  */
-import type { BusNode } from '@confbus/bus';
 import {
   type BusEvent,
   type Logger,
@@ -21,9 +20,19 @@ export interface BusIdentity {
   readonly startedAt: number;
 }
 
+/**
+ * What presence uses of the bus member (a BusNode). Structural, so that this module's types, which the client's
+ * published types reach (BusIdentity), do not name @confbus/bus: an optional peer a user may not install.
+ */
+interface PresenceNode {
+  readonly connected: boolean;
+  isAddressed(event: BusEvent): boolean;
+  publish(event: BusEvent): Promise<void>;
+}
+
 export class BusPresence {
   constructor(
-    private readonly node: BusNode,
+    private readonly node: PresenceNode,
     private readonly options: {
       readonly busId: string;
       readonly identity: BusIdentity;
