@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { busErrors } from '../../packages/bus/src/index.ts';
 import { clientErrors } from '../../packages/client/src/index.ts';
-import { type ErrorDescriptor, coreErrors, reasonPhrase } from '../../packages/core/src/index.ts';
+import { type ErrorDescriptor, coreErrors } from '../../packages/core/src/index.ts';
+import { reasonPhrase } from '../../packages/core/src/internal.ts';
 import { serverErrors } from '../../packages/server/src/index.ts';
 
 const root = new URL('../../', import.meta.url).pathname;

@@ -12,7 +12,6 @@ import {
   type RefreshBusEvent,
   BusMessageError,
   ConfbusError,
-  busEventFromJson,
   createRefreshEvent,
   decodeBusEvent,
   encodeBusEvent,
@@ -23,6 +22,7 @@ import {
   isRefreshEvent,
   isShutdownEvent,
 } from '@confbus/core';
+import { busEventFromJson } from '@confbus/core/internal';
 import { type HandlingContext, refreshThenAck, runCommand } from './addressed-events.js';
 import { sendWithin } from './bounded-send.js';
 import type { BusNodeEvents, BusNodeOptions, BusNodeStats } from './bus-node-options.js';

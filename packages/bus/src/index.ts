@@ -9,7 +9,7 @@ export {
   type BusNodeStats,
   type BusRefreshHandler,
 } from './bus-node-options.js';
-// Reading the bus settings is core's (the client reads them with the bus off); re-exported for existing users.
+// Reading the bus settings is core's internal code (the client reads them with the bus off); this is their public home.
 export {
   brokerConnection,
   busBinder,
@@ -21,7 +21,7 @@ export {
   type BusMemberSettings,
   type BusTransportSettings,
   type KafkaBusSettings,
-} from '@confbus/core';
+} from '@confbus/core/internal';
 export {
   busNodeOptionsFromSettings,
   createBusTransport,

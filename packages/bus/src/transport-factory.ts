@@ -2,13 +2,12 @@
  * Builds the bus transport the settings choose (RabbitMQ or Kafka, as docs/bus-kafka.md describes) and the
  * options of a BusNode on it. Reading the settings is core's (busTransportSettings, readBusMemberSettings).
  */
+import { type Logger, type Settings } from '@confbus/core';
 import {
   type BusTransportSettings,
-  type Logger,
-  type Settings,
   busTransportSettings,
   readBusMemberSettings,
-} from '@confbus/core';
+} from '@confbus/core/internal';
 import { AmqpTransport } from './amqp/amqp-transport.js';
 import type { BusNodeOptions } from './bus-node-options.js';
 import { KafkaTransport } from './kafka/kafka-transport.js';

@@ -10,18 +10,15 @@ import {
   DEFAULT_SCOPE,
   type SettingSpec,
   SettingsError,
-  canonicalKey,
   createEncryptorLocator,
   decryptText,
   encryptText,
   encryptionSettingSpecs,
-  keyStorePath,
-  keyStoreReadError,
-  parseArguments,
   readEncryptionSettings,
   resolveSettings,
   settingsFileSpecs,
 } from '@confbus/core';
+import { canonicalKey, keyStorePath, keyStoreReadError, parseArguments } from '@confbus/core/internal';
 import { readSettingsFile } from './settings-file.js';
 
 export const cipherSettingSpecs: readonly SettingSpec[] = [...settingsFileSpecs, ...encryptionSettingSpecs];

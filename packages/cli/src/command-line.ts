@@ -12,10 +12,9 @@ import {
   type SettingSpec,
   coreErrors,
   SettingsError,
-  SettingsIndex,
   type UnsupportedSetting,
-  unknownSettingMessage,
 } from '@confbus/core';
+import { SettingsIndex, unknownSettingMessage } from '@confbus/core/internal';
 
 export interface CommandLineOptions {
   /** Undeclared keys: errors (server, cipher) or the application's own properties (client). */

@@ -11,8 +11,6 @@ import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:cryp
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
-  carriesKeySecret,
-  hasUriPassword,
   isCipherValue,
   isSecretKey,
   parseJsonExactIntegers,
@@ -21,6 +19,7 @@ import {
   type FlatProperties,
   ConfbusError,
 } from '@confbus/core';
+import { carriesKeySecret, hasUriPassword } from '@confbus/core/internal';
 import { parseEnvironment } from './environment-json.js';
 import { clientErrors } from './errors.js';
 

@@ -17,9 +17,8 @@ import {
   createEncryptorLocator,
   decryptText,
   isCipherValue,
-  keyStorePath,
-  keyStoreReadError,
 } from '@confbus/core';
+import { keyStorePath, keyStoreReadError } from '@confbus/core/internal';
 import type { ClientSettings } from './client-settings.js';
 import { mapLayer, type PropertyLayer } from './config-snapshot.js';
 import { clientErrors } from './errors.js';

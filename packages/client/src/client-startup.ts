@@ -4,13 +4,8 @@
  * and the backup, and fetch the first configuration — the server's, else the last-known-good backup, else the
  * local settings alone (with fail-fast, a failed fetch ends here). Then, once started, the start-up line.
  */
-import {
-  type Environment,
-  type Logger,
-  type Settings,
-  effectiveSettings,
-  maskUriUserInfo,
-} from '@confbus/core';
+import { type Environment, type Logger, type Settings, maskUriUserInfo } from '@confbus/core';
+import { effectiveSettings } from '@confbus/core/internal';
 import { loggerFromSettings } from '@confbus/core/logging';
 import { BackupStore } from './backup-store.js';
 import { createClientDecryptor } from './cipher-values.js';

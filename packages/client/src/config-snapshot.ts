@@ -3,13 +3,8 @@
  * metadata, remote sources, local settings) plus where they came from. A refresh builds a new
  * snapshot and swaps it in; nothing here ever changes after construction.
  */
-import {
-  canonicalKey,
-  environmentNamesFor,
-  resolveValuePlaceholders,
-  type PropertyValue,
-  type Settings,
-} from '@confbus/core';
+import { resolveValuePlaceholders, type PropertyValue, type Settings } from '@confbus/core';
+import { canonicalKey, environmentNamesFor } from '@confbus/core/internal';
 
 export type ConfigSourceKind = 'server' | 'backup' | 'local';
 

@@ -6,13 +6,8 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  isDebugEnabled,
-  maskUriUserInfo,
-  parseJsonExactIntegers,
-  type Environment,
-  type Logger,
-} from '@confbus/core';
+import { maskUriUserInfo, parseJsonExactIntegers, type Environment, type Logger } from '@confbus/core';
+import { isDebugEnabled } from '@confbus/core/internal';
 import type { ClientSettings } from './client-settings.js';
 import { parseEnvironment } from './environment-json.js';
 import { ConfigClientError } from './errors.js';

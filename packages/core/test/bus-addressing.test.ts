@@ -3,11 +3,11 @@ import { describe, it } from 'node:test';
 import {
   createRefreshEvent,
   defaultBusId,
-  guessServiceNames,
   isForSelf,
   isFromSelf,
   matchesServicePattern,
 } from '../src/index.js';
+import { guessServiceNames } from '../src/internal.js';
 import { MAX_DESTINATION_PATTERN_LENGTH, MAX_DESTINATION_SEGMENTS } from '../src/bus/ant-path-matcher.js';
 import { normalizeDestination } from '../src/bus/service-matcher.js';
 import { runWithDeadline } from '@confbus/testkit/deadline';

@@ -1,15 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  ConfbusError,
-  JavaDouble,
-  MAX_IMPORTED_FILES,
-  loadWithImports,
-  parseConfigFile,
-  propertySourcesOf,
-  resolveLocation,
-  withOrigins,
-} from '@confbus/core';
+import { ConfbusError, JavaDouble, parseConfigFile } from '@confbus/core';
+import { MAX_IMPORTED_FILES, resolveLocation } from '../src/environment/config-imports.js';
+import { loadWithImports, propertySourcesOf, withOrigins } from '@confbus/core/internal';
 
 describe('spring.config.import locations', () => {
   it('resolves from the importing file’s folder and stays inside the search directories', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { effectiveSettings, resolveSettings, type SettingSpec } from '@confbus/core';
+import { resolveSettings, type SettingSpec } from '@confbus/core';
+import { effectiveSettings } from '@confbus/core/internal';
 
 const specs: SettingSpec[] = [
   { key: 'server.port', type: 'integer', default: 8888, description: 'port' },

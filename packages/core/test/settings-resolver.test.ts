@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSettingsFile } from '../src/settings/settings-file.js';
-import {
-  effectiveSettings,
-  environmentNamesFor,
-  resolveSettings,
-  type SettingSpec,
-  SettingsError,
-  type UnsupportedSetting,
-} from '@confbus/core';
+import { resolveSettings, type SettingSpec, SettingsError, type UnsupportedSetting } from '@confbus/core';
+import { effectiveSettings, environmentNamesFor } from '@confbus/core/internal';
 
 const specs: SettingSpec[] = [
   { key: 'server.port', type: 'integer', default: 8888, description: 'port' },

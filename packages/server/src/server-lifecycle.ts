@@ -3,7 +3,8 @@
  * line) and close (requests get a grace period, then everything else within the shutdown budget).
  */
 import type { BusNode } from '@confbus/bus';
-import { type Logger, type Settings, effectiveSettings } from '@confbus/core';
+import { type Logger, type Settings } from '@confbus/core';
+import { effectiveSettings } from '@confbus/core/internal';
 import type { FastifyInstance } from 'fastify';
 import type { RefreshTracker } from './bus/refresh-tracker.js';
 import type { ServerBus } from './bus/server-bus.js';

@@ -1,7 +1,8 @@
 // An environment's JSON built in slices (large environments) is byte for byte the JSON built in one go.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Environment, type FlatProperties, rememberOrigins, setFlatProperty } from '@confbus/core';
+import { type Environment, type FlatProperties } from '@confbus/core';
+import { rememberOrigins, setFlatProperty } from '@confbus/core/internal';
 import { environmentJson, environmentJsonInSlices } from '../src/environment/environment-json.js';
 
 function source(size: number, prefix: string): FlatProperties {

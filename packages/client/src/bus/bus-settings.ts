@@ -2,20 +2,18 @@
  * The client's bus settings: Spring's `spring.cloud.bus.*`, `spring.rabbitmq.*` and Kafka keys (declared in
  * @confbus/core's busSettingSpecs, shared with the server) plus confbus's reconnect backoff.
  */
+import { type SettingSpec, type Settings, SettingsError } from '@confbus/core';
 import {
   type BrokerConnection,
   type BusBinder,
   type BusMemberSettings,
   type KafkaBusSettings,
-  type SettingSpec,
-  type Settings,
-  SettingsError,
   brokerConnection,
   busBinder,
   isBusEnabled,
   kafkaBusSettings,
   readBusMemberSettings,
-} from '@confbus/core';
+} from '@confbus/core/internal';
 import { ConfigClientError } from '../errors.js';
 
 export const clientBusSettingSpecs: readonly SettingSpec[] = [

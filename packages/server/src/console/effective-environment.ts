@@ -19,8 +19,8 @@ import {
   maskPropertyValue,
   maskValue,
   mergeForRendering,
-  samePropertyValue,
 } from '@confbus/core';
+import { samePropertyValue } from '@confbus/core/internal';
 
 /** An environment as served, with the one it was built from (a ResolvedEnvironment is one). */
 export interface ServedEnvironment {

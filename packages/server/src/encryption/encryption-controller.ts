@@ -21,11 +21,11 @@ import {
   coreErrors,
   decryptText,
   encryptText,
-  locateEncryptor,
   parseProfiles,
   validateApplicationName,
   validateProfiles,
 } from '@confbus/core';
+import { locateEncryptor } from '@confbus/core/internal';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serverErrors } from '../errors.js';
 import { readRequestBody, textToDecrypt, textToEncrypt } from './request-body.js';

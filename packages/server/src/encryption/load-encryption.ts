@@ -9,10 +9,9 @@ import {
   type Settings,
   type TextEncryptorLocator,
   createEncryptorLocator,
-  keyStorePath,
-  keyStoreReadError,
   readEncryptionSettings,
 } from '@confbus/core';
+import { keyStorePath, keyStoreReadError } from '@confbus/core/internal';
 import { EnvironmentDecryptor } from './environment-decryptor.js';
 import { ENCRYPT } from './encryption-settings.js';
 

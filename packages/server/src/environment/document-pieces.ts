@@ -5,7 +5,8 @@
  * documents, and the main thread rebuilds them piece by piece, yielding between turns (time-slice.ts).
  */
 import { deserialize, serialize } from 'node:v8';
-import { type ConfigDocument, type FlatProperties, reviveJavaDoubles, setFlatProperty } from '@confbus/core';
+import { type ConfigDocument, type FlatProperties } from '@confbus/core';
+import { reviveJavaDoubles, setFlatProperty } from '@confbus/core/internal';
 import { TimeSlice } from './time-slice.js';
 
 /** Properties (and origins) per piece: each piece is rebuilt in a few milliseconds. */

@@ -5,16 +5,8 @@
  * text is writeJson's for the whole environment (Jackson's numbers: see core's json-codec.ts): the same members,
  * in the same order.
  */
-import {
-  type Environment,
-  type FlatProperties,
-  type PropertySource,
-  setFlatProperty,
-  sourceWithOrigins,
-  storedSourcesByName,
-  withOrigins,
-  writeJson,
-} from '@confbus/core';
+import { type Environment, type FlatProperties, type PropertySource, writeJson } from '@confbus/core';
+import { setFlatProperty, sourceWithOrigins, storedSourcesByName, withOrigins } from '@confbus/core/internal';
 import { TimeSlice } from './time-slice.js';
 
 /** Properties serialised per step. */

@@ -4,15 +4,8 @@
  * and a commit never changes. Concurrent misses for the same key share one build, so a thousand clients
  * re-fetching after a push cost one read per (commit, application, profiles).
  */
-import {
-  type Environment,
-  type FileDocument,
-  candidateConfigFiles,
-  loadWithImports,
-  propertySourcesOf,
-  ConfbusError,
-  coreErrors,
-} from '@confbus/core';
+import { type Environment, candidateConfigFiles, ConfbusError, coreErrors } from '@confbus/core';
+import { type FileDocument, loadWithImports, propertySourcesOf } from '@confbus/core/internal';
 import { serverErrors } from '../errors.js';
 import type { BuildGate } from './build-gate.js';
 import type { ConfigFileParser } from './config-file-parser.js';

@@ -3,13 +3,8 @@
  * a file. Results cross back as data: documents in pieces (document-pieces.ts), confbus errors as data
  * (worker-errors.ts).
  */
-import {
-  ConfbusError,
-  type PropertySource,
-  coreErrors,
-  parseConfigFile,
-  reviveJavaDoubles,
-} from '@confbus/core';
+import { ConfbusError, type PropertySource, coreErrors, parseConfigFile } from '@confbus/core';
+import { reviveJavaDoubles } from '@confbus/core/internal';
 import { toPieces } from './document-pieces.js';
 import { type RenderOptions, renderSources } from './environment-rendering.js';
 import { type WorkerError, errorAsData } from './worker-errors.js';

@@ -7,7 +7,8 @@
  * extensions are served as they are.
  */
 import { posix } from 'node:path';
-import { type Settings, type TextEncryptorLocator, cipherValuesIn, decryptText } from '@confbus/core';
+import { type Settings, type TextEncryptorLocator, decryptText } from '@confbus/core';
+import { cipherValuesIn } from '@confbus/core/internal';
 import { PLAIN_TEXT_ENCRYPT } from '../settings/source-settings.js';
 
 const CIPHER = '{cipher}';

@@ -15,7 +15,8 @@ import type {
   FastifyRequest,
   FastifyServerOptions,
 } from 'fastify';
-import { type ErrorDescriptor, reasonPhrase, springErrorBody } from '@confbus/core';
+import { type ErrorDescriptor, springErrorBody } from '@confbus/core';
+import { reasonPhrase } from '@confbus/core/internal';
 import { serverErrors } from '../errors.js';
 
 export interface RequestLimits {

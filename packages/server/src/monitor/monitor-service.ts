@@ -4,13 +4,8 @@
  * get the new commit, leaves out services fed by a changed file that does not parse, and publishes one
  * refresh event per guessed service — once per commit, however many webhooks a push sends.
  */
-import {
-  ConfbusError,
-  type Logger,
-  type RefreshBusEvent,
-  guessServiceNames,
-  isConfigFileName,
-} from '@confbus/core';
+import { ConfbusError, type Logger, type RefreshBusEvent, isConfigFileName } from '@confbus/core';
+import { guessServiceNames } from '@confbus/core/internal';
 import { type Clock, systemClock } from '../clock.js';
 import type { ResolvedRevision } from '../environment/config-repository.js';
 import type { ParsedFiles } from '../environment/parsed-files.js';

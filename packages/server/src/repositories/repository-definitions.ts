@@ -9,7 +9,8 @@
  * A Spring repository setting confbus does not implement (clone-submodules) stops the start, as it does for the
  * default repository.
  */
-import { type Settings, SettingsError, splitList, unsupportedSettingMessage } from '@confbus/core';
+import { type Settings, SettingsError } from '@confbus/core';
+import { splitList, unsupportedSettingMessage } from '@confbus/core/internal';
 import type { ProxySettings, SshSettings } from '../git/index.js';
 import { unsupportedSpringServerSettings } from '../settings/unsupported-spring-settings.js';
 

@@ -1,0 +1,44 @@
+// @confbus/core/internal: NOT public API. Helpers that confbus's own packages (server, client, bus, CLI) share
+// and that users of core do not need: they change with those packages, without notice or a major version. The
+// public API is index.ts (`@confbus/core`).
+export { setFlatProperty } from './codecs/flatten.js';
+export { reviveJavaDoubles, samePropertyValue } from './codecs/property-value.js';
+export { propertySourcesOf, type FileDocument } from './environment/config-file-order.js';
+export {
+  loadWithImports,
+  type DocumentLoader,
+  type ImportTreeRequest,
+} from './environment/config-imports.js';
+export {
+  rememberOrigins,
+  sourceWithOrigins,
+  storedSourcesByName,
+  withOrigins,
+} from './environment/property-origins.js';
+export { cipherValuesIn } from './environment/resource-cipher-values.js';
+export { hasUriPassword } from './secrets.js';
+export { canonicalKey, environmentNamesFor } from './settings/relaxed-names.js';
+export { parseArguments, splitList } from './settings/settings-resolver.js';
+export { effectiveSettings } from './settings/effective-settings.js';
+export { SettingsIndex, type KeyTarget } from './settings/settings-index.js';
+export { unknownSettingMessage } from './settings/setting-suggestions.js';
+export { unsupportedSettingMessage } from './settings/unsupported-setting.js';
+export { busEventFromJson } from './bus/bus-event-decoder.js';
+export { guessServiceNames } from './bus/service-names.js';
+export {
+  brokerConnection,
+  busBinder,
+  busTransportSettings,
+  isBusEnabled,
+  kafkaBusSettings,
+  readBusMemberSettings,
+  type BrokerConnection,
+  type BusBinder,
+  type BusMemberSettings,
+  type BusTransportSettings,
+  type KafkaBusSettings,
+} from './bus/bus-settings.js';
+export { reasonPhrase } from './errors/spring-error-body.js';
+export { isDebugEnabled } from './logger.js';
+export { carriesKeySecret, locateEncryptor } from './encryption/cipher-text.js';
+export { keyStorePath, keyStoreReadError } from './encryption/encryption-settings.js';
