@@ -1,7 +1,7 @@
 // The public API of @confbus/core (see README.md): what a user of core needs (the codecs and values, the
 // environment model and its renderings, settings resolution, the bus wire format, Spring's {cipher} format,
-// errors, the Logger interface). Helpers only confbus's own packages share are `@confbus/core/internal`
-// (internal.ts); the rest of src/ is private: tests import it from src.
+// errors, the Logger interface, the console API's JSON shapes). Helpers only confbus's own packages share are
+// `@confbus/core/internal` (internal.ts); the rest of src/ is private: tests import it from src.
 export { isConfigFileName, parseConfigFile } from './codecs/config-file.js';
 export type { FlatProperties } from './codecs/flatten.js';
 export { JavaDouble, isJavaDouble, javaDoubleText, type PropertyValue } from './codecs/property-value.js';
@@ -103,6 +103,36 @@ export { ConfbusError, defineErrors, isConfbusError, type ErrorDescriptor } from
 export { springErrorBody, type SpringErrorBody } from './errors/spring-error-body.js';
 export { coreErrors } from './errors.js';
 export { silentLogger, type Logger } from './logger.js';
+export type {
+  ConsoleAck,
+  ConsoleApplication,
+  ConsoleApplicationCommits,
+  ConsoleApplications,
+  ConsoleCommitDetails,
+  ConsoleCommitSummary,
+  ConsoleDiff,
+  ConsoleEnvironment,
+  ConsoleEnvironmentChanges,
+  ConsoleEventType,
+  ConsoleEvents,
+  ConsoleFleet,
+  ConsoleInstance,
+  ConsoleLabel,
+  ConsoleOverriddenValue,
+  ConsoleOverview,
+  ConsolePaged,
+  ConsoleProperty,
+  ConsolePropertyOrigin,
+  ConsolePush,
+  ConsoleRefreshEvent,
+  ConsoleRefreshPublished,
+  ConsoleRefreshRequest,
+  ConsoleRepositoryState,
+  ConsoleSession,
+  ConsoleSyncState,
+  ConsoleTimelinePoint,
+  ConsoleValue,
+} from './console/console-api.js';
 export { AesTextEncryptor, type AesMode } from './encryption/aes-encryptor.js';
 export {
   CIPHER_MARKER,

@@ -9,17 +9,12 @@
  * registered yet (by bytes, and for a few seconds only). Acks with oversized fields are ignored; acks beyond a
  * bound are counted, not kept.
  */
-import type { AckBusEvent, Logger, RefreshBusEvent } from '@confbus/core';
+import type { AckBusEvent, ConsoleAck, Logger, RefreshBusEvent } from '@confbus/core';
 import { type Clock, systemClock } from '../clock.js';
 import { EARLY_ACK_BYTES, EARLY_ACK_WINDOW_MS, EarlyAcks } from './early-acks.js';
 
-export interface TrackedAck {
-  service: string;
-  /** Milliseconds from publication to the ack. */
-  afterMs: number;
-  /** The config version (commit) the service reports it serves, when it says (confbus clients do). */
-  configVersion?: string;
-}
+/** An ack as recorded, and as /actuator/refresh-events and the console both list it. */
+export type TrackedAck = ConsoleAck;
 
 export interface TrackedRefresh {
   id: string;

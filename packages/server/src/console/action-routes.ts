@@ -8,7 +8,15 @@
  * the request came from another site: a page elsewhere cannot make a logged-in browser refresh the fleet.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { ConfbusError, type Logger, validateApplicationName, validateProfile } from '@confbus/core';
+import {
+  ConfbusError,
+  type ConsoleRefreshPublished,
+  type ConsoleRefreshRequest,
+  type ConsoleSession,
+  type Logger,
+  validateApplicationName,
+  validateProfile,
+} from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validateRequest } from '../environment/environment-controller.js';
 import { serverErrors } from '../errors.js';
@@ -17,10 +25,12 @@ import { badRequest } from './console-params.js';
 import { requestOf } from './fleet-status.js';
 
 export const CSRF_HEADER = 'x-confbus-csrf';
+/** The fields of a bus-refresh body, not checked yet: destinationOf validates them. */
+type RefreshFields = { [Field in keyof ConsoleRefreshRequest]?: unknown };
 const BUS_ID = /^[A-Za-z0-9._@+-]+(?::[A-Za-z0-9._,@+-]+)+$/;
 
 export function registerActionRoutes(app: FastifyInstance, context: ConsoleContext, logger: Logger): void {
-  app.get(`${CONSOLE_API}/session`, async () => ({
+  app.get<{ Reply: ConsoleSession }>(`${CONSOLE_API}/session`, async () => ({
     authEnabled: context.authEnabled,
     csrfToken: context.csrfToken,
     csrfHeader: CSRF_HEADER,
@@ -31,7 +41,8 @@ export function registerActionRoutes(app: FastifyInstance, context: ConsoleConte
     context.events.open(reply);
   });
 
-  app.post<{ Body: unknown }>(`${CONSOLE_API}/bus-refresh`, async (request, reply) => {
+  type Refresh = { Body: unknown; Reply: ConsoleRefreshPublished };
+  app.post<Refresh>(`${CONSOLE_API}/bus-refresh`, async (request, reply) => {
     checkCsrf(request, context.csrfToken);
     const destination = destinationOf(request.body);
     const bus = context.bus();
@@ -80,7 +91,7 @@ export function registerActionRoutes(app: FastifyInstance, context: ConsoleConte
  * target, the default label's commit in the default repository. Either way after an upstream check.
  */
 async function commitToAnnounce(context: ConsoleContext, body: unknown): Promise<string> {
-  const { target, application, profile, instance } = body as Record<string, unknown>;
+  const { target, application, profile, instance } = body as RefreshFields;
   const known = target === 'instance' ? context.fleet.find(instance as string) : undefined;
   const request =
     target === 'application' || target === 'profile'
@@ -133,7 +144,7 @@ export function destinationOf(body: unknown): string {
     throw badRequest(
       'The body must be a JSON object: {"target": "all" | "application" | "profile" | "instance", …}',
     );
-  const { target, application, profile, instance } = body as Record<string, unknown>;
+  const { target, application, profile, instance } = body as RefreshFields;
   const name = (): string => {
     const problem = typeof application === 'string' ? validateApplicationName(application) : 'is required';
     if (problem !== undefined || (application as string).includes(','))

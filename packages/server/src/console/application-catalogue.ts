@@ -7,6 +7,7 @@
  */
 import { posix } from 'node:path';
 import {
+  type ConsoleApplication,
   type ProfileNode,
   isConfigFileName,
   parseConfigFile,
@@ -17,15 +18,8 @@ import type { ConfigRepository } from '../environment/config-repository.js';
 import { LruCache } from '../environment/lru-cache.js';
 import { directoriesOf } from '../environment/search-directories.js';
 
-export interface CatalogueApplication {
-  name: string;
-  /** Sorted; `default` first when the application has plain files. */
-  profiles: string[];
-  /** Repository-relative paths of the application's own files. */
-  files: string[];
-  /** `application*` files: shared by every application. */
-  shared: boolean;
-}
+/** An application as the console API lists it, but with all its files (the list answer shows the first few). */
+export type CatalogueApplication = Omit<ConsoleApplication, 'fileCount'>;
 
 export interface Catalogue {
   commit: string;

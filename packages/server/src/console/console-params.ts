@@ -2,7 +2,7 @@
  * Query parameters of the console API, validated the same way everywhere: a bad value is a 400 with Spring's
  * error body naming the parameter and what is accepted. Lists are paged with `offset` and `limit`.
  */
-import { ConfbusError } from '@confbus/core';
+import { ConfbusError, type ConsolePaged } from '@confbus/core';
 import { serverErrors } from '../errors.js';
 
 export type Query = Record<string, unknown>;
@@ -11,14 +11,6 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 
 export interface Page {
-  offset: number;
-  limit: number;
-}
-
-export interface Paged<T> {
-  items: T[];
-  /** How many items there are in all (not only in this page). */
-  total: number;
   offset: number;
   limit: number;
 }
@@ -55,7 +47,7 @@ export function page(query: Query, defaultLimit = DEFAULT_PAGE_SIZE): Page {
   };
 }
 
-export function paginate<T>(items: readonly T[], { offset, limit }: Page): Paged<T> {
+export function paginate<T>(items: readonly T[], { offset, limit }: Page): ConsolePaged<T> {
   return { items: items.slice(offset, offset + limit), total: items.length, offset, limit };
 }
 

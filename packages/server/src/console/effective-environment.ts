@@ -11,6 +11,9 @@
  */
 
 import {
+  type ConsoleEnvironmentChanges,
+  type ConsoleProperty,
+  type ConsolePropertyOrigin,
   type Environment,
   type FlatProperties,
   type PropertySource,
@@ -42,31 +45,9 @@ function maskFor(served: ServedEnvironment): Shown {
     isCipherValue(value) || encrypted.has(key) ? maskValue() : maskPropertyValue(key, value);
 }
 
-export interface PropertyOrigin {
-  /** Repository-relative file. */
-  file: string;
-  /** Spring's document number in a multi-document file (`#0` is the first), as in the property source name. */
-  document?: number;
-}
-
-export interface OverriddenValue {
-  value: PropertyValue;
-  origin: PropertyOrigin;
-}
-
-export interface EffectiveProperty {
-  key: string;
-  value: PropertyValue;
-  origin: PropertyOrigin;
-  /** Lower-precedence values of the same key, highest first. */
-  overridden: OverriddenValue[];
-}
-
-export interface EnvironmentDiff {
-  added: Array<{ key: string; value: PropertyValue }>;
-  removed: Array<{ key: string; value: PropertyValue }>;
-  changed: Array<{ key: string; from: PropertyValue; to: PropertyValue }>;
-}
+// The console API's shapes with the values as the server holds them (writeJson prints them as JSON numbers).
+export type EffectiveProperty = ConsoleProperty<PropertyValue>;
+export type EnvironmentDiff = ConsoleEnvironmentChanges<PropertyValue>;
 
 /** Effective properties, sorted by key, masked. `uri`: the property-source name prefix (the display URI). */
 export function effectiveProperties(served: ServedEnvironment, uri: string): EffectiveProperty[] {
@@ -77,7 +58,7 @@ export function effectiveProperties(served: ServedEnvironment, uri: string): Eff
   const out: EffectiveProperty[] = [];
   for (const [key, value] of Object.entries(merged)) {
     const holders = environment.propertySources
-      .map((source, index) => ({ source, origin: origins[index] as PropertyOrigin }))
+      .map((source, index) => ({ source, origin: origins[index] as ConsolePropertyOrigin }))
       .filter(({ source }) => Object.hasOwn(source.source, key));
     const [winner, ...rest] = holders;
     out.push({
@@ -131,7 +112,7 @@ export function diffEnvironments(
 }
 
 /** `<uri>/<path> (document #N)` → file and document. */
-function originOf(source: PropertySource, uri: string): PropertyOrigin {
+function originOf(source: PropertySource, uri: string): ConsolePropertyOrigin {
   const base = `${uri.replace(/\/+$/, '')}/`;
   let name = source.name.startsWith(base) ? source.name.slice(base.length) : source.name;
   const document = / \(document #(\d+)\)$/.exec(name);

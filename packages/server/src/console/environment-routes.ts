@@ -8,7 +8,15 @@
  * serves: decrypted, with the server's overrides. Names, profiles and labels are validated exactly as the
  * environment endpoints validate them (same codes).
  */
-import { renderJson, renderProperties, renderYaml, writeJson } from '@confbus/core';
+import {
+  type ConsoleDiff,
+  type ConsoleEnvironment,
+  type PropertyValue,
+  renderJson,
+  renderProperties,
+  renderYaml,
+  writeJson,
+} from '@confbus/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { validateRequest } from '../environment/environment-controller.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
@@ -53,7 +61,7 @@ class EnvironmentAnswers {
   constructor(private readonly context: ConsoleContext) {}
 
   /** One page of the effective properties, optionally filtered by key. */
-  properties(query: Query) {
+  properties(query: Query): Promise<ConsoleEnvironment<PropertyValue>> {
     const parsed = environmentRequest(query, this.context, 'label');
     const filter = optionalText(query, 'filter')?.toLowerCase();
     const wanted = page(query, 200);
@@ -62,7 +70,7 @@ class EnvironmentAnswers {
       const matching = filter === undefined ? all : all.filter((p) => p.key.toLowerCase().includes(filter));
       return {
         application: parsed.name,
-        profiles: parsed.profiles,
+        profiles: [...parsed.profiles],
         repository: served.name,
         label: revision.label,
         commit: revision.commit,
@@ -87,7 +95,7 @@ class EnvironmentAnswers {
   }
 
   /** What changed between two labels (`from` absent: the commit `to` replaced). */
-  diff(query: Query) {
+  diff(query: Query): Promise<ConsoleDiff<PropertyValue>> {
     const { context } = this;
     const target = environmentRequest(query, context, 'to');
     const from = optionalText(query, 'from');
@@ -104,7 +112,7 @@ class EnvironmentAnswers {
             });
       return {
         application: target.name,
-        profiles: target.profiles,
+        profiles: [...target.profiles],
         repository: served.name,
         from: before ? { label: before.revision.label, commit: before.revision.commit } : null,
         to: { label: after.revision.label, commit: after.revision.commit },

@@ -5,11 +5,9 @@
  * everything when its stream reconnects). Open streams are bounded (confbus.console.max-event-streams).
  */
 import type { ServerResponse } from 'node:http';
-import { ConfbusError } from '@confbus/core';
+import { ConfbusError, type ConsoleEventType, type ConsoleEvents } from '@confbus/core';
 import type { FastifyReply } from 'fastify';
 import { serverErrors } from '../errors.js';
-
-export type ConsoleEventType = 'repository' | 'push' | 'refresh' | 'ack' | 'presence';
 
 export interface EventStreamOptions {
   maxStreams: number;
@@ -53,7 +51,7 @@ export class ConsoleEventStream {
     response.on('close', () => this.streams.delete(response));
   }
 
-  publish(type: ConsoleEventType, data: object): void {
+  publish<T extends ConsoleEventType>(type: T, data: ConsoleEvents[T]): void {
     if (this.streams.size === 0) return;
     this.write(`id: ${this.nextId++}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
   }

@@ -5,24 +5,10 @@
  * node that announces it is leaving is dropped at once, and the table holds at most `maxInstances`
  * (the longest silent go first), so a noisy bus cannot grow it without bound.
  */
-import type { AckBusEvent, PresenceAnnouncement } from '@confbus/core';
+import type { AckBusEvent, ConsoleInstance, PresenceAnnouncement } from '@confbus/core';
 
-export type InstanceKind = 'confbus' | 'spring';
-
-export interface FleetInstance {
-  /** The bus id. */
-  id: string;
-  kind: InstanceKind;
-  application: string;
-  profiles: string[];
-  label: string | null;
-  /** The commit it serves, as it last reported; null when it never said (Spring nodes). */
-  configVersion: string | null;
-  /** ISO; null when unknown (Spring nodes). */
-  startedAt: string | null;
-  /** ISO time of the last announcement or ack. */
-  lastSeenAt: string;
-}
+/** What the registry knows of an instance: the fleet answer's entry without where it stands (FleetStatus). */
+export type FleetInstance = Omit<ConsoleInstance, 'state' | 'latest'>;
 
 export interface FleetRegistryOptions {
   maxInstances: number;

@@ -4,28 +4,34 @@
  *   GET /-/console/api/refresh-events?offset&limit
  *   GET /-/console/api/refresh-events/{id}
  */
-import { ConfbusError } from '@confbus/core';
+import {
+  ConfbusError,
+  type ConsoleFleet,
+  type ConsolePaged,
+  type ConsoleRefreshEvent,
+  type ConsoleSyncState,
+} from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import type { TrackedRefresh } from '../bus/refresh-tracker.js';
 import { serverErrors } from '../errors.js';
 import type { Catalogue } from './application-catalogue.js';
 import { CONSOLE_API, type ConsoleContext, refreshEventsOf } from './console-context.js';
 import { type Query, choice, optionalText, page, paginate } from './console-params.js';
-import { FleetStatus, type SyncState } from './fleet-status.js';
-import { type RefreshEventView, viewOfRefreshEvent } from './refresh-event-view.js';
+import { FleetStatus } from './fleet-status.js';
+import { viewOfRefreshEvent } from './refresh-event-view.js';
 
 const STATES = ['any', 'current', 'same-config', 'lagging', 'unknown'] as const;
 
 export function registerFleetRoutes(app: FastifyInstance, context: ConsoleContext): void {
   const status = new FleetStatus(context);
 
-  app.get<{ Querystring: Query }>(`${CONSOLE_API}/fleet`, async (request) => {
+  app.get<{ Querystring: Query; Reply: ConsoleFleet }>(`${CONSOLE_API}/fleet`, async (request) => {
     const application = optionalText(request.query, 'application');
     const wanted = choice(request.query, 'state', STATES, 'any');
     const entries = await status.classify(
       context.fleet.list().filter((i) => application === undefined || i.application === application),
     );
-    const counts: Record<SyncState, number> = { current: 0, 'same-config': 0, lagging: 0, unknown: 0 };
+    const counts: Record<ConsoleSyncState, number> = { current: 0, 'same-config': 0, lagging: 0, unknown: 0 };
     for (const entry of entries) counts[entry.state]++;
     return {
       counts,
@@ -36,14 +42,16 @@ export function registerFleetRoutes(app: FastifyInstance, context: ConsoleContex
     };
   });
 
-  app.get<{ Querystring: Query }>(`${CONSOLE_API}/refresh-events`, async (request) => {
+  type EventPage = ConsolePaged<ConsoleRefreshEvent>;
+  app.get<{ Querystring: Query; Reply: EventPage }>(`${CONSOLE_API}/refresh-events`, async (request) => {
     const wanted = page(request.query, 20);
     const { total, events } = refreshEventsOf(context, wanted);
     const catalogue = await currentCatalogue(context);
     return { total, ...wanted, items: await Promise.all(events.map((e) => view(context, e, catalogue))) };
   });
 
-  app.get<{ Params: { id: string } }>(`${CONSOLE_API}/refresh-events/:id`, async (request) => {
+  type OneEvent = { Params: { id: string }; Reply: ConsoleRefreshEvent };
+  app.get<OneEvent>(`${CONSOLE_API}/refresh-events/:id`, async (request) => {
     // The tracker keeps a bounded number of events: finding one by id scans at most that many.
     const { events } = refreshEventsOf(context, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
     const event = events.find((e) => e.id === request.params.id);
@@ -62,7 +70,7 @@ async function view(
   context: ConsoleContext,
   event: TrackedRefresh,
   catalogue: Catalogue | undefined,
-): Promise<RefreshEventView> {
+): Promise<ConsoleRefreshEvent> {
   const previous =
     context.pushes.previousOf(event.commit) ??
     (await context.history.commit(event.commit).then(

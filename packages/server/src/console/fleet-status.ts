@@ -5,7 +5,7 @@
  * not touch it), `lagging` (its configuration differs from the latest), or `unknown` (it never said which
  * version it serves, e.g. a Spring node, or the version is not in the repository).
  */
-import { parseApplications, parseProfiles } from '@confbus/core';
+import { type ConsoleInstance, type ConsoleSyncState, parseApplications, parseProfiles } from '@confbus/core';
 import type { FoundEnvironment } from '../environment/environment-finder.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import { LruCache } from '../environment/lru-cache.js';
@@ -14,23 +14,15 @@ import type { ConsoleContext } from './console-context.js';
 import { diffEnvironments } from './effective-environment.js';
 import type { FleetInstance } from './fleet-registry.js';
 
-export type SyncState = 'current' | 'same-config' | 'lagging' | 'unknown';
-
-export interface FleetEntry extends FleetInstance {
-  state: SyncState;
-  /** The commit the instance would get now, from the repository that serves it; null when none would. */
-  latest: string | null;
-}
-
-type Standing = Pick<FleetEntry, 'state' | 'latest'>;
+type Standing = Pick<ConsoleInstance, 'state' | 'latest'>;
 
 export class FleetStatus {
   /** By (application, profiles, version, latest): a group of instances costs one comparison. */
-  private readonly states = new LruCache<string, Promise<SyncState>>(2048);
+  private readonly states = new LruCache<string, Promise<ConsoleSyncState>>(2048);
 
   constructor(private readonly context: ConsoleContext) {}
 
-  async classify(instances: readonly FleetInstance[]): Promise<FleetEntry[]> {
+  async classify(instances: readonly FleetInstance[]): Promise<ConsoleInstance[]> {
     // Instances that ask for the same thing and serve the same version stand the same: one lookup per group.
     const groups = new Map<string, Promise<Standing>>();
     return Promise.all(
@@ -72,7 +64,7 @@ export class FleetStatus {
     instance: FleetInstance,
     served: ServedRepository,
     now: FoundEnvironment,
-  ): Promise<SyncState> {
+  ): Promise<ConsoleSyncState> {
     const version = instance.configVersion;
     const latest = now.revision.commit;
     if (version === null) return Promise.resolve('unknown');
@@ -92,7 +84,7 @@ export class FleetStatus {
     served: ServedRepository,
     version: string,
     now: FoundEnvironment,
-  ): Promise<SyncState> {
+  ): Promise<ConsoleSyncState> {
     try {
       const then = await served.environments.find({ ...requestOf(instance, version), lastFetched: true });
       const diff = diffEnvironments(then.resolved, now.resolved);

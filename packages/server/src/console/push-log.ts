@@ -3,21 +3,16 @@
  * only names the commit it announced; this tells the console which commit it replaced, so "the diff a push
  * introduced" covers every commit of a push, not only the last one. Bounded: the newest entries are kept.
  */
-export interface Push {
-  commit: string;
-  previous: string;
-  /** ISO time the server noticed it. */
-  at: string;
-}
+import type { ConsolePush } from '@confbus/core';
 
 const KEEP = 200;
 
 export class PushLog {
-  private readonly pushes: Push[] = [];
+  private readonly pushes: ConsolePush[] = [];
   private current: string | undefined;
 
   /** Records the default label's commit after an upstream check; returns the push when it moved. */
-  observe(commit: string, now = new Date()): Push | undefined {
+  observe(commit: string, now = new Date()): ConsolePush | undefined {
     const previous = this.current;
     this.current = commit;
     if (previous === undefined || previous === commit) return undefined;
@@ -35,7 +30,7 @@ export class PushLog {
   }
 
   /** Newest first. */
-  latest(count: number): Push[] {
+  latest(count: number): ConsolePush[] {
     return this.pushes.slice(-count).reverse();
   }
 }

@@ -3,39 +3,17 @@
  * acked, and how many of them serve the event's commit), the commit the push replaced (for "the diff this push
  * introduced"), and the application and profiles its destination names (`foo:**`, `foo-dev:**`, `**`).
  */
-import type { TrackedAck, TrackedRefresh } from '../bus/refresh-tracker.js';
+import type { ConsoleRefreshEvent, ConsoleTimelinePoint } from '@confbus/core';
+import type { TrackedRefresh } from '../bus/refresh-tracker.js';
 import type { Catalogue } from './application-catalogue.js';
-
-export interface TimelinePoint {
-  afterMs: number;
-  acked: number;
-  onCommit: number;
-}
-
-export interface RefreshEventView {
-  id: string;
-  destination: string;
-  commit: string;
-  /** The commit before the push, when the server saw the push; else the commit's first parent. */
-  previousCommit: string | null;
-  publishedAt: string;
-  ackCount: number;
-  onCommit: number;
-  slowestMs: number | null;
-  timeline: TimelinePoint[];
-  /** What the diff link shows; null when the destination names no application of the repository. */
-  diffTarget: { application: string; profiles: string } | null;
-  /** Only in the single-event answer. */
-  acks?: TrackedAck[];
-}
 
 export function viewOfRefreshEvent(
   event: TrackedRefresh,
   previousCommit: string | null,
   catalogue: Catalogue | undefined,
-): RefreshEventView {
+): ConsoleRefreshEvent {
   const acks = [...event.acks].sort((a, b) => a.afterMs - b.afterMs);
-  const timeline: TimelinePoint[] = [];
+  const timeline: ConsoleTimelinePoint[] = [];
   let onCommit = 0;
   acks.forEach((ack, index) => {
     if (ack.configVersion === event.commit) onCommit++;
@@ -59,7 +37,7 @@ export function viewOfRefreshEvent(
 function diffTargetOf(
   destination: string,
   catalogue: Catalogue | undefined,
-): { application: string; profiles: string } | null {
+): ConsoleRefreshEvent['diffTarget'] {
   const service = destination.split(':')[0] ?? '';
   if (service === '*' || service === '**') return { application: 'application', profiles: 'default' };
   const names = new Set(catalogue?.applications.map((a) => a.name) ?? []);

@@ -6,7 +6,15 @@
  *   GET /-/console/api/applications/{application}/commits?label&offset&limit
  *   GET /-/console/api/commits/{commit}
  */
-import { ConfbusError, validateApplicationName } from '@confbus/core';
+import {
+  ConfbusError,
+  type ConsoleApplicationCommits,
+  type ConsoleApplications,
+  type ConsoleCommitDetails,
+  type ConsoleOverview,
+  type ConsoleRepositoryState,
+  validateApplicationName,
+} from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import { serverErrors } from '../errors.js';
 import type { ResolvedRevision } from '../environment/config-repository.js';
@@ -39,7 +47,7 @@ export function registerRepositoryRoutes(app: FastifyInstance, context: ConsoleC
 }
 
 /** One page of the applications at a label, each with the first of its files. */
-async function applications(context: ConsoleContext, query: Query) {
+async function applications(context: ConsoleContext, query: Query): Promise<ConsoleApplications> {
   const revision = await context.mirror.resolve(optionalText(query, 'label') ?? null);
   const catalogue = await context.catalogue.at(revision.commit);
   const filter = optionalText(query, 'filter')?.toLowerCase();
@@ -60,7 +68,11 @@ async function applications(context: ConsoleContext, query: Query) {
 }
 
 /** One page of the commits that touched an application's files, newest first. */
-async function applicationCommits(context: ConsoleContext, name: string, query: Query) {
+async function applicationCommits(
+  context: ConsoleContext,
+  name: string,
+  query: Query,
+): Promise<ConsoleApplicationCommits> {
   const { revision, application } = await findApplication(context, name, query);
   const { offset, limit } = page(query, 20);
   const log = await context.history.log({
@@ -81,7 +93,7 @@ async function applicationCommits(context: ConsoleContext, name: string, query: 
 }
 
 /** One fetched commit, with the commit before it (the one its push replaced, else its first parent). */
-async function commitDetails(context: ConsoleContext, commit: string) {
+async function commitDetails(context: ConsoleContext, commit: string): Promise<ConsoleCommitDetails> {
   if (!/^[0-9a-fA-F]{7,40}$/.test(commit))
     throw badRequest('A commit is written as 7 to 40 hexadecimal digits');
   const revision = await context.mirror.resolveFetched(commit);
@@ -92,7 +104,7 @@ async function commitDetails(context: ConsoleContext, commit: string) {
   };
 }
 
-async function overview(context: ConsoleContext) {
+async function overview(context: ConsoleContext): Promise<ConsoleOverview> {
   const repositories = await Promise.all(
     context.repositories
       .configured()
@@ -122,7 +134,7 @@ async function repositoryState(
   context: ConsoleContext,
   served: ServedRepository,
   definition: RepositoryDefinition,
-) {
+): Promise<{ isDefault: boolean; revision: ResolvedRevision | undefined; view: ConsoleRepositoryState }> {
   const { mirror } = served;
   const isDefault = mirror === context.mirror;
   let revision: ResolvedRevision | undefined;
@@ -143,7 +155,7 @@ async function repositoryState(
     view: {
       name: served.name,
       uri: health.uri,
-      patterns: definition.patterns,
+      patterns: [...definition.patterns],
       label: revision?.label ?? null,
       commit: commit ?? null,
       lastCheckAt: health.lastCheckAt?.toISOString() ?? null,

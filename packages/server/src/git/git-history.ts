@@ -2,32 +2,16 @@
  * History queries on the local mirror for the console: branches and tags, one commit's summary, and the
  * commits that touched a set of files. Read-only, through the safe git runner (no shell, `--end-of-options`
  * before every revision, literal pathspecs so a file name is never a glob). Results are cached by commit
- * id: a commit's history never changes, so an entry never goes stale.
+ * id: a commit's history never changes, so an entry never goes stale. Commits and labels come in the shapes the
+ * console API answers with (core's ConsoleCommitSummary and ConsoleLabel).
  */
-import { ConfbusError } from '@confbus/core';
+import { ConfbusError, type ConsoleCommitSummary, type ConsoleLabel } from '@confbus/core';
 import { LruCache } from '../environment/lru-cache.js';
 import { serverErrors } from '../errors.js';
 import { runGit } from './git-process.js';
 
-export interface CommitSummary {
-  commit: string;
-  /** First parent first; empty for a root commit. */
-  parents: string[];
-  author: string;
-  /** ISO 8601 author time. */
-  time: string;
-  /** The subject line. */
-  message: string;
-}
-
-export interface LabelRef {
-  name: string;
-  kind: 'branch' | 'tag';
-  commit: string;
-}
-
 export interface CommitPage {
-  commits: CommitSummary[];
+  commits: ConsoleCommitSummary[];
   /** True when older commits follow. */
   more: boolean;
 }
@@ -51,8 +35,8 @@ const FORMAT = '--format=%H%x1f%P%x1f%an%x1f%aI%x1f%s';
 
 export class GitHistory {
   private readonly logs = new LruCache<string, CommitPage>(512);
-  private readonly commits = new LruCache<string, CommitSummary>(4096);
-  private labelList: Promise<LabelRef[]> | undefined;
+  private readonly commits = new LruCache<string, ConsoleCommitSummary>(4096);
+  private labelList: Promise<ConsoleLabel[]> | undefined;
 
   /** `gitDir`: the mirror's bare repository. */
   constructor(private readonly gitDir: string) {}
@@ -61,7 +45,7 @@ export class GitHistory {
    * Branches, then tags, each sorted by name; tags peeled to their commit. Kept until `refsChanged()` (the
    * owner calls it after a fetch that moved refs), so listing labels costs no process on the warm path.
    */
-  labels(): Promise<LabelRef[]> {
+  labels(): Promise<ConsoleLabel[]> {
     if (!this.labelList) {
       const pending = this.readLabels();
       pending.catch(() => {
@@ -77,7 +61,7 @@ export class GitHistory {
     this.labelList = undefined;
   }
 
-  private async readLabels(): Promise<LabelRef[]> {
+  private async readLabels(): Promise<ConsoleLabel[]> {
     const { stdout } = await this.git([
       'for-each-ref',
       '--format=%(refname)%1f%(objecttype)%1f%(objectname)%1f%(*objectname)',
@@ -85,8 +69,8 @@ export class GitHistory {
       'refs/heads',
       'refs/tags',
     ]);
-    const branches: LabelRef[] = [];
-    const tags: LabelRef[] = [];
+    const branches: ConsoleLabel[] = [];
+    const tags: ConsoleLabel[] = [];
     for (const line of stdout.toString('utf8').split('\n')) {
       const [ref = '', type, oid = '', peeled = ''] = line.split('\x1f');
       if (ref.startsWith('refs/heads/') && type === 'commit')
@@ -98,7 +82,7 @@ export class GitHistory {
   }
 
   /** One commit's summary. */
-  async commit(commit: string): Promise<CommitSummary> {
+  async commit(commit: string): Promise<ConsoleCommitSummary> {
     assertCommitId(commit);
     const cached = this.commits.get(commit);
     if (cached) return cached;
@@ -154,8 +138,8 @@ export class GitHistory {
   }
 }
 
-function parseLog(output: string): CommitSummary[] {
-  const out: CommitSummary[] = [];
+function parseLog(output: string): ConsoleCommitSummary[] {
+  const out: ConsoleCommitSummary[] = [];
   for (const record of output.split('\0')) {
     const [commit = '', parents = '', author = '', time = '', message = ''] = record
       .replace(/^\n/, '')

@@ -12,4 +12,4 @@ export { redactUri } from './uri.js';
 export type { ProxySettings } from './upstream.js';
 export type { SshSettings } from './ssh.js';
 export { GitHistory, MAX_LOG_PATHS } from './git-history.js';
-export type { CommitPage, CommitSummary, LabelRef, LogQuery } from './git-history.js';
+export type { CommitPage, LogQuery } from './git-history.js';
