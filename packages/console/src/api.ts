@@ -8,8 +8,9 @@ import { type LiveEventType, onLiveEvent } from './live.js';
 export type Params = Record<string, string | number | undefined>;
 
 /**
- * A Spring error body the server answered with. Not a ConfbusError: the console is a browser bundle that does not
- * import @confbus/core (its Node-side modules); the server declared the code, this only carries it to the page.
+ * A Spring error body the server answered with. Not a ConfbusError: the console is a browser bundle that takes
+ * only types from @confbus/core (types.ts), none of its code; the server declared the code, this only carries it
+ * to the page.
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';

@@ -3,14 +3,17 @@
  * tells the views that show them to re-read the API. One EventSource for the whole page; the browser
  * reconnects by itself, and every view re-reads when it does (something may have happened meanwhile).
  */
-export type LiveEventType = 'repository' | 'push' | 'refresh' | 'ack' | 'presence' | 'reconnected';
+import type { ConsoleEventType } from './types.js';
+
+/** The server's event types, and `reconnected`: the page's own, when the stream is back after a break. */
+export type LiveEventType = ConsoleEventType | 'reconnected';
 
 type Listener = (type: LiveEventType, data: unknown) => void;
 
 const listeners = new Set<{ types: ReadonlySet<LiveEventType>; listener: Listener }>();
 let source: EventSource | undefined;
 let connectedOnce = false;
-const TYPES: readonly LiveEventType[] = ['repository', 'push', 'refresh', 'ack', 'presence'];
+const TYPES: readonly ConsoleEventType[] = ['repository', 'push', 'refresh', 'ack', 'presence'];
 
 function dispatch(type: LiveEventType, data: unknown): void {
   for (const entry of listeners)

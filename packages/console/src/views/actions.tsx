@@ -7,10 +7,10 @@ import { useRef, useState } from 'preact/hooks';
 import { postJson, useApi } from '../api.js';
 import { ErrorBox, Loader, Section } from '../components.js';
 import { link } from '../router.js';
-import type { Applications, Fleet, Session } from '../types.js';
+import type { Applications, Fleet, RefreshPublished, RefreshRequest, Session } from '../types.js';
 import { RefreshEventView } from './refresh-events.js';
 
-type Target = 'all' | 'application' | 'profile' | 'instance';
+type Target = RefreshRequest['target'];
 
 /** What the form says to refresh; the fields a target does not use are kept for when it is chosen again. */
 interface RefreshChoice {
@@ -18,12 +18,6 @@ interface RefreshChoice {
   application: string;
   profile: string;
   instance: string;
-}
-
-interface Published {
-  id: string;
-  destination: string;
-  commit: string;
 }
 
 export function ActionsView() {
@@ -36,7 +30,7 @@ export function ActionsView() {
     profile: '',
     instance: '',
   });
-  const [published, setPublished] = useState<Published | undefined>();
+  const [published, setPublished] = useState<RefreshPublished | undefined>();
   const [error, setError] = useState<Error | undefined>();
   const dialog = useRef<HTMLDialogElement>(null);
   const destination = destinationOf(choice);
@@ -46,9 +40,12 @@ export function ActionsView() {
     setError(undefined);
     try {
       const { target, application, profile, instance } = choice;
-      const body = { target, application, profile, instance };
+      const body: RefreshRequest = { target, application, profile, instance };
       setPublished(
-        await postJson<Published>('bus-refresh', body, { header: csrf.csrfHeader, token: csrf.csrfToken }),
+        await postJson<RefreshPublished>('bus-refresh', body, {
+          header: csrf.csrfHeader,
+          token: csrf.csrfToken,
+        }),
       );
     } catch (failure) {
       setError(failure as Error);
@@ -83,7 +80,7 @@ export function ActionsView() {
   );
 }
 
-function PublishedNote({ published }: { published: Published }) {
+function PublishedNote({ published }: { published: RefreshPublished }) {
   return (
     <p role="status" data-testid="published">
       Published to <code>{published.destination}</code>. <a href={link(['events', published.id])}>Timeline</a>
