@@ -4,6 +4,7 @@
  * backup that cannot be written must not fail a refresh.
  */
 import type { Environment, Logger } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 import { deriveSealingKey, readBackup, writeBackup, type SealingKey } from './backup-file.js';
 import type { ClientSettings } from './client-settings.js';
 
@@ -61,8 +62,4 @@ export class BackupStore implements EnvironmentBackup {
       return undefined;
     }
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -7,7 +7,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
 import { maskUriUserInfo, parseJsonExactIntegers, type Environment, type Logger } from '@confbus/core';
-import { isDebugEnabled } from '@confbus/core/internal';
+import { isDebugEnabled, messageOf } from '@confbus/core/internal';
 import type { ClientSettings } from './client-settings.js';
 import { parseEnvironment } from './environment-json.js';
 import { ConfigClientError } from './errors.js';
@@ -232,8 +232,4 @@ function serverMessage(body: string): string {
     // Not JSON (a proxy's HTML page, say): the status alone has to do.
   }
   return '';
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

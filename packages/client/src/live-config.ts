@@ -4,6 +4,7 @@
  * components in one synchronous step, so no reader sees half old, half new.
  */
 import type { Logger } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 import type { ConfigSnapshot } from './config-snapshot.js';
 import { isAffected, SnapshotView, type ConfigView } from './config-view.js';
 import {
@@ -96,8 +97,4 @@ export class LiveConfig {
   #nextUnchecked(checked: Set<RefreshableHolder<unknown>>): RefreshableHolder<unknown> | undefined {
     return this.#holders.find((holder) => !checked.has(holder));
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -5,6 +5,7 @@
  * logs one INFO line (refresh-log.ts); its details are DEBUG.
  */
 import type { Environment, Logger } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 import type { EnvironmentBackup } from './backup-store.js';
 import { changedKeys, type ConfigSnapshot } from './config-snapshot.js';
 import type { EnvironmentFetcher } from './environment-source.js';
@@ -201,8 +202,4 @@ export class Refresher {
     this.parts.observer.failed(error);
     return error;
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -38,6 +38,7 @@ export {
   type BusTransportSettings,
   type KafkaBusSettings,
 } from './bus/bus-settings.js';
+export { messageOf } from './errors/message-of.js';
 export { reasonPhrase } from './errors/spring-error-body.js';
 export { isDebugEnabled } from './logger.js';
 export { carriesKeySecret, locateEncryptor } from './encryption/cipher-text.js';

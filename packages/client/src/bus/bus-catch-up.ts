@@ -4,6 +4,7 @@
  * during one asks for one more.
  */
 import type { Logger } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 import type { BusRefreshTarget } from './client-bus.js';
 
 export class BusCatchUp {
@@ -56,8 +57,4 @@ export class BusCatchUp {
       }
     } while (this.#again);
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

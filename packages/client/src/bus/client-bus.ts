@@ -15,6 +15,7 @@ import {
   type Logger,
   type RefreshBusEvent,
 } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 import { ConfigClientError } from '../errors.js';
 import { BusCatchUp } from './bus-catch-up.js';
 import { loadBusPackage, type BusPackage } from './bus-package.js';
@@ -281,10 +282,6 @@ export class ClientBus {
     void this.announcePresence();
     this.#catchUp.request();
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** confbus.bus.refresh.spread: a random share of the window, so a large fleet does not re-fetch at one instant. */
