@@ -3,6 +3,7 @@
  * through here so the password never leaves the process.
  */
 import { redactText } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 
 /** Below this length a bare password is only redacted inside URLs: replacing it everywhere would garble text. */
 const MIN_BARE_SECRET_LENGTH = 4;
@@ -17,7 +18,7 @@ export function describeError(err: unknown, password: string): { code?: string; 
     typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string'
       ? (err as { code: string }).code
       : undefined;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   return code === undefined
     ? { message: redactSecret(message, password) }
     : { code, message: redactSecret(message, password) };

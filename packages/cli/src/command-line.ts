@@ -14,7 +14,7 @@ import {
   SettingsError,
   type UnsupportedSetting,
 } from '@confbus/core';
-import { SettingsIndex, unknownSettingMessage } from '@confbus/core/internal';
+import { SettingsIndex, unknownSettingMessage, messageOf } from '@confbus/core/internal';
 
 export interface CommandLineOptions {
   /** Undeclared keys: errors (server, cipher) or the application's own properties (client). */
@@ -128,7 +128,7 @@ function rewriteSettingNames(
 
 function usageErrorOf(error: unknown, specs: readonly SettingSpec[]): Error {
   const code = (error as { code?: string }).code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const option = /'(-[^']*)'/.exec(message)?.[1] ?? '';
     if (option.startsWith('--')) {

@@ -5,7 +5,7 @@
  * local settings alone (with fail-fast, a failed fetch ends here). Then, once started, the start-up line.
  */
 import { type Environment, type Logger, type Settings, maskUriUserInfo } from '@confbus/core';
-import { effectiveSettings } from '@confbus/core/internal';
+import { effectiveSettings, messageOf } from '@confbus/core/internal';
 import { loggerFromSettings } from '@confbus/core/logging';
 import { BackupStore } from './backup-store.js';
 import { createClientDecryptor } from './cipher-values.js';
@@ -83,7 +83,7 @@ async function fetchAtStart(
   try {
     return await source.fetchWithRetry();
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     if (settings.failFast) {
       throw new ConfigClientError(
         'CONFBUS_FAIL_FAST',

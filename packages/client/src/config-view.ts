@@ -3,6 +3,7 @@
  * refreshable knows whether a refresh concerns it.
  */
 import type { PropertyValue } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 import { isUnderPrefix, type ConfigSnapshot } from './config-snapshot.js';
 import { ConfigClientError } from './errors.js';
 import { toBoolean, toNumber, toText } from './value-coercion.js';
@@ -192,9 +193,7 @@ function validate<T>(prefix: string, value: BoundObject, schema: ConfigSchema<T>
       const issues = (error as { issues?: unknown }).issues;
       const message = Array.isArray(issues)
         ? describe(issues as Array<{ message: string; path?: PathSegment[] }>)
-        : error instanceof Error
-          ? error.message
-          : String(error);
+        : messageOf(error);
       throw new ConfigClientError('CONFBUS_BIND', `Invalid configuration under ${where}: ${message}`, {
         cause: error,
       });

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { builtInEndpoints } from './built-in-endpoints.js';
 import type { ConfigClient } from './config-client.js';
 import { ConfbusError, isConfbusError, springErrorBody, writeJson } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 import { clientErrors } from './errors.js';
 
 export type ManagementMethod = 'GET' | 'POST' | 'DELETE';
@@ -127,7 +128,7 @@ async function answer(
   } catch (error) {
     // Spring's actuator body, without the server's `code` field: the wire format of Spring's own clients.
     const status = isConfbusError(error) ? error.status : 500;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     sendJson(res, status, springErrorBody(status, undefined, message, path));
   }
 }

@@ -6,6 +6,7 @@
  * (from `retryMin` doubling up to `interval`), so the check happens soon after the connection comes back.
  */
 import type { Logger } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 
 export interface PollTarget {
   /** Fetches and refreshes if the version moved: the changed keys, or null when nothing changed. */
@@ -68,7 +69,7 @@ export class SafetyNetPoll {
       if (!this.#failing) {
         this.logger.warn(
           {},
-          `Safety-net check of the config server failed (${error instanceof Error ? error.message : String(error)}); retrying with backoff`,
+          `Safety-net check of the config server failed (${messageOf(error)}); retrying with backoff`,
         );
       }
       this.#failing = true;

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type BusEvent, type Logger, ConfbusError } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 import { Admin, Consumer, type MessagesStream, Producer } from '@platformatic/kafka';
 import { busErrors } from '../errors.js';
 import { redactSecret } from '../redact.js';
@@ -105,7 +106,7 @@ export class KafkaTransport implements BusTransport {
     // The client's retry errors say "fetch failed 4 times."; the first cause says why.
     const causes = (error as { errors?: unknown[] } | undefined)?.errors;
     const cause = Array.isArray(causes) && causes[0] instanceof Error ? `: ${causes[0].message}` : '';
-    const message = redactSecret(`${error instanceof Error ? error.message : String(error)}${cause}`, '');
+    const message = redactSecret(`${messageOf(error)}${cause}`, '');
     return code === undefined ? { message } : { code, message };
   }
 

@@ -9,6 +9,7 @@ import {
   isFromSelf,
   isPresenceRequest,
 } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 
 /** What this node tells the config server's fleet view about itself. */
 export interface BusIdentity {
@@ -54,10 +55,7 @@ export class BusPresence {
     try {
       await this.node.publish(event);
     } catch (error) {
-      logger.debug(
-        {},
-        `Could not announce this node on the bus: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      logger.debug({}, `Could not announce this node on the bus: ${messageOf(error)}`);
     }
   }
 

@@ -10,6 +10,7 @@
 import { Properties } from 'properties-file/parser';
 import { ConfigParseError, type ConfigDocument, toConfigDocuments } from './config-document.js';
 import { type FlatProperties, setFlatProperty } from './flatten.js';
+import { messageOf } from '../errors/message-of.js';
 
 interface Chunk {
   /** 0-based line where the chunk starts in the file. */
@@ -41,7 +42,7 @@ function parseChunk(
   try {
     parsed = new Properties(chunk.text);
   } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = messageOf(cause);
     const line = findMalformedEscapeLine(chunk.text);
     throw new ConfigParseError(file, reason, {
       document: documentNumber,

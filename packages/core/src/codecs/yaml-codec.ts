@@ -18,6 +18,7 @@ import { ConfigParseError, type ConfigDocument, toConfigDocuments } from './conf
 import { type FlatProperties, flattenProperties } from './flatten.js';
 import { JavaDouble } from './property-value.js';
 import { yamlOrigins } from './yaml-origins.js';
+import { messageOf } from '../errors/message-of.js';
 
 const YAML_TAG = 'tag:yaml.org,2002:';
 
@@ -115,7 +116,7 @@ export function parseYaml(text: string, file: string): ConfigDocument[] {
     try {
       value = document.toJS({ mapAsMap: true, maxAliasCount: YAML_MAX_ALIAS_COUNT });
     } catch (cause) {
-      const reason = cause instanceof Error ? cause.message : String(cause);
+      const reason = messageOf(cause);
       throw new ConfigParseError(file, reason, { document: documentNumber });
     }
     // SnakeYAML yields null for an empty document and Boot skips it.

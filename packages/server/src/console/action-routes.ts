@@ -17,6 +17,7 @@ import {
   validateApplicationName,
   validateProfile,
 } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validateRequest } from '../environment/environment-controller.js';
 import { serverErrors } from '../errors.js';
@@ -64,7 +65,7 @@ export function registerActionRoutes(app: FastifyInstance, context: ConsoleConte
     } catch (error) {
       throw new ConfbusError(
         serverErrors.CONFBUS_CONSOLE_PUBLISH_FAILED,
-        `The refresh for ${destination} could not be published: ${error instanceof Error ? error.message : String(error)}`,
+        `The refresh for ${destination} could not be published: ${messageOf(error)}`,
         { cause: error },
       );
     }

@@ -15,6 +15,7 @@ import {
   type ConsoleRepositoryState,
   validateApplicationName,
 } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 import type { FastifyInstance } from 'fastify';
 import { serverErrors } from '../errors.js';
 import type { ResolvedRevision } from '../environment/config-repository.js';
@@ -143,7 +144,7 @@ async function repositoryState(
     if (isDefault) revision = await context.mirror.resolve(null);
     else if (mirror.health().available) revision = await mirror.resolveFetched?.(null);
   } catch (error) {
-    problem = error instanceof Error ? error.message : String(error);
+    problem = messageOf(error);
   }
   const history = context.historyOf(mirror);
   const commit =

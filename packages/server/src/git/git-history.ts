@@ -6,6 +6,7 @@
  * console API answers with (core's ConsoleCommitSummary and ConsoleLabel).
  */
 import { ConfbusError, type ConsoleCommitSummary, type ConsoleLabel } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 import { LruCache } from '../environment/lru-cache.js';
 import { serverErrors } from '../errors.js';
 import { runGit } from './git-process.js';
@@ -131,7 +132,7 @@ export class GitHistory {
     } catch (error) {
       throw new ConfbusError(
         serverErrors.CONFBUS_GIT_HISTORY,
-        `Reading the repository history failed: ${error instanceof Error ? error.message : String(error)}`,
+        `Reading the repository history failed: ${messageOf(error)}`,
         { cause: error },
       );
     }

@@ -9,6 +9,7 @@
 // released as soon as it is discovered.
 import type { EventEmitter } from 'node:events';
 import type { Logger } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
 import { CoalescedTask } from './coalesced-task.js';
 import type { FetchOutcome, GitMirrorEvents } from './mirror-types.js';
 import type { UpstreamSync } from './upstream-sync.js';
@@ -106,10 +107,7 @@ export class UpstreamChecks {
       this.options.events.emit('fetched', { changed, refs });
       return { changed, refs, stale: false };
     } catch (error) {
-      const message = redactText(
-        error instanceof Error ? error.message : String(error),
-        this.options.secrets,
-      );
+      const message = redactText(messageOf(error), this.options.secrets);
       this.markStale(message);
       this.scheduleProbe();
       return { changed: false, refs: this.options.refCount(), stale: true, error: message };

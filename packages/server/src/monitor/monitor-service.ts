@@ -5,7 +5,7 @@
  * refresh event per guessed service — once per commit, however many webhooks a push sends.
  */
 import { ConfbusError, type Logger, type RefreshBusEvent, isConfigFileName } from '@confbus/core';
-import { guessServiceNames } from '@confbus/core/internal';
+import { guessServiceNames, messageOf } from '@confbus/core/internal';
 import { type Clock, systemClock } from '../clock.js';
 import type { ResolvedRevision } from '../environment/config-repository.js';
 import type { ParsedFiles } from '../environment/parsed-files.js';
@@ -174,7 +174,7 @@ export class MonitorService {
       }
     }
     if (failed.length === 0) return;
-    const reason = failed[0]!.error instanceof Error ? failed[0]!.error.message : String(failed[0]!.error);
+    const reason = messageOf(failed[0]!.error);
     logger.warn(
       { services: failed.map((f) => f.service), commit, reason },
       'Could not publish refresh events',
@@ -208,7 +208,7 @@ export class MonitorService {
         // A file the push deleted reads as empty: nothing to reject.
         await this.options.files.readOne(commit, path.replace(/^\/+/, ''));
       } catch (error) {
-        rejected.push({ file: path, message: error instanceof Error ? error.message : String(error) });
+        rejected.push({ file: path, message: messageOf(error) });
       }
     }
     return rejected;
