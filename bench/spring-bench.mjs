@@ -32,11 +32,14 @@ const SPRING = 'Spring Cloud Config Server 5.0';
 
 /** Starts the real Spring server with the JVM's defaults (no quick-start flags: its best throughput). */
 async function startSpringServer(jar, { uri, basedir, refreshRate }) {
+  await mkdir(`${basedir}-tmp`, { recursive: true });
   const startedAt = performance.now();
   const proc = await startProcess({
     name: 'Spring Cloud Config Server',
     command: 'java',
     args: [
+      // Tomcat's work folder in the benchmark's temp folder (removed with it), not left behind in /tmp.
+      `-Djava.io.tmpdir=${basedir}-tmp`,
       '-jar',
       jar,
       `--spring.cloud.config.server.git.uri=${uri}`,

@@ -14,6 +14,32 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Creates the server in `work` and opens its port. When either fails (tests that expect a start to fail), the
+ * server is closed and the work folder removed, so that no `confbus-server-*` folder outlives the test.
+ */
+export async function createAndListen(
+  args: string[],
+  logger: pino.Logger,
+  work: { path: string; remove(): Promise<void> },
+  prepare: (server: ConfigServer) => void = () => undefined,
+): Promise<{ server: ConfigServer; base: string }> {
+  let server: ConfigServer | undefined;
+  try {
+    server = await createConfigServer({
+      settings: resolveServerSettings({ args, env: {} }),
+      logger,
+      cwd: work.path,
+    });
+    prepare(server);
+    return { server, base: await server.listen() };
+  } catch (error) {
+    await server?.close();
+    await work.remove();
+    throw error;
+  }
+}
+
 export async function startTestServer(settings: Record<string, string>): Promise<TestServer> {
   const work = await makeTempDir('confbus-server-');
   const logs: Array<Record<string, unknown>> = [];
@@ -32,9 +58,7 @@ export async function startTestServer(settings: Record<string, string>): Promise
     'spring.cloud.config.server.git.basedir': `${work.path}/mirror`,
     ...settings,
   }).map(([key, value]) => `--${key}=${value}`);
-  const resolved = resolveServerSettings({ args, env: {} });
-  const server = await createConfigServer({ settings: resolved, logger, cwd: work.path });
-  const base = await server.listen();
+  const { server, base } = await createAndListen(args, logger, work);
   return {
     server,
     base,

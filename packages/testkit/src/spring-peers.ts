@@ -5,6 +5,9 @@
  * ready once it printed the port it bound and its /actuator/health answers UP.
  */
 import { fileURLToPath } from 'node:url';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startProcess, type NodeProcess } from './child-process.js';
@@ -66,14 +69,19 @@ export function spawnSpringApp(
   options: SpringStartOptions = {},
 ): NodeProcess {
   const args = Object.entries(settings).map(([key, value]) => `--${key}=${value}`);
-  return startProcess(
+  // The JVM's temp folder (embedded Tomcat's work folder goes there) is the process's own and goes with it:
+  // Tomcat leaves its `tomcat.<port>.<n>` folder behind in the shared /tmp otherwise.
+  const jvmTemp = mkdtempSync(join(tmpdir(), 'confbus-spring-'));
+  const child = startProcess(
     'java',
-    [...(options.jvm ?? QUICK_START_JVM), '-jar', jar, ...args],
+    [...(options.jvm ?? QUICK_START_JVM), `-Djava.io.tmpdir=${jvmTemp}`, '-jar', jar, ...args],
     options.env ?? {},
     {
       name: options.name ?? jar.split('/').pop(),
     },
   );
+  void child.exited.then(() => rm(jvmTemp, { recursive: true, force: true }));
+  return child;
 }
 
 /** Starts a Spring app and resolves once it is healthy (UP). */

@@ -5,7 +5,8 @@
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { type ConfigServer, createConfigServer, resolveServerSettings } from '../../src/index.js';
+import type { ConfigServer } from '../../src/index.js';
+import { createAndListen } from '../server-harness.js';
 
 export interface PreparedServer {
   server: ConfigServer;
@@ -29,10 +30,7 @@ export async function startPreparedServer(
     'spring.cloud.config.server.git.basedir': `${work.path}/mirror`,
     ...settings,
   }).map(([key, value]) => `--${key}=${value}`);
-  const resolved = resolveServerSettings({ args, env: {} });
-  const server = await createConfigServer({ settings: resolved, logger, cwd: work.path });
-  prepare(server.app);
-  const base = await server.listen();
+  const { server, base } = await createAndListen(args, logger, work, (created) => prepare(created.app));
   return {
     server,
     base,
