@@ -29,18 +29,11 @@ export function parsedDocumentsBytes(sourceBytes: number, documents: readonly Co
 }
 
 /**
- * A merged map of an environment's properties: a slot per key, plus the characters of the values that are not
- * the sources' own (placeholders resolved, up to megabytes from a few bytes of source).
+ * A merged map of an environment's properties: a slot per key. Its keys and values are the sources' own
+ * (placeholders are resolved in the rendered text, not in this map), so they cost nothing more.
  */
-export function mergedPropertiesBytes(merged: FlatProperties, unresolved?: FlatProperties): number {
-  let bytes = 0;
-  for (const key of Object.keys(merged)) {
-    bytes += BYTES_PER_MERGED_PROPERTY;
-    const value = merged[key];
-    if (unresolved !== undefined && typeof value === 'string' && value !== unresolved[key])
-      bytes += value.length * BYTES_PER_CHARACTER;
-  }
-  return bytes;
+export function mergedPropertiesBytes(merged: FlatProperties): number {
+  return Object.keys(merged).length * BYTES_PER_MERGED_PROPERTY;
 }
 
 /** A rendering kept as a string. */
