@@ -11,15 +11,9 @@
  * documents on the main thread (one property source each, the import tree's walks): 20,000 documents in
  * 0.6 MB cost the event loop 140–290 ms in one turn.
  */
-import {
-  type ConfigDocument,
-  ConfbusError,
-  ConfigParseError,
-  coreErrors,
-  parseConfigFile,
-} from '@confbus/core';
+import { type ConfigDocument, ConfbusError, ConfigParseError, coreErrors } from '@confbus/core';
 import { fromPieces } from './document-pieces.js';
-import { tooManyDocuments } from './environment-worker.js';
+import { parseWithin } from './environment-worker.js';
 import type { EnvironmentWorkers } from './environment-workers.js';
 import { errorFromData } from './worker-errors.js';
 
@@ -47,12 +41,8 @@ export class ConfigFileParser {
     }
     // A small YAML file with anchors can still expand (aliases): it goes to the worker too.
     const mayExpand = !path.toLowerCase().endsWith('.properties') && bytes.includes(0x26 /* & */);
-    if (bytes.length <= INLINE_BYTES && !mayExpand) {
-      const documents = parseConfigFile(path, bytes.toString('utf8'));
-      if (documents.length > maxFileDocuments)
-        throw tooManyDocuments(path, documents.length, maxFileDocuments);
-      return documents;
-    }
+    if (bytes.length <= INLINE_BYTES && !mayExpand)
+      return parseWithin(path, bytes.toString('utf8'), maxFileDocuments);
     const result = await this.options.workers.run(
       'parse',
       { path, bytes, maxDocuments: maxFileDocuments },

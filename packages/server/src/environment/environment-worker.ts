@@ -3,7 +3,13 @@
  * a file. Results cross back as data: documents in pieces (document-pieces.ts), confbus errors as data
  * (worker-errors.ts).
  */
-import { ConfbusError, type PropertySource, coreErrors, parseConfigFile } from '@confbus/core';
+import {
+  type ConfigDocument,
+  ConfbusError,
+  type PropertySource,
+  coreErrors,
+  parseConfigFile,
+} from '@confbus/core';
 import { reviveJavaDoubles } from '@confbus/core/internal';
 import { toPieces } from './document-pieces.js';
 import { type RenderOptions, renderSources } from './environment-rendering.js';
@@ -26,9 +32,7 @@ export type RenderResult = { ok: true; text: string } | { ok: false; error: Work
 
 export function parse(task: ParseTask): ParseResult {
   try {
-    const documents = parseConfigFile(task.path, Buffer.from(task.bytes).toString('utf8'));
-    if (documents.length > task.maxDocuments)
-      throw tooManyDocuments(task.path, documents.length, task.maxDocuments);
+    const documents = parseWithin(task.path, Buffer.from(task.bytes).toString('utf8'), task.maxDocuments);
     return { ok: true, pieces: toPieces(documents) };
   } catch (error) {
     return { ok: false, error: errorAsData(error) };
@@ -45,12 +49,16 @@ export function render(task: RenderTask): RenderResult {
   }
 }
 
-/** The limit on documents per file, as the parser on either thread reports it. */
-export function tooManyDocuments(path: string, documents: number, max: number): ConfbusError {
-  return new ConfbusError(
-    coreErrors.CONFBUS_CONFIG_LIMIT,
-    `${path}: ${documents} documents, more than confbus.server.max-file-documents (${max})`,
-  );
+/** One file parsed, refused beyond `maxDocuments` (confbus.server.max-file-documents): on either thread. */
+export function parseWithin(path: string, text: string, maxDocuments: number): ConfigDocument[] {
+  const documents = parseConfigFile(path, text);
+  if (documents.length > maxDocuments) {
+    throw new ConfbusError(
+      coreErrors.CONFBUS_CONFIG_LIMIT,
+      `${path}: ${documents.length} documents, more than confbus.server.max-file-documents (${maxDocuments})`,
+    );
+  }
+  return documents;
 }
 
 /**
