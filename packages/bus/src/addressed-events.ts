@@ -40,12 +40,19 @@ export async function runCommand(node: HandlingContext, e: BusEvent): Promise<vo
   }
 }
 
-async function ack(node: HandlingContext, e: BusEvent): Promise<void> {
-  if (!node.options.ackEnabled || node.isClosed()) return;
+/** Acks `e` (with the config version served, when known); whether the ack went out. */
+async function ack(node: HandlingContext, e: BusEvent, configVersion?: string): Promise<boolean> {
+  if (!node.options.ackEnabled || node.isClosed()) return false;
+  const ackEvent: AckBusEvent = {
+    ...createAckEvent(node.options.busId, e, node.options.ackDestination),
+    ...(configVersion === undefined ? {} : { configVersion }),
+  };
   try {
-    await node.publish(createAckEvent(node.options.busId, e, node.options.ackDestination));
+    await node.publish(ackEvent);
+    return true;
   } catch (err) {
     node.log.warn({ err: node.describeError(err), ackId: e.id }, 'could not send bus ack');
+    return false;
   }
 }
 
@@ -61,15 +68,6 @@ export async function refreshThenAck(node: HandlingContext, e: RefreshBusEvent):
       node.log.error({ err: node.describeError(err), eventId: e.id }, 'bus refresh handler failed');
     }
   }
-  if (!node.options.ackEnabled || node.isClosed()) return;
-  const ackEvent: AckBusEvent = {
-    ...createAckEvent(node.options.busId, e, node.options.ackDestination),
-    ...(details.configVersion === undefined ? {} : { configVersion: details.configVersion }),
-  };
-  try {
-    await node.publish(ackEvent);
+  if (await ack(node, e, details.configVersion))
     node.log.debug({ ackId: e.id, configVersion: details.configVersion ?? null }, 'Sent bus ack');
-  } catch (err) {
-    node.log.warn({ err: node.describeError(err), ackId: e.id }, 'could not send bus ack');
-  }
 }
