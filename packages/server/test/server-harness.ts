@@ -1,5 +1,5 @@
 /** Starts an in-process config server on 127.0.0.1 for a test and tears it down again. */
-import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { type TempDir, makeTempDir } from '@confbus/testkit/temp-dir';
 import pino from 'pino';
 import { type ConfigServer, createConfigServer, resolveServerSettings } from '../src/index.js';
 
@@ -21,7 +21,7 @@ export interface TestServer {
 export async function createAndListen(
   args: string[],
   logger: pino.Logger,
-  work: { path: string; remove(): Promise<void> },
+  work: TempDir,
   prepare: (server: ConfigServer) => void = () => undefined,
 ): Promise<{ server: ConfigServer; base: string }> {
   let server: ConfigServer | undefined;
