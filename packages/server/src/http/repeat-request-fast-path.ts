@@ -10,7 +10,7 @@
  * (confbus.server.cache.max-bytes) would mean nothing if 2,000 remembered URLs kept evicted environments alive.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { V2_MEDIA_TYPE, environmentHeaders } from '../environment/environment-response.js';
+import { environmentHeaders, wantsOrigins } from '../environment/environment-response.js';
 import { type EnvironmentRequest, withVersionHint } from '../environment/environment-service.js';
 import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
 import { LruCache } from '../environment/lru-cache.js';
@@ -132,7 +132,7 @@ function headersFor(
   accept: string | undefined,
   length: number,
 ): Record<string, string> {
-  const v2 = accept !== undefined && accept.includes(V2_MEDIA_TYPE);
+  const v2 = wantsOrigins(accept);
   const written = entry.written;
   if (
     written !== undefined &&
