@@ -20,8 +20,12 @@ import { type PreparedServer, startPreparedServer } from '../security/prepared-s
 const SEED = Number(process.env.CONFBUS_FUZZ_SEED ?? 0x5eed2026);
 const CASES = Number(process.env.CONFBUS_FUZZ_CASES ?? 10000);
 const CONCURRENCY = 8;
-/** Every fragment that could become an option carries this marker, so its way into argv can be traced. */
-const MARK = 'zq';
+/**
+ * Every fragment that could become an option carries this marker, so its way into argv can be traced. It holds
+ * an underscore so that no mkdtemp name can contain it (their random part is [A-Za-z0-9]: a two-letter marker
+ * once matched another test's `confbus-server-ZzqreC` folder in /tmp and failed CI).
+ */
+const MARK = 'zq_fuzz';
 
 const FRAGMENTS = [
   // traversal and separators, raw and encoded (also double-encoded)
