@@ -1,6 +1,6 @@
 // What to do with the directory the mirror lives in (spring.cloud.config.server.git.basedir), decided once at
-// start, before the port opens: an empty or missing directory becomes a new bare mirror; a repository of the
-// same remote is adopted (ours from a previous run, `git clone --mirror`, or the working clone Spring Cloud
+// start, before the port opens: an empty or missing directory becomes a new bare mirror on first use; a
+// repository of the same remote is adopted (ours from a previous run, `git clone --mirror`, or the working clone Spring Cloud
 // Config left there); anything else is refused with a message naming the setting, so a wrong basedir stops
 // the start instead of failing every request.
 import { mkdir, readdir, realpath, stat } from 'node:fs/promises';
@@ -13,6 +13,8 @@ import { redactUri } from './uri.js';
 const BASEDIR_SETTING = 'spring.cloud.config.server.git.basedir';
 
 export interface BasedirState {
+  /** Empty or missing (created now, still empty): createMirror() makes the bare mirror when it is first used. */
+  empty: boolean;
   /** The mirror holds a complete fetch from a previous run: its refs can be served before any check. */
   fetched: boolean;
   /** It was an existing repository made ours now (not our own mirror from a previous run). */
@@ -25,11 +27,7 @@ type LocalGit = (args: readonly string[], options?: { cwd?: string }) => Promise
 /** Prepares `basedir` for a mirror of `safeUri` (credentials already stripped); throws CONFBUS_GIT_BASEDIR. */
 export async function prepareBasedir(basedir: string, safeUri: string, git: LocalGit): Promise<BasedirState> {
   await mkdir(basedir, { recursive: true });
-  if ((await readdir(basedir)).length === 0) {
-    await git(['init', '--bare', '--quiet', '--', basedir], { cwd: undefined });
-    await makeOurs(git, safeUri);
-    return { fetched: false, adopted: false };
-  }
+  if ((await readdir(basedir)).length === 0) return { empty: true, fetched: false, adopted: false };
   if (!(await isRepositoryRoot(basedir, git))) {
     throw refusal(
       `${BASEDIR_SETTING} (${basedir}) is not empty and is not a Git repository; confbus keeps its mirror ` +
@@ -49,12 +47,26 @@ export async function prepareBasedir(basedir: string, safeUri: string, git: Loca
   }
   if (sameRemote(owner, safeUri)) {
     if (ours === undefined) await makeOurs(git, safeUri);
-    return { fetched: (await configValue(git, 'confbus.fetched')) === 'true', adopted: ours === undefined };
+    return {
+      empty: false,
+      fetched: (await configValue(git, 'confbus.fetched')) === 'true',
+      adopted: ours === undefined,
+    };
   }
   throw refusal(
     `${BASEDIR_SETTING} (${basedir}) holds a Git repository of ${owner}, not of ${safeUri}.`,
     safeUri,
   );
+}
+
+/**
+ * Makes an empty basedir (see prepareBasedir) a bare mirror of `safeUri`. Done on first use, not at start: a
+ * repository that is configured but never asked for costs no git process, and the measured cost of git processes
+ * at start is not only their own (docs/benchmarks.md, several repositories). Safe to repeat (git init re-opens).
+ */
+export async function createMirror(basedir: string, safeUri: string, git: LocalGit): Promise<void> {
+  await git(['init', '--bare', '--quiet', '--', basedir], { cwd: undefined });
+  await makeOurs(git, safeUri);
 }
 
 /**

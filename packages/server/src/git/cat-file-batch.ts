@@ -57,7 +57,7 @@ export class CatFileBatch {
     if (this.child) return this.child;
     const child = spawn('git', ['cat-file', '--batch'], {
       cwd: this.gitDir,
-      env: gitEnv(),
+      env: gitEnv({}, this.gitDir),
       shell: false,
       stdio: ['pipe', 'pipe', 'pipe'],
     });

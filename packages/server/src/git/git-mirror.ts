@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import { resolve as resolvePath } from 'node:path';
 import type { Logger } from '@confbus/core';
 import type { ResolvedRevision } from '../environment/config-repository.js';
-import { prepareBasedir } from './basedir.js';
+import { createMirror, prepareBasedir } from './basedir.js';
 import { CatFileBatch } from './cat-file-batch.js';
 import { CommitFiles } from './commit-files.js';
 import { RepositoryUnavailableError } from './errors.js';
@@ -46,6 +46,8 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly validLabels = new Set<string>();
   private startPromise: Promise<void> | undefined;
   private openPromise: Promise<void> | undefined;
+  /** basedir was empty at open(): the first start() creates the bare mirror there. */
+  private awaitingCreation = false;
 
   constructor(private readonly options: GitMirrorOptions) {
     super();
@@ -100,8 +102,8 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   }
 
   /**
-   * Prepares basedir without touching the network: a new mirror, or an adopted one of the same remote (whose
-   * fetched refs are served at once). Throws CONFBUS_GIT_BASEDIR when basedir holds anything else, so the
+   * Prepares basedir without touching the network: an empty one is kept for start() to make the mirror in, a
+   * repository of the same remote is adopted (its fetched refs are served at once). Throws CONFBUS_GIT_BASEDIR when basedir holds anything else, so the
    * server refuses to start instead of failing every request. Safe to call twice.
    */
   open(): Promise<void> {
@@ -112,6 +114,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
 
   private async doOpen(): Promise<void> {
     const state = await prepareBasedir(this.basedir, this.safeUri, this.git.run);
+    this.awaitingCreation = state.empty;
     if (state.adopted)
       this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Adopted the Git repository in basedir');
     if (state.fetched) {
@@ -121,7 +124,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     }
   }
 
-  /** Opens basedir (see open()) and checks upstream once: the first clone. Safe to call twice. */
+  /** Opens basedir (see open()), makes the mirror there if it is new and checks upstream once: the first clone. Safe to call twice. */
   start(): Promise<void> {
     if (this.git.closed) return Promise.reject(new Error('GitMirror is closed'));
     this.startPromise ??= this.doStart().catch((error: unknown) => {
@@ -134,6 +137,10 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
 
   private async doStart(): Promise<void> {
     await this.open();
+    if (this.awaitingCreation) {
+      await createMirror(this.basedir, this.safeUri, this.git.run);
+      this.awaitingCreation = false;
+    }
     await this.checks.requestFresh();
     if (!this.refs.fetched) {
       const lastError = this.checks.lastError;

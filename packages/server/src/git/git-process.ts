@@ -2,6 +2,7 @@
 // config or a credential helper cannot change behaviour), no prompts, a hard timeout that kills the
 // whole process group (git spawns helpers such as git-remote-https and ssh), and redacted errors.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { GitCommandError } from './errors.js';
 import { summarizeGitStderr } from './git-stderr.js';
 import { redactText } from './uri.js';
@@ -21,8 +22,12 @@ const INHERITED_ENV = [
   'no_proxy',
 ];
 
-/** The environment every git process gets, plus `extra` (e.g. GIT_CONFIG_* for credentials). */
-export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+/**
+ * The environment every git process gets, plus `extra` (e.g. GIT_CONFIG_* for credentials). With `cwd` (the
+ * repository it runs in), git may not look for a repository above it: a mirror's basedir stays empty until its
+ * first use (basedir.ts), and git run there must fail rather than find an enclosing repository.
+ */
+export function gitEnv(extra: Record<string, string> = {}, cwd?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of INHERITED_ENV) {
     const value = process.env[name];
@@ -37,6 +42,7 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     GIT_CONFIG_GLOBAL: '/dev/null',
     // ssh must fail rather than ask for a passphrase or host-key confirmation.
     GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes',
+    ...(cwd === undefined ? {} : { GIT_CEILING_DIRECTORIES: dirname(resolvePath(cwd)) }),
     ...extra,
   };
 }
@@ -115,7 +121,7 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
   return new Promise((resolve, reject) => {
     const child = spawn('git', [...args], {
       cwd: options.cwd,
-      env: gitEnv(options.env),
+      env: gitEnv(options.env, options.cwd),
       shell: false,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Own process group, so a timeout can kill git's helpers (remote-https, ssh, upload-pack) too.

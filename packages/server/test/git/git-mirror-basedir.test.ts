@@ -11,6 +11,7 @@ import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { GitMirror } from '../../src/git/index.js';
 import { sameRemote } from '../../src/git/basedir.js';
+import { runGit } from '../../src/git/git-process.js';
 import { captureLogger, type CaptureLogger } from './helpers.js';
 
 const exec = promisify(execFile);
@@ -115,6 +116,21 @@ describe('GitMirror basedir', () => {
     await git(base.path, 'clone', '--quiet', '--mirror', `${remote.url}/`, dir);
     const mirror = open(dir);
     assert.equal((await mirror.resolve('master')).commit, (await remote.git('rev-parse', 'HEAD')).trim());
+  });
+
+  it('an empty basedir stays empty until first use, and git run there never finds an enclosing repository', async () => {
+    const outer = join(base.path, 'outer-lazy');
+    await mkdir(outer);
+    await git(outer, 'init', '--quiet');
+    const dir = join(outer, 'mirror');
+    const mirror = open(dir);
+    await mirror.open();
+    // A configured repository nobody asked for costs no git process: the folder exists, nothing in it.
+    assert.deepEqual(await readdir(dir), []);
+    await assert.rejects(runGit(['rev-parse', '--git-dir'], { cwd: dir }), /not a git repository/);
+    assert.equal((await mirror.resolve('master')).commit, (await remote.git('rev-parse', 'HEAD')).trim());
+    assert.ok((await readdir(dir)).includes('HEAD'), 'the first use made the bare mirror');
+    assert.equal((await git(outer, 'for-each-ref')).stdout, '', 'the enclosing repository is untouched');
   });
 
   it('sameRemote ignores credentials, a trailing slash and a .git suffix only', () => {
