@@ -85,7 +85,9 @@ export async function fleetBroker(connections, log) {
     }
   log(`${shortfall}; starting a private broker node for this run`);
   const port = await freePort();
-  const broker = await startPrivateBroker({ port });
+  // Its Erlang distribution port is a free port too: `port + 20000` (as it was) passes 65535 for most of the
+  // ephemeral range, and the node then never starts.
+  const broker = await startPrivateBroker({ port, distPort: await freePort() });
   if (broker.sockets < connections) {
     await broker.stop();
     throw new Error(

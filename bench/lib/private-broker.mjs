@@ -18,8 +18,11 @@ async function rabbitmqctl(node, ...args) {
   return stdout.trim();
 }
 
-/** Starts the node and resolves when it accepts AMQP connections as guest/guest on 127.0.0.1:`port`. */
-export async function startPrivateBroker({ port, fileLimit = 20_000 }) {
+/**
+ * Starts the node and resolves when it accepts AMQP connections as guest/guest on 127.0.0.1:`port`; `distPort`
+ * is its Erlang distribution port (rabbitmqctl talks to the node there).
+ */
+export async function startPrivateBroker({ port, distPort, fileLimit = 20_000 }) {
   const name = `confbus-bench-${process.pid}`;
   const node = `${name}@localhost`;
   const dir = join(tmpdir(), name);
@@ -43,7 +46,7 @@ export async function startPrivateBroker({ port, fileLimit = 20_000 }) {
   const env = {
     RABBITMQ_NODENAME: node,
     RABBITMQ_CONFIG_FILE: join(dir, 'rabbitmq.conf'),
-    RABBITMQ_DIST_PORT: String(port + 20_000),
+    RABBITMQ_DIST_PORT: String(distPort),
     RABBITMQ_MNESIA_BASE: join(dir, 'mnesia'),
     RABBITMQ_MNESIA_DIR: join(dir, 'mnesia', 'node'),
     RABBITMQ_FEATURE_FLAGS_FILE: join(dir, 'mnesia', 'feature_flags'),
