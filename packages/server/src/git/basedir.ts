@@ -1,8 +1,8 @@
 // What to do with the directory the mirror lives in (spring.cloud.config.server.git.basedir), decided once at
 // start, before the port opens: an empty or missing directory becomes a new bare mirror on first use; a
-// repository of the same remote is adopted (ours from a previous run, `git clone --mirror`, or the working clone Spring Cloud
-// Config left there); anything else is refused with a message naming the setting, so a wrong basedir stops
-// the start instead of failing every request.
+// repository of the same remote is adopted (ours from a previous run, `git clone --mirror`, or the working
+// clone Spring Cloud Config left there); anything else is refused with a message naming the setting, so a
+// wrong basedir stops the start instead of failing every request.
 import { mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfbusError } from '@confbus/core';

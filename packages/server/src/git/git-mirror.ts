@@ -103,8 +103,9 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
 
   /**
    * Prepares basedir without touching the network: an empty one is kept for start() to make the mirror in, a
-   * repository of the same remote is adopted (its fetched refs are served at once). Throws CONFBUS_GIT_BASEDIR when basedir holds anything else, so the
-   * server refuses to start instead of failing every request. Safe to call twice.
+   * repository of the same remote is adopted (its fetched refs are served at once). Throws CONFBUS_GIT_BASEDIR
+   * when basedir holds anything else, so the server refuses to start instead of failing every request. Safe to
+   * call twice.
    */
   open(): Promise<void> {
     if (this.git.closed) return Promise.reject(new Error('GitMirror is closed'));
@@ -124,7 +125,10 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     }
   }
 
-  /** Opens basedir (see open()), makes the mirror there if it is new and checks upstream once: the first clone. Safe to call twice. */
+  /**
+   * Opens basedir (see open()), makes the mirror there if it is new and checks upstream once: the first clone.
+   * Safe to call twice.
+   */
   start(): Promise<void> {
     if (this.git.closed) return Promise.reject(new Error('GitMirror is closed'));
     this.startPromise ??= this.doStart().catch((error: unknown) => {
