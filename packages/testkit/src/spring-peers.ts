@@ -10,6 +10,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { messageOf } from '@confbus/core/internal';
 import { startProcess, type NodeProcess } from './child-process.js';
 import { buildMavenProject, javaToolchain } from './maven.js';
 
@@ -115,7 +116,7 @@ export async function springAppReady(child: NodeProcess, timeoutMs = 180_000): P
       if (response.ok && (JSON.parse(body) as { status?: string }).status === 'UP') break;
       last = `${response.status} ${body}`;
     } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
+      last = messageOf(error);
     }
     if (Date.now() > deadline)
       throw new Error(`${url}/actuator/health never answered UP (last: ${last}):\n${tail(child)}`);
