@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { onCleanup } from './lib/cleanup.mjs';
 import { withServersPinnedApart } from './lib/cpu-affinity.mjs';
-import { compareThroughput, get } from './lib/load.mjs';
+import { compareThroughput, get, median } from './lib/load.mjs';
 import { startConfbusServer } from './lib/processes.mjs';
 import { createConfigRepo, makeTempDir, sampleConfigFiles } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
@@ -122,8 +122,6 @@ export async function run({ log }) {
     sections: [{ title: 'Several repositories (bench/repositories-bench.mjs)', lines: details }],
   };
 }
-
-const median = (xs) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)];
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { runBenches } = await import('./lib/runner.mjs');

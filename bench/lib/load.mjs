@@ -30,7 +30,8 @@ export async function throughput({ url, connections = 50, warmupSeconds = 3, sec
   };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The middle value (the upper of the two middle ones for an even count). */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
  * Throughput of `a` against `b` in alternating rounds after one warm-up each, so that load from elsewhere on
