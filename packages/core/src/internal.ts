@@ -25,6 +25,9 @@ export { unknownSettingMessage } from './settings/setting-suggestions.js';
 export { unsupportedSettingMessage } from './settings/unsupported-setting.js';
 export { busEventFromJson } from './bus/bus-event-decoder.js';
 export { guessServiceNames } from './bus/service-names.js';
+export { antMatch } from './bus/ant-path-matcher.js';
+export { simpleMatch, simpleMatcher, type SimpleMatcher } from './matching/simple-match.js';
+export type { MatchWork } from './matching/token-automaton.js';
 export {
   brokerConnection,
   busBinder,

@@ -17,6 +17,27 @@ describe('search-paths', () => {
     assert.deepEqual(expandSearchDirectories(['**'], context, dirs).length, dirs.size + 1);
   });
 
+  it("matches wildcards as Spring's AntPathMatcher, linearly: a hostile directory name costs no backtracking", () => {
+    // A repository's directory names are its writers' to choose: 600 characters of dashes made the RegExp this
+    // replaced backtrack for seconds against `*-*-*-*/x` (O(n^4)); the automaton reads each character once per token.
+    const hostile = `${'a-'.repeat(300)}/y`;
+    const dirs = directoriesOf([
+      `${hostile}/f.yml`,
+      'teams/red/x/f.yml',
+      'a-b-c-d/x/f.yml',
+      'deep/a/b/c/f.yml',
+    ]);
+    const context = { applications: ['foo'], profiles: ['dev'], label: 'main' };
+    assert.deepEqual(expandSearchDirectories(['*-*-*-*/x'], context, dirs), ['', 'a-b-c-d/x']);
+    assert.deepEqual(
+      expandSearchDirectories(['teams/*'], context, dirs),
+      ['', 'teams/red'],
+      '* stays in one name',
+    );
+    assert.deepEqual(expandSearchDirectories(['deep/**/c'], context, dirs), ['', 'deep/a/b/c']);
+    assert.deepEqual(expandSearchDirectories(['t?ams/r*'], context, dirs), ['', 'teams/red']);
+  });
+
   describe('against a real repository', () => {
     let remote: GitRemote;
     let server: TestServer;

@@ -6,15 +6,24 @@
  * Destinations come from the network (any bus message, any `POST /actuator/busrefresh/{destination}`), so
  * matching must cost time linear in the sizes of pattern and path whatever the pattern is. Spring compiles each
  * segment into a java.util.regex (backtracking: `*********z` took seconds per match). Here a pattern is a list
- * of tokens — "exactly one element matching X" or "any number of elements matching X" — run as a set of states
- * over the input (Thompson's simulation), once over segments and once over the characters of a segment:
- * O(pattern length × path length) steps, never exponential.
+ * of tokens run by the linear automaton of ../matching/token-automaton.ts (the repository patterns' too), once
+ * over segments and once over the characters of a segment: O(pattern length × path length) steps, never
+ * exponential.
  *
  * `{name:regex}`: AntPathMatcher tokenises the pattern on the separator before it looks at variables, so with
  * ":" as the separator a `{name:regex}` is always cut in two (`{name` and `regex}`) and its body never reaches a
  * regex engine — in Spring as here. Only `{name}` (any run of characters) can occur, and an unclosed `{` is
  * literal; no part of a destination is ever compiled into a JavaScript RegExp.
  */
+import {
+  ANY_RUN,
+  ONE_CHARACTER,
+  type Token,
+  literal,
+  pushToken,
+  simulate,
+} from '../matching/token-automaton.js';
+
 const SEPARATOR = ':';
 
 /** Longest destination pattern matched; a longer one addresses no one (real ones are a few dozen characters). */
@@ -45,58 +54,6 @@ function tokenize(s: string, separator: string): string[] {
   return s.split(separator).filter((t) => t.length > 0);
 }
 
-/** One pattern element: exactly one input element passing `test`, or with `repeat` any number (zero too). */
-interface Token<T> {
-  readonly test: (element: T) => boolean;
-  readonly repeat?: boolean;
-}
-
-/**
- * Whether `input` as a whole matches the token list. `active[i]` = "the tokens before i have matched the input
- * read so far"; each input element is tested at most once per token, so the cost is tokens × input.
- */
-function simulate<T>(tokens: readonly Token<T>[], input: ArrayLike<T>): boolean {
-  let active = new Uint8Array(tokens.length + 1);
-  let next = new Uint8Array(tokens.length + 1);
-  active[0] = 1;
-  closure(tokens, active);
-  for (let position = 0; position < input.length; position++) {
-    const element = input[position] as T;
-    next.fill(0);
-    let any = false;
-    for (let i = 0; i < tokens.length; i++) {
-      if (active[i] !== 1) continue;
-      const token = tokens[i] as Token<T>;
-      if (!token.test(element)) continue;
-      next[token.repeat ? i : i + 1] = 1;
-      any = true;
-    }
-    if (!any) return false;
-    closure(tokens, next);
-    [active, next] = [next, active];
-  }
-  return active[tokens.length] === 1;
-}
-
-/** A repeat token may match nothing: being before it also means being after it. */
-function closure<T>(tokens: readonly Token<T>[], active: Uint8Array): void {
-  for (let i = 0; i < tokens.length; i++) {
-    if (active[i] === 1 && (tokens[i] as Token<T>).repeat) active[i + 1] = 1;
-  }
-}
-
-/** Adjacent repeat tokens that accept anything (`**`, `***`, `:**:**:`) are one: fewer states, same language. */
-function pushToken<T>(tokens: Token<T>[], token: Token<T>, matchesAnything: boolean): void {
-  const last = tokens[tokens.length - 1];
-  if (matchesAnything && token.repeat && last !== undefined && anything.has(last)) return;
-  tokens.push(token);
-  if (matchesAnything && token.repeat) anything.add(token);
-}
-const anything = new WeakSet<object>();
-
-const ANY: Token<string> = { repeat: true, test: () => true };
-const ONE: Token<string> = { test: () => true };
-
 const compiled = new Map<string, (segment: string) => boolean>();
 const COMPILED_LIMIT = 1000;
 
@@ -118,8 +75,8 @@ function segmentTokens(segment: string): Token<string>[] {
   const tokens: Token<string>[] = [];
   for (let i = 0; i < segment.length; i++) {
     const c = segment[i] as string;
-    if (c === '*') pushToken(tokens, ANY, true);
-    else if (c === '?') tokens.push(ONE);
+    if (c === '*') pushToken(tokens, ANY_RUN, true);
+    else if (c === '?') tokens.push(ONE_CHARACTER);
     else if (c === '{') {
       const end = segment.indexOf('}', i);
       if (end < 0) {
@@ -127,13 +84,9 @@ function segmentTokens(segment: string): Token<string>[] {
         break;
       }
       // `{name}`; a `{name:regex}` never arrives whole, see the top of the file.
-      pushToken(tokens, ANY, true);
+      pushToken(tokens, ANY_RUN, true);
       i = end;
     } else tokens.push(literal(c));
   }
   return tokens;
-}
-
-function literal(c: string): Token<string> {
-  return { test: (x) => x === c };
 }

@@ -1,8 +1,11 @@
 /**
  * Expands `search-paths` (with `{application}`, `{profile}`, `{label}` placeholders and Ant wildcards)
- * into the repository directories to look in. The root is always searched first, as Spring does.
+ * into the repository directories to look in. The root is always searched first, as Spring does. Wildcards are
+ * matched as Spring's AntPathMatcher does (`*` and `?` within a directory name, `**` across any number), by core's
+ * linear matcher: directory names come from the repository, so no backtracking RegExp meets them.
  */
 import { posix } from 'node:path';
+import { antMatch } from '@confbus/core/internal';
 
 export interface SearchContext {
   applications: readonly string[];
@@ -22,9 +25,8 @@ export function expandSearchDirectories(
       if (clean === '' || clean.split('/').some((part) => part === '..' || part === '.')) continue;
       if (isGitDirectory(clean)) continue;
       if (/[*?]/.test(clean)) {
-        const matcher = antPattern(clean);
         for (const dir of [...directoriesInTree].sort()) {
-          if (matcher.test(dir) && !isGitDirectory(dir)) out.push(dir);
+          if (antMatch(clean, dir, '/') && !isGitDirectory(dir)) out.push(dir);
         }
       } else if (directoriesInTree.has(clean)) {
         out.push(clean);
@@ -65,18 +67,4 @@ function expandPlaceholders(pattern: string, context: SearchContext): string[] {
   substitute('{profile}', context.profiles);
   substitute('{label}', [context.label]);
   return results;
-}
-
-function antPattern(pattern: string): RegExp {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i] as string;
-    if (ch === '*' && pattern[i + 1] === '*') {
-      re += '.*';
-      i++;
-    } else if (ch === '*') re += '[^/]*';
-    else if (ch === '?') re += '[^/]';
-    else re += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
 }
