@@ -2,8 +2,9 @@
 // start, before the port opens: an empty or missing directory becomes a new bare mirror on first use; a
 // repository of the same remote is adopted (ours from a previous run, `git clone --mirror`, or the working
 // clone Spring Cloud Config left there); anything else is refused with a message naming the setting, so a
-// wrong basedir stops the start instead of failing every request.
-import { mkdir, readdir, realpath, stat } from 'node:fs/promises';
+// wrong basedir stops the start instead of failing every request. A first clone that fails leaves nothing behind
+// (discardFailedMirror), as Spring deletes its basedir then: never a folder or file that was there before.
+import { mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfbusError } from '@confbus/core';
 import { serverErrors } from '../errors.js';
@@ -19,6 +20,8 @@ export interface BasedirState {
   fetched: boolean;
   /** It was an existing repository made ours now (not our own mirror from a previous run). */
   adopted: boolean;
+  /** basedir did not exist: it was created now (so a failed first clone removes it, not only its contents). */
+  created: boolean;
 }
 
 /** Runs git with the basedir as working directory (local commands only). */
@@ -26,8 +29,8 @@ type LocalGit = (args: readonly string[], options?: { cwd?: string }) => Promise
 
 /** Prepares `basedir` for a mirror of `safeUri` (credentials already stripped); throws CONFBUS_GIT_BASEDIR. */
 export async function prepareBasedir(basedir: string, safeUri: string, git: LocalGit): Promise<BasedirState> {
-  await mkdir(basedir, { recursive: true });
-  if ((await readdir(basedir)).length === 0) return { empty: true, fetched: false, adopted: false };
+  const created = (await mkdir(basedir, { recursive: true })) !== undefined;
+  if ((await readdir(basedir)).length === 0) return { empty: true, fetched: false, adopted: false, created };
   if (!(await isRepositoryRoot(basedir, git))) {
     throw refusal(
       `${BASEDIR_SETTING} (${basedir}) is not empty and is not a Git repository; confbus keeps its mirror ` +
@@ -51,6 +54,7 @@ export async function prepareBasedir(basedir: string, safeUri: string, git: Loca
       empty: false,
       fetched: (await configValue(git, 'confbus.fetched')) === 'true',
       adopted: ours === undefined,
+      created: false,
     };
   }
   throw refusal(
@@ -67,6 +71,24 @@ export async function prepareBasedir(basedir: string, safeUri: string, git: Loca
 export async function createMirror(basedir: string, safeUri: string, git: LocalGit): Promise<void> {
   await git(['init', '--bare', '--quiet', '--', basedir], { cwd: undefined });
   await makeOurs(git, safeUri);
+}
+
+/**
+ * Undoes createMirror after a first clone that failed, so the next attempt (the next request, or another mirror
+ * of the same uri) finds basedir as it was: removed when this start created it, emptied when it was an empty folder
+ * before (an operator's folder keeps its owner and mode). Only called for a basedir prepareBasedir found empty or
+ * missing, so nothing removed here was there before; parent folders mkdir made stay (others may be using them).
+ */
+export async function discardFailedMirror(
+  basedir: string,
+  state: Pick<BasedirState, 'created'>,
+): Promise<void> {
+  if (state.created) {
+    await rm(basedir, { recursive: true, force: true });
+    return;
+  }
+  const entries = await readdir(basedir).catch(() => [] as string[]);
+  await Promise.all(entries.map((entry) => rm(join(basedir, entry), { recursive: true, force: true })));
 }
 
 /**

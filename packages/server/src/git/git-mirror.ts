@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import { resolve as resolvePath } from 'node:path';
 import type { Logger } from '@confbus/core';
 import type { ResolvedRevision } from '../environment/config-repository.js';
-import { createMirror, prepareBasedir } from './basedir.js';
+import { type BasedirState, createMirror, discardFailedMirror, prepareBasedir } from './basedir.js';
 import { CatFileBatch } from './cat-file-batch.js';
 import { CommitFiles } from './commit-files.js';
 import { RepositoryUnavailableError } from './errors.js';
@@ -46,8 +46,8 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly validLabels = new Set<string>();
   private startPromise: Promise<void> | undefined;
   private openPromise: Promise<void> | undefined;
-  /** basedir was empty at open(): the first start() creates the bare mirror there. */
-  private awaitingCreation = false;
+  /** What open() found in basedir; `empty`: the first start() creates the bare mirror there. */
+  private basedirState: BasedirState | undefined;
 
   constructor(private readonly options: GitMirrorOptions) {
     super();
@@ -115,7 +115,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
 
   private async doOpen(): Promise<void> {
     const state = await prepareBasedir(this.basedir, this.safeUri, this.git.run);
-    this.awaitingCreation = state.empty;
+    this.basedirState = state;
     if (state.adopted)
       this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Adopted the Git repository in basedir');
     if (state.fetched) {
@@ -141,15 +141,26 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
 
   private async doStart(): Promise<void> {
     await this.open();
-    if (this.awaitingCreation) {
-      await createMirror(this.basedir, this.safeUri, this.git.run);
-      this.awaitingCreation = false;
+    const state = this.basedirState;
+    try {
+      if (state?.empty) await createMirror(this.basedir, this.safeUri, this.git.run);
+      await this.checks.requestFresh();
+      if (!this.refs.fetched) {
+        const lastError = this.checks.lastError;
+        throw new RepositoryUnavailableError(this.safeUri, lastError ? new Error(lastError) : undefined);
+      }
+    } catch (error) {
+      // A first clone that failed leaves nothing in basedir (as Spring deletes it), and the next start() prepares
+      // it again: a retry, or another mirror of the same uri, never finds a half-made mirror in its way.
+      if (state?.empty && !this.refs.fetched) {
+        await discardFailedMirror(this.basedir, state).catch((discardError: unknown) =>
+          this.logger.warn({ basedir: this.basedir, err: discardError }, 'Could not remove a failed clone'),
+        );
+        this.openPromise = undefined;
+      }
+      throw error;
     }
-    await this.checks.requestFresh();
-    if (!this.refs.fetched) {
-      const lastError = this.checks.lastError;
-      throw new RepositoryUnavailableError(this.safeUri, lastError ? new Error(lastError) : undefined);
-    }
+    if (state) state.empty = false;
   }
 
   /**

@@ -6,7 +6,9 @@
  * `confbus.server.git.max-placeholder-repositories` mirrors exist at once — the least recently used one is
  * closed and its directory removed when another is needed (never one a request is using: with every slot busy
  * the request gets 503), and a mirror whose first clone failed is dropped
- * at once, so names that lead nowhere hold no slot and no disk. Spring keeps every one it ever made.
+ * at once, so names that lead nowhere hold no slot and no disk (the mirror itself removed what its clone made
+ * before the failure reached here). A request for a uri whose mirror is being closed waits for that, so a new
+ * mirror never meets the old one's files half removed. Spring keeps every one it ever made.
  */
 import { ConfbusError } from '@confbus/core';
 import { serverErrors } from '../errors.js';
@@ -29,6 +31,8 @@ export class PlaceholderRepositories {
   private readonly active = new Map<string, ServedRepository>();
   /** Requests using each mirror now: those are never evicted under them. */
   private readonly leases = new WeakMap<ServedRepository, number>();
+  /** Evicted mirrors still closing (and removing their directory), by uri. */
+  private readonly closing = new Map<string, Promise<void>>();
   /** Counts of mirrors closed here, so totals over the pool never go backwards. */
   readonly retired = { builds: 0, parses: 0, cacheHits: 0, cacheMisses: 0 };
 
@@ -53,7 +57,9 @@ export class PlaceholderRepositories {
     request: EnvironmentRequest,
     use: (served: ServedRepository, found: FoundEnvironment) => Promise<T>,
   ): Promise<T> {
-    const served = this.lease(this.expand(values));
+    const uri = this.expand(values);
+    await this.closing.get(uri);
+    const served = this.lease(uri);
     try {
       let found: FoundEnvironment;
       try {
@@ -97,7 +103,8 @@ export class PlaceholderRepositories {
   private failed(served: ServedRepository, error: unknown): unknown {
     const health = served.mirror.health();
     if (!(error instanceof RepositoryUnavailableError) || health.lastSuccessAt !== undefined) return error;
-    for (const [uri, candidate] of this.active) if (candidate === served) this.evict(uri);
+    // Its directory is already as it was before the clone (GitMirror.start): closing it is enough.
+    for (const [uri, candidate] of this.active) if (candidate === served) this.evict(uri, false);
     return new ConfbusError(
       serverErrors.CONFBUS_REPOSITORY_NOT_FOUND,
       `Cannot clone or checkout repository: ${health.uri}`,
@@ -109,11 +116,11 @@ export class PlaceholderRepositories {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.all().map((served) => served.close()));
+    await Promise.all([...this.all().map((served) => served.close()), ...this.closing.values()]);
     this.active.clear();
   }
 
-  private evict(uri: string): void {
+  private evict(uri: string, removeFiles = true): void {
     const served = this.active.get(uri);
     if (!served) return;
     this.active.delete(uri);
@@ -123,7 +130,13 @@ export class PlaceholderRepositories {
     this.retired.cacheHits += environments.cacheHits;
     this.retired.cacheMisses += environments.cacheMisses;
     this.onEvicted(served.name);
-    void served.close({ removeFiles: true });
+    const closed = served
+      .close({ removeFiles })
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.closing.get(uri) === closed) this.closing.delete(uri);
+      });
+    this.closing.set(uri, closed);
   }
 
   private expand({ application, profile, label }: PlaceholderValues): string {

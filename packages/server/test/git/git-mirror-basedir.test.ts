@@ -2,8 +2,9 @@
 // else is refused by open() - before any network - with CONFBUS_GIT_BASEDIR naming the setting, and left as is.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { isConfbusError } from '@confbus/core';
@@ -131,6 +132,57 @@ describe('GitMirror basedir', () => {
     assert.equal((await mirror.resolve('master')).commit, (await remote.git('rev-parse', 'HEAD')).trim());
     assert.ok((await readdir(dir)).includes('HEAD'), 'the first use made the bare mirror');
     assert.equal((await git(outer, 'for-each-ref')).stdout, '', 'the enclosing repository is untouched');
+  });
+
+  describe('a first clone that fails leaves nothing behind (Spring: shouldDeleteBaseDirWhenCloneFails)', () => {
+    const missingUpstream = () => pathToFileURL(join(base.path, 'no-such-upstream.git')).href;
+
+    it('removes the basedir it created, keeps the folders that were there, and retries from scratch', async () => {
+      const parent = join(base.path, 'failed-parent');
+      await mkdir(parent);
+      await writeFile(join(parent, 'keep.txt'), 'not ours\n');
+      const dir = join(parent, 'new', 'mirror');
+      const mirror = open(dir, captureLogger(), missingUpstream());
+      await assert.rejects(mirror.start(), /CONFBUS_REPOSITORY_UNAVAILABLE|Cannot reach|no-such-upstream/);
+      await assert.rejects(stat(dir), { code: 'ENOENT' }, 'the basedir the clone created is gone');
+      assert.deepEqual((await readdir(parent)).sort(), ['keep.txt', 'new'], 'nothing else was touched');
+      assert.equal(await readFile(join(parent, 'keep.txt'), 'utf8'), 'not ours\n');
+      // A second failure is the same failure (not a half-made mirror in the way) and cleans up the same.
+      await assert.rejects(mirror.start(), /CONFBUS_REPOSITORY_UNAVAILABLE|Cannot reach|no-such-upstream/);
+      await assert.rejects(stat(dir), { code: 'ENOENT' });
+    });
+
+    it('empties an empty basedir it was given, and keeps the folder itself', async () => {
+      const dir = join(base.path, 'failed-empty');
+      await mkdir(dir, { mode: 0o750 });
+      const mirror = open(dir, captureLogger(), missingUpstream());
+      await mirror.open();
+      await assert.rejects(mirror.start());
+      assert.deepEqual(await readdir(dir), []);
+      assert.equal((await stat(dir)).mode & 0o777, 0o750, "the operator's folder keeps its mode");
+    });
+
+    it('the same mirror clones once the upstream exists', async () => {
+      const dir = join(base.path, 'failed-then-ok');
+      const later = join(base.path, 'later-upstream.git');
+      const mirror = open(dir, captureLogger(), pathToFileURL(later).href);
+      await assert.rejects(mirror.start());
+      await git(base.path, 'clone', '--quiet', '--bare', remote.url, later);
+      await mirror.start();
+      assert.equal((await mirror.resolve('master')).commit, (await remote.git('rev-parse', 'HEAD')).trim());
+    });
+
+    it('never removes a repository it adopted, whatever the failure', async () => {
+      const gone = await createGitRemote('gone');
+      await gone.commit({ 'application.yml': 'gone: 1\n' });
+      const dir = join(base.path, 'adopted-clone');
+      await git(base.path, 'clone', '--quiet', gone.url, dir);
+      await gone.remove();
+      const mirror = open(dir, captureLogger(), gone.url);
+      await assert.rejects(mirror.start());
+      assert.ok((await readdir(dir)).includes('application.yml'), 'the working clone is untouched');
+      assert.ok((await readdir(join(dir, '.git'))).includes('HEAD'));
+    });
   });
 
   it('sameRemote ignores credentials, a trailing slash and a .git suffix only', () => {

@@ -157,6 +157,18 @@ describe('one repository per application ({application} in the uri)', () => {
     assert.equal(activeMirrors().length, before);
   });
 
+  it('repeating a request whose repository cannot be cloned answers 404 every time, leaving no folder', async () => {
+    // Issue 23: the failed attempt's folder was removed in the background, and the next request's mirror found it
+    // half removed (500 CONFBUS_GIT_BASEDIR, 20 of 30 tries). Now it is gone before the 404 is sent.
+    const folders = async () => (await readdir(join(basedir.path, 'mirror.repos')).catch(() => [])).length;
+    const live = await folders();
+    for (let attempt = 1; attempt <= 30; attempt++) {
+      const response = await server.get('/nosuchrepo/default');
+      assert.equal(response.status, 404, `attempt ${attempt}: ${response.body}`);
+      assert.equal(await folders(), live, `attempt ${attempt}: the failed clone's folder is still there`);
+    }
+  });
+
   it('refuses names that are not plain names before any clone', async () => {
     for (const path of [
       '/..%2Fetc/default',
