@@ -5,7 +5,7 @@ export const serverErrors = defineErrors({
   CONFBUS_INVALID_REPOSITORY_NAME: {
     status: 400,
     description:
-      'A request value would fill {application}/{profile}/{label} in a repository uri but is not a plain name (letters, digits, ".", "_", "-")',
+      'A request value would fill {application}/{profile}/{label} in a repository uri but could leave its path (only letters A-Z, digits, ".", "_", "-" and "/" between names); the message names the value and why',
   },
   CONFBUS_TOO_MANY_REPOSITORIES: {
     status: 503,

@@ -1,14 +1,14 @@
 /**
  * Mirrors made from a uri with `{application}`, `{profile}` or `{label}` (one repository per application).
- * The request chooses the uri, so this is where a client could make the server clone without bound. Two rules
- * prevent it: a placeholder value must be a plain name (letters, digits, `.`, `_`, `-`; no `..`, no leading
- * `-` or `.`), so a request can only choose among sibling repositories of the template; and at most
- * `confbus.server.git.max-placeholder-repositories` mirrors exist at once — the least recently used one is
- * closed and its directory removed when another is needed (never one a request is using: with every slot busy
- * the request gets 503), and a mirror whose first clone failed is dropped
- * at once, so names that lead nowhere hold no slot and no disk (the mirror itself removed what its clone made
- * before the failure reached here). A request for a uri whose mirror is being closed waits for that, so a new
- * mirror never meets the old one's files half removed. Spring keeps every one it ever made.
+ * The request chooses the uri, so this is where a client could make the server connect elsewhere or clone without
+ * bound. Two rules prevent it: a value may fill the template's path only (uri-template.ts: checked at start for
+ * the template, per request for the value), so a request can only choose among sibling repositories of the
+ * template; and at most `confbus.server.git.max-placeholder-repositories` mirrors exist at once — the least
+ * recently used one is closed and its directory removed when another is needed (never one a request is using:
+ * with every slot busy the request gets 503), and a mirror whose first clone failed is dropped at once, so names
+ * that lead nowhere hold no slot and no disk (the mirror itself removed what its clone made before the failure
+ * reached here). A request for a uri whose mirror is being closed waits for that, so a new mirror never meets the
+ * old one's files half removed. Spring keeps every one it ever made.
  */
 import { ConfbusError } from '@confbus/core';
 import { serverErrors } from '../errors.js';
@@ -17,8 +17,7 @@ import type { EnvironmentRequest } from '../environment/environment-service.js';
 import type { FoundEnvironment } from '../environment/environment-finder.js';
 import type { RepositoryDefinition } from './repository-definitions.js';
 import type { OpenRepository, ServedRepository } from './served-repository.js';
-
-const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$/;
+import { expandUriTemplate } from './uri-template.js';
 
 export interface PlaceholderValues {
   application: string;
@@ -42,10 +41,6 @@ export class PlaceholderRepositories {
     private readonly maxRepositories: number,
     private readonly onEvicted: (name: string) => void,
   ) {}
-
-  static isTemplate(uri: string): boolean {
-    return /\{(application|profile|label)\}/.test(uri);
-  }
 
   /**
    * Finds the environment in the mirror for these values, made (and cloned) if need be, and hands it to `use`. A mirror is leased while a
@@ -141,23 +136,6 @@ export class PlaceholderRepositories {
 
   private expand({ application, profile, label }: PlaceholderValues): string {
     const { uri, defaultLabel, name } = this.definition;
-    const values: Array<[string, string]> = [
-      ['{application}', application],
-      ['{profile}', profile],
-      ['{label}', label ?? defaultLabel],
-    ];
-    let expanded = uri;
-    for (const [token, value] of values) {
-      if (!uri.includes(token)) continue;
-      if (!PLAIN_NAME.test(value) || value.includes('..')) {
-        throw new ConfbusError(
-          serverErrors.CONFBUS_INVALID_REPOSITORY_NAME,
-          `'${value.slice(0, 100)}' cannot name a repository (${token} in the uri of repository '${name}'): ` +
-            'only letters, digits, ".", "_" and "-" are allowed',
-        );
-      }
-      expanded = expanded.split(token).join(value);
-    }
-    return expanded;
+    return expandUriTemplate(uri, { application, profile, label: label ?? defaultLabel }, name);
   }
 }

@@ -13,6 +13,7 @@ import { type Settings, SettingsError } from '@confbus/core';
 import { splitList, unsupportedSettingMessage } from '@confbus/core/internal';
 import type { ProxySettings, SshSettings } from '../git/index.js';
 import { unsupportedSpringServerSettings } from '../settings/unsupported-spring-settings.js';
+import { requirePathOnlyTemplate } from './uri-template.js';
 
 export const GIT = 'spring.cloud.config.server.git';
 const REPOS = `${GIT}.repos.`;
@@ -79,6 +80,7 @@ const UNSUPPORTED = new Map([['clonesubmodules', `${GIT}.clone-submodules`]]);
 type Property = (typeof PROPERTIES)[number];
 
 export function defaultRepositoryDefinition(settings: Settings, uri: string): RepositoryDefinition {
+  requirePathOnlyTemplate(uri, `${GIT}.uri`, settings);
   return {
     name: 'default',
     uri,
@@ -196,6 +198,7 @@ function namedRepositoryDefinition(
   const one = (property: Property): string | undefined => values.text(property);
   const uri = one('uri');
   if (uri === undefined || uri === '') throw values.bad('uri', `${values.prefix}.uri is required`);
+  requirePathOnlyTemplate(uri, `${values.prefix}.uri`, settings);
   const username = one('username');
   const flag = (property: Property, key: string, inherited: boolean): boolean =>
     values.flag(property, key) ?? inherited;

@@ -3,9 +3,10 @@
  * named repositories in configuration order, each whose patterns match `{application}/{profile}` (for a uri
  * template, one candidate per requested profile, last first), the first that yields an environment wins; a
  * candidate that fails (unknown label, unreachable, declined) passes the request on; the default repository
- * answers everything else, and its errors are the answer.
+ * answers everything else, and its errors are the answer. A request value a uri template refuses is answered
+ * (400) wherever it is met: it is not a name to try elsewhere.
  */
-import type { Logger } from '@confbus/core';
+import { type Logger, isConfbusError } from '@confbus/core';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
 import { LruCache } from '../environment/lru-cache.js';
@@ -13,6 +14,7 @@ import type { MirrorHealth } from '../git/index.js';
 import { PlaceholderRepositories } from './placeholder-repositories.js';
 import type { RepositoryDefinition } from './repository-definitions.js';
 import { RepositoryPatterns } from './repository-patterns.js';
+import { isUriTemplate } from './uri-template.js';
 import type { OpenRepository, ServedRepository } from './served-repository.js';
 
 export interface RepositoryRouterOptions {
@@ -38,7 +40,7 @@ class RepositoryEntry {
     options: RepositoryRouterOptions,
   ) {
     this.patterns = new RepositoryPatterns(definition.patterns);
-    if (PlaceholderRepositories.isTemplate(definition.uri)) {
+    if (isUriTemplate(definition.uri)) {
       this.pool = new PlaceholderRepositories(
         definition,
         options.open,
@@ -125,7 +127,8 @@ export class RepositoryRouter implements EnvironmentFinder {
         try {
           return await entry.serve(request, profile, guarded);
         } catch (error) {
-          if (used) throw error;
+          // A value refused for a uri template is the answer (400), not a reason to ask the next repository.
+          if (used || isRefusedValue(error)) throw error;
           this.options.logger.debug(
             { repository: entry.definition.name, err: error },
             'Repository could not serve the request; trying the next one',
@@ -236,4 +239,8 @@ export class RepositoryRouter implements EnvironmentFinder {
     }
     return entries;
   }
+}
+
+function isRefusedValue(error: unknown): boolean {
+  return isConfbusError(error) && error.code === 'CONFBUS_INVALID_REPOSITORY_NAME';
 }
