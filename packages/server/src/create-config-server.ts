@@ -13,6 +13,7 @@ import { loadServerEncryption } from './encryption/index.js';
 import { mirrorsFromSettings } from './repositories/open-repositories.js';
 import { GIT } from './repositories/repository-definitions.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
+import { ServerOwnFiles } from './settings/server-own-files.js';
 import { type ConfigServer, wireConfigServer } from './wire-config-server.js';
 
 export type { ConfigServer, ConfigServerPorts } from './wire-config-server.js';
@@ -32,7 +33,11 @@ export async function createConfigServer({
 }: ConfigServerDependencies): Promise<ConfigServer> {
   const uri = await defaultRepositoryUri(settings, logger, cwd);
   const encryption = await loadServerEncryption(settings, cwd, logger.child({ component: 'encryption' }));
-  const { openMirror, basedir } = mirrorsFromSettings({ settings, uri, cwd, logger });
+  // Known once, before anything is served: no backend ever serves these (its settings file, its key store).
+  const ownFiles = await ServerOwnFiles.of(settings, cwd);
+  if (ownFiles.paths.length > 0)
+    logger.info({ files: ownFiles.paths }, "The server's own settings files are never served");
+  const { openMirror, basedir } = mirrorsFromSettings({ settings, uri, cwd, ownFiles, logger });
   return wireConfigServer({
     settings,
     logger,

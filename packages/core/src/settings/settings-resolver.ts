@@ -106,7 +106,8 @@ export function resolveSettings(
       ...(entry.fromSecret === true ? { fromSecret: true } : {}),
     });
   }
-  return new Settings(index.byUniformKey, values, positionals, warnings);
+  const files = input.file ? [input.file.path] : [];
+  return new Settings(index.byUniformKey, values, positionals, warnings, files);
 }
 
 /**

@@ -38,6 +38,8 @@ export class Settings {
     readonly positionals: readonly string[],
     /** Settings that were ignored and why (unsupported Spring keys, unknown environment variables). */
     readonly warnings: readonly string[] = [],
+    /** The settings files read (absolute paths): a config server never serves them. */
+    readonly files: readonly string[] = [],
   ) {}
 
   has(key: string): boolean {

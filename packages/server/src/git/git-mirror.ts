@@ -22,6 +22,7 @@ import type { FetchOutcome, GitMirrorEvents, GitMirrorOptions, MirrorHealth } fr
 import { Upstream } from './upstream.js';
 import { UpstreamChecks } from './upstream-checks.js';
 import { UpstreamSync } from './upstream-sync.js';
+import { upstreamWorkTree } from './upstream-work-tree.js';
 import { VersionHintChecks } from './version-hint-checks.js';
 
 // The mirror implements the environment service's repository port; the revision type is the port's.
@@ -116,6 +117,10 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private async doOpen(): Promise<void> {
     const state = await prepareBasedir(this.basedir, this.safeUri, this.git.run);
     this.basedirState = state;
+    // The server's own settings file in the upstream's work tree is served from no commit.
+    const { ownFiles } = this.options;
+    const workTree = ownFiles && (await upstreamWorkTree(this.options.uri));
+    if (ownFiles && workTree) this.files.hide(await ownFiles.inside(workTree));
     if (state.adopted)
       this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Adopted the Git repository in basedir');
     if (state.fetched) {

@@ -49,6 +49,11 @@ export interface GitMirrorOptions {
   skipSslValidation?: boolean;
   /** HTTP proxies for http:// and https:// uris. */
   proxy?: { http?: ProxySettings; https?: ProxySettings };
+  /**
+   * The server's own files (its settings file, its key store): when the upstream is a repository on this machine
+   * whose work tree holds one, that path is served from no commit (../settings/server-own-files.ts).
+   */
+  ownFiles?: { inside(directory: string): Promise<readonly string[]> };
   logger: Logger;
 }
 

@@ -8,13 +8,18 @@
  * comes after all locations, as in Spring's NativeEnvironmentRepository.getLocations. A "commit" is a
  * fingerprint of every file's path, size and modification time, taken on each request (concurrent requests
  * share one walk), so an edit is served on the next request and unchanged folders keep hitting the cache.
+ * The server's own files (its settings file, its key store: ../settings/server-own-files.ts) are never listed
+ * nor read, wherever the locations point; a file is read only as the walk would list it (no symbolic link, no
+ * hidden folder, not the server's), checked on the open file itself.
  */
 import { createHash } from 'node:crypto';
-import { lstat, readFile, readdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ConfbusError, coreErrors } from '@confbus/core';
 import type { ConfigRepository, ResolvedRevision } from '../environment/config-repository.js';
 import type { MirrorHealth } from '../git/index.js';
+import { ServerOwnFiles } from '../settings/server-own-files.js';
 
 /** Deep enough for location/{application}/{label}/file; beyond, nothing Spring would read either. */
 const MAX_DEPTH = 4;
@@ -35,6 +40,8 @@ export interface NativeRepositoryOptions {
   defaultLabel: string;
   addLabelLocations: boolean;
   cwd: string;
+  /** Never listed nor read (default: none). */
+  ownFiles?: ServerOwnFiles;
   warn: (message: string) => void;
 }
 
@@ -49,9 +56,11 @@ export class NativeRepository implements ConfigRepository {
   private readonly snapshots = new Map<string, Snapshot>();
   private lastSuccessAt: Date | undefined;
   private checks = 0;
+  private readonly ownFiles: ServerOwnFiles;
 
   constructor(private readonly options: NativeRepositoryOptions) {
     this.locations = options.searchLocations.map((location) => parseLocation(location, options.cwd));
+    this.ownFiles = options.ownFiles ?? ServerOwnFiles.none;
   }
 
   /** The directories to search below the tree root, in Spring's order: every location, then label folders. */
@@ -84,11 +93,27 @@ export class NativeRepository implements ConfigRepository {
     return this.snapshots.get(commit)?.files ?? (await this.walk()).files;
   }
 
+  /** A file as the walk lists it; undefined for anything the walk would skip (see the top of the file). */
   async readFile(_commit: string, path: string): Promise<Buffer | undefined> {
     const slash = path.indexOf('/');
     const location = this.locations[Number(path.slice(0, slash))];
-    if (!location || path.split('/').some((part) => part === '..' || part === '')) return undefined;
-    return readFile(join(location.base, path.slice(slash + 1))).catch(() => undefined);
+    const parts = path.slice(slash + 1).split('/');
+    if (!location || parts.length > MAX_DEPTH) return undefined;
+    if (parts.some((part) => part === '..' || part === '' || part === '.')) return undefined;
+    if (parts.slice(0, -1).some(isSkippedDirectory)) return undefined;
+    const full = join(await realBase(location), ...parts);
+    // O_NOFOLLOW: a symbolic link is not followed; the checks are made on the file opened, not on a path.
+    const file = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+    if (!file) return undefined;
+    try {
+      const info = await file.stat();
+      if (!info.isFile() || this.ownFiles.isOwn(full, info)) return undefined;
+      return await file.readFile();
+    } catch {
+      return undefined;
+    } finally {
+      await file.close();
+    }
   }
 
   start(): Promise<void> {
@@ -117,7 +142,7 @@ export class NativeRepository implements ConfigRepository {
     const files: string[] = [];
     const fingerprint = createHash('sha1');
     for (const [i, location] of this.locations.entries()) {
-      await this.walkDirectory(location.base, `${i}`, 0, files, fingerprint);
+      await this.walkDirectory(await realBase(location), `${i}`, 0, files, fingerprint);
     }
     const snapshot = { commit: fingerprint.digest('hex'), files };
     // Kept per fingerprint so a request reads the listing it resolved; a few are plenty.
@@ -151,12 +176,20 @@ export class NativeRepository implements ConfigRepository {
         if (depth + 1 < MAX_DEPTH && !isSkippedDirectory(name)) {
           await this.walkDirectory(full, path, depth + 1, files, fingerprint);
         }
-      } else if (stat.isFile()) {
+      } else if (stat.isFile() && !this.ownFiles.isOwn(full, stat)) {
         files.push(path);
         fingerprint.update(`${path}\u0000${stat.size}\u0000${stat.mtimeMs}\u0000`);
       }
     }
   }
+}
+
+/**
+ * The location's folder with symbolic links resolved, so paths below it are real (the server's own files are
+ * known by real path); the folder as written when it does not exist (yet).
+ */
+function realBase(location: NativeLocation): Promise<string> {
+  return realpath(location.base).catch(() => location.base);
 }
 
 /** `file:./config/{application}` → base `<cwd>/config`, pattern `{application}`. */

@@ -23,6 +23,7 @@ import {
 import { RepositoryRouter } from './repository-router.js';
 import type { OpenRepository, ServedMirror, ServedRepository } from './served-repository.js';
 import { NativeRepository } from '../native/native-repository.js';
+import { ServerOwnFiles } from '../settings/server-own-files.js';
 
 const NATIVE = 'spring.cloud.config.server.native';
 
@@ -45,13 +46,21 @@ export interface MirrorSettings {
   /** The default repository's uri (the embedded sample's path when none is configured). */
   uri: string;
   cwd: string;
+  /** The server's own files, which no backend serves (default: none). */
+  ownFiles?: ServerOwnFiles;
   logger: Logger;
 }
 
 const isNative = (settings: Settings): boolean => settings.list('spring.profiles.active').includes('native');
 
 /** The real stores: Git mirrors under basedir (or `.confbus/mirrors/`), or the native backend's folders. */
-export function mirrorsFromSettings({ settings, uri, cwd, logger }: MirrorSettings): {
+export function mirrorsFromSettings({
+  settings,
+  uri,
+  cwd,
+  ownFiles = ServerOwnFiles.none,
+  logger,
+}: MirrorSettings): {
   openMirror: OpenMirror;
   /** Where the default repository's mirror lives. */
   basedir: string;
@@ -60,7 +69,7 @@ export function mirrorsFromSettings({ settings, uri, cwd, logger }: MirrorSettin
     `.confbus/mirrors/${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
   const configuredBasedir = settings.optionalString(`${GIT}.basedir`);
   const basedir = resolve(cwd, configuredBasedir ?? mirrorsDir(uri));
-  if (isNative(settings)) return { openMirror: () => openNative(settings, cwd, logger), basedir };
+  if (isNative(settings)) return { openMirror: () => openNative(settings, cwd, ownFiles, logger), basedir };
 
   const directoryOf = (definition: RepositoryDefinition, expandedUri: string): string => {
     // The default repository is the one without patterns (a named one matches at least its own name).
@@ -88,6 +97,7 @@ export function mirrorsFromSettings({ settings, uri, cwd, logger }: MirrorSettin
       skipSslValidation: definition.skipSslValidation,
       proxy: definition.proxy,
       ssh: definition.ssh,
+      ownFiles,
       logger: logger.child({ component: 'git', repository: name }),
     });
     return {
@@ -102,12 +112,13 @@ export function mirrorsFromSettings({ settings, uri, cwd, logger }: MirrorSettin
 }
 
 /** The native backend: the folders of spring.cloud.config.server.native.search-locations. */
-function openNative(settings: Settings, cwd: string, logger: Logger): OpenedMirror {
+function openNative(settings: Settings, cwd: string, ownFiles: ServerOwnFiles, logger: Logger): OpenedMirror {
   const repository = new NativeRepository({
     searchLocations: settings.list(`${NATIVE}.search-locations`),
     defaultLabel: settings.string(`${NATIVE}.default-label`),
     addLabelLocations: settings.boolean(`${NATIVE}.add-label-locations`),
     cwd,
+    ownFiles,
     warn: (message) => logger.warn({}, message),
   });
   return {

@@ -1,10 +1,12 @@
 /** The native backend (spring.profiles.active=native) on real folders. */
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { resolveServerSettings } from '../../src/index.js';
 import { NativeRepository } from '../../src/native/native-repository.js';
+import { ServerOwnFiles } from '../../src/settings/server-own-files.js';
 import { type TestServer, startTestServer } from '../server-harness.js';
 
 interface Body {
@@ -107,5 +109,56 @@ describe('native backend', () => {
         return true;
       },
     );
+  });
+
+  describe("the server's own files", () => {
+    it('are neither listed nor read: settings file, key store, through a linked folder, after a save by rename', async () => {
+      const root = join(folder.path, 'own');
+      await write('own/server/application.yml', 'encrypt.key: own-secret\n');
+      await write('own/server/keys.jks', 'not really a key store');
+      await write('own/server/app.yml', 'app: served\n');
+      await write('own/server/.hidden/app.yml', 'hidden: yes\n');
+      await symlink(join(root, 'server'), join(root, 'linked'));
+      await symlink(join(root, 'server', 'app.yml'), join(root, 'server', 'link.yml'));
+      const settings = resolveServerSettings({
+        args: ['--encrypt.key-store.location=file:server/keys.jks'],
+        env: {},
+        file: { path: join(root, 'server', 'application.yml'), text: 'encrypt.key: own-secret\n' },
+      });
+      const ownFiles = await ServerOwnFiles.of(settings, root);
+      assert.deepEqual(ownFiles.paths, [
+        join(root, 'server', 'application.yml'),
+        join(root, 'server', 'keys.jks'),
+      ]);
+      const repository = new NativeRepository({
+        searchLocations: [`file:${join(root, 'server')}`, `file:${join(root, 'linked')}`],
+        defaultLabel: 'master',
+        addLabelLocations: false,
+        cwd: root,
+        ownFiles,
+        warn: () => undefined,
+      });
+      const listed = async () => repository.listFiles((await repository.resolve(null)).commit);
+      assert.deepEqual(
+        await listed(),
+        ['0/app.yml', '1/app.yml'],
+        'neither own file, through either location',
+      );
+      for (const path of [
+        '0/application.yml',
+        '1/application.yml',
+        '0/keys.jks',
+        '0/.hidden/app.yml',
+        '0/link.yml',
+      ]) {
+        assert.equal(await repository.readFile('', path), undefined, path);
+      }
+      assert.equal((await repository.readFile('', '1/app.yml'))?.toString(), 'app: served\n');
+      // An editor that saves by rename puts a new file (a new inode) at the same path: still the server's.
+      await writeFile(join(root, 'server', 'application.yml.tmp'), 'encrypt.key: edited-secret\n');
+      await rename(join(root, 'server', 'application.yml.tmp'), join(root, 'server', 'application.yml'));
+      assert.deepEqual(await listed(), ['0/app.yml', '1/app.yml']);
+      assert.equal(await repository.readFile('', '0/application.yml'), undefined);
+    });
   });
 });
