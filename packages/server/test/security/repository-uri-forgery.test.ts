@@ -79,7 +79,7 @@ describe('uri templates cannot send the server elsewhere', () => {
         path: '/127.0.0.1/default',
       },
     ];
-    const refusals = [];
+    const refusals: unknown[] = [];
     for (const { settings, path } of cases) refusals.push(await tryServer(settings, [path]));
     assert.equal(trap.connections(), 0, 'a request made the server connect to another port');
     cases.forEach(({ settings, key, part }, i) => {
