@@ -5,16 +5,15 @@
 // CONFBUS_FUZZ_CASES changes the case count.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmod, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { prng } from '@confbus/testkit/fuzz';
-import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { type GitArgvShim, installGitArgvShim } from '@confbus/testkit/git-argv-shim';
 import { type PreparedServer, startPreparedServer } from '../security/prepared-server.js';
 
 const SEED = Number(process.env.CONFBUS_FUZZ_SEED ?? 0x5eed2026);
@@ -162,11 +161,9 @@ interface Outcome {
 
 describe('path fuzz', () => {
   let remote: GitRemote;
-  let shim: { path: string; remove: () => Promise<void> };
+  let shim: GitArgvShim;
   let server: PreparedServer;
-  let argvLog: string;
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const originalPath = process.env.PATH;
   const cwdBefore: string[] = [];
 
   before(async () => {
@@ -185,16 +182,7 @@ describe('path fuzz', () => {
       { tag: 'v1' },
     );
     await remote.commit({ 'feature.yml': 'on: true\n' }, { branch: 'feature/x' });
-    shim = await makeTempDir('confbus-fuzz-shim-');
-    // A `git` first on PATH that records each invocation's argv (NUL between arguments, RS after each).
-    const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
-    argvLog = join(shim.path, 'argv.log');
-    await writeFile(
-      join(shim.path, 'git'),
-      `#!/bin/sh\nprintf '%s\\0' "$@" >> '${argvLog}'\nprintf '\\036' >> '${argvLog}'\nexec '${realGit}' "$@"\n`,
-    );
-    await chmod(join(shim.path, 'git'), 0o755);
-    process.env.PATH = `${shim.path}:${originalPath ?? ''}`;
+    shim = await installGitArgvShim();
     server = await startPreparedServer(
       {
         'spring.cloud.config.server.git.uri': remote.url,
@@ -208,7 +196,6 @@ describe('path fuzz', () => {
   });
 
   after(async () => {
-    process.env.PATH = originalPath;
     agent.destroy();
     await server?.stop();
     await remote?.remove();
@@ -299,8 +286,8 @@ describe('path fuzz', () => {
     assert.equal((await send('/actuator/health')).status, 200);
 
     // No git argument starting with "-" came from a request (every hostile option fragment carries MARK).
-    const invocations = (await readFile(argvLog, 'utf8')).split('\u001e').filter((entry) => entry.length > 0);
-    const args = invocations.flatMap((entry) => entry.split('\0').filter((arg) => arg.length > 0));
+    const invocations = await shim.invocations();
+    const args = invocations.flat();
     // A local upstream's refs are read from its files (no ls-remote); file reads still go through git cat-file.
     assert.ok(args.includes('cat-file'), 'the git shim saw no invocations');
     const injected = args.filter(

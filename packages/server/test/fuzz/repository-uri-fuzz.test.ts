@@ -7,7 +7,7 @@
 // the case count.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { type Server, createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +16,7 @@ import { type GitDaemon, startGitDaemon } from '@confbus/testkit/git-daemon';
 import { type GitHttpServer, startGitHttpServer } from '@confbus/testkit/git-http';
 import { createGitRemote } from '@confbus/testkit/git-remote';
 import { prng } from '@confbus/testkit/fuzz';
+import { type GitArgvShim, installGitArgvShim } from '@confbus/testkit/git-argv-shim';
 import { listenOnLoopback } from '@confbus/testkit/loopback';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { type PreparedServer, startPreparedServer } from '../security/prepared-server.js';
@@ -108,15 +109,13 @@ function wire(path: string): string {
 
 describe('repository uri fuzz', () => {
   let parent: TempDir;
-  let shim: TempDir;
+  let shim: GitArgvShim;
   let http: GitHttpServer;
   let daemon: GitDaemon;
   let trap: Server;
   let trapPort: number;
   let trapConnections = 0;
   let server: PreparedServer;
-  let argvLog: string;
-  const originalPath = process.env.PATH;
 
   before(async () => {
     parent = await makeTempDir('confbus-urifuzz-repos-');
@@ -136,15 +135,7 @@ describe('repository uri fuzz', () => {
     });
     trapPort = await listenOnLoopback(trap);
 
-    shim = await makeTempDir('confbus-urifuzz-shim-');
-    const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
-    argvLog = join(shim.path, 'argv.log');
-    await writeFile(
-      join(shim.path, 'git'),
-      `#!/bin/sh\nprintf '%s\\0' "$@" >> '${argvLog}'\nprintf '\\036' >> '${argvLog}'\nexec '${realGit}' "$@"\n`,
-    );
-    await chmod(join(shim.path, 'git'), 0o755);
-    process.env.PATH = `${shim.path}:${originalPath ?? ''}`;
+    shim = await installGitArgvShim();
     const git = 'spring.cloud.config.server.git';
     server = await startPreparedServer({
       [`${git}.uri`]: `http://127.0.0.1:${http.port}/{application}.git`,
@@ -160,7 +151,6 @@ describe('repository uri fuzz', () => {
   });
 
   after(async () => {
-    process.env.PATH = originalPath;
     await server?.stop();
     await http?.stop();
     await daemon?.stop();
@@ -216,8 +206,8 @@ describe('repository uri fuzz', () => {
 
     assert.equal(trapConnections, 0, `a request made the server connect to another port; seed=${SEED}`);
 
-    const invocations = (await readFile(argvLog, 'utf8')).split('\u001e').filter((entry) => entry.length > 0);
-    const args = invocations.flatMap((entry) => entry.split('\0').filter((arg) => arg.length > 0));
+    const invocations = await shim.invocations();
+    const args = invocations.flat();
     const upstreams = [
       `http://127.0.0.1:${http.port}/`,
       `git://127.0.0.1:${daemon.port}/`,
