@@ -52,9 +52,9 @@ export class ServerOwnFiles {
     const identities = new Set<string>();
     for (const path of named) {
       const real = await realpath(resolve(cwd, path)).catch(() => undefined);
-      if (real === undefined || paths.includes(real)) continue;
+      const info = real === undefined ? undefined : await stat(real).catch(() => undefined);
+      if (real === undefined || info === undefined || paths.includes(real)) continue;
       paths.push(real);
-      const info = await stat(real);
       identities.add(identityOf(info));
     }
     return new ServerOwnFiles(paths, identities);
