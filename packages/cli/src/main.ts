@@ -175,6 +175,9 @@ main(process.argv.slice(2)).then(
       console.error(`confbus: ${error.message}`);
     else console.error('confbus: failed to start:', error instanceof Error ? error.message : error);
     process.exitCode = error instanceof UsageError ? 2 : 1;
+    // A failed start has closed what it opened; should a library still hold a handle, exit all the same
+    // rather than linger (a lingering process would also take the signal meant to stop it).
+    setTimeout(() => process.exit(), 1000).unref();
   },
 );
 

@@ -31,13 +31,24 @@ export interface ServerParts {
   build: { version: string };
 }
 
+/**
+ * Starts the server. Whatever step fails, before the port opens or after (basedir, the port itself, joining the
+ * bus, a clone-on-start clone), everything already started is closed before the error is passed on: a server
+ * that failed to start never keeps a port open, reports UP or outlives its command.
+ */
 export async function listen(w: ServerParts, app: FastifyInstance): Promise<string> {
-  const { settings, logger, repositories } = w;
-  // basedir is checked before anything else: a wrong one stops the start (naming the setting).
-  await repositories.open().catch(async (error: unknown) => {
+  try {
+    return await start(w, app);
+  } catch (error) {
     await close(w, app);
     throw error;
-  });
+  }
+}
+
+async function start(w: ServerParts, app: FastifyInstance): Promise<string> {
+  const { settings, logger, repositories } = w;
+  // basedir is checked before anything else: a wrong one stops the start (naming the setting).
+  await repositories.open();
   // The port opens at once, even while a large first clone runs (health reports the repository as not
   // yet available meanwhile). With clone-on-start a clone that fails still fails the start, as in Spring.
   const cloned = repositories.startCloning((name, error) =>
@@ -60,10 +71,7 @@ export async function listen(w: ServerParts, app: FastifyInstance): Promise<stri
     `Config server listening on ${address}`,
   );
   const cloneFailure = await cloned;
-  if (cloneFailure !== undefined) {
-    await close(w, app);
-    throw cloneFailure;
-  }
+  if (cloneFailure !== undefined) throw cloneFailure;
   return address;
 }
 
@@ -86,12 +94,21 @@ function listenToBus(w: ServerParts, node: BusNode): void {
   }
 }
 
-export async function close(w: ServerParts, app: FastifyInstance): Promise<void> {
-  const start = performance.now();
-  const deadline = start + SHUTDOWN_BUDGET_MS;
+/** One shutdown per server: a failed start and the command's own close (or a signal) share it. */
+const closing = new WeakMap<ServerParts, Promise<void>>();
+
+export function close(w: ServerParts, app: FastifyInstance): Promise<void> {
+  let closed = closing.get(w);
+  if (!closed) closing.set(w, (closed = closeOnce(w, app)));
+  return closed;
+}
+
+async function closeOnce(w: ServerParts, app: FastifyInstance): Promise<void> {
+  const began = performance.now();
+  const deadline = began + SHUTDOWN_BUDGET_MS;
   w.console?.close();
   // Requests in flight get a grace period; then their connections are dropped.
-  if (!(await settlesBefore(app.close(), start + REQUEST_GRACE_MS))) {
+  if (!(await settlesBefore(app.close(), began + REQUEST_GRACE_MS))) {
     w.logger.warn({}, 'Requests still running at shutdown: their connections are closed');
     app.server.closeAllConnections();
   }

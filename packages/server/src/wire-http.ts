@@ -3,8 +3,9 @@
  * security, metrics and access log installed, then every route: /monitor (with the monitor service it needs),
  * health and the actuator, Spring's encryption and environment endpoints, the console.
  */
-import { type BusNode, busErrors } from '@confbus/bus';
+import { busErrors } from '@confbus/bus';
 import { ConfbusError, type Settings } from '@confbus/core';
+import type { ServerBus } from './bus/server-bus.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerActuatorRoutes } from './actuator/actuator-routes.js';
 import {
@@ -149,7 +150,7 @@ function registerOperationRoutes(
     showDetails: showHealthDetails,
     git: health,
     repositories: () => repositories.health(),
-    components: () => busHealth(w.bus?.node),
+    components: () => busHealth(w.bus),
     ...(settings.boolean('spring.cloud.config.server.accept-empty')
       ? {}
       : { findsNothing: () => healthQueryFindsNothing(repositories) }),
@@ -218,9 +219,12 @@ function buildFastPath(
   });
 }
 
-function busHealth(bus: BusNode | undefined): Record<string, ComponentHealth> {
+/** The bus's health; DOWN while an enabled bus has not joined yet (the start has not finished). */
+function busHealth(bus: ServerBus | undefined): Record<string, ComponentHealth> {
   if (!bus) return {};
+  const node = bus.node;
+  if (!node) return { bus: { status: 'DOWN', details: { joined: false } } };
   return {
-    bus: { status: bus.connected ? 'UP' : 'DOWN', details: { id: bus.busId, ...bus.transportDetails } },
+    bus: { status: node.connected ? 'UP' : 'DOWN', details: { id: node.busId, ...node.transportDetails } },
   };
 }

@@ -33,11 +33,23 @@ export interface BusMemberSettings {
 export function readBusMemberSettings(settings: Settings): BusMemberSettings {
   return {
     enabled: isBusEnabled(settings),
-    destination: settings.string('spring.cloud.bus.destination'),
-    id: settings.optionalString('spring.cloud.bus.id'),
+    destination: notBlank(settings, 'spring.cloud.bus.destination'),
+    // Empty is unset (a generated id); blank is a mistake.
+    id:
+      settings.optionalString('spring.cloud.bus.id') === undefined
+        ? undefined
+        : notBlank(settings, 'spring.cloud.bus.id'),
     ackEnabled: settings.boolean('spring.cloud.bus.ack.enabled'),
     ackDestination: settings.optionalString('spring.cloud.bus.ack.destination-service'),
   };
+}
+
+/** A name on the broker (exchange, topic, bus id): blank would be refused by the broker or the node later. */
+function notBlank(settings: Settings, key: string): string {
+  const value = settings.string(key);
+  if (value.trim() === '')
+    throw new SettingsError(`${key} must not be blank`, key, settings.sourceOf(key) ?? 'default');
+  return value;
 }
 
 export function isBusEnabled(settings: Settings): boolean {

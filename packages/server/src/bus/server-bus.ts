@@ -5,6 +5,7 @@
  */
 import { BusNode, busErrors, busNodeOptionsFromSettings, readBusMemberSettings } from '@confbus/bus';
 import { ConfbusError, type Logger, type RefreshBusEvent, type Settings, defaultBusId } from '@confbus/core';
+import { busTransportSettings } from '@confbus/core/internal';
 import type { RefreshPublisher } from '../monitor/monitor-service.js';
 
 export interface ServerBus extends RefreshPublisher {
@@ -18,8 +19,14 @@ export interface ServerBus extends RefreshPublisher {
   close(): Promise<void>;
 }
 
-/** The bus of spring.cloud.bus.* (call only when the bus is enabled). */
+/**
+ * The bus of spring.cloud.bus.* (call only when the bus is enabled). Its settings are read here, before the server
+ * listens, with the readers the bus node itself uses: a malformed broker address or destination stops the start
+ * before the port opens. The node is made in `join`, once the port (part of its bus id) is known.
+ */
 export function busFromSettings(settings: Settings, logger: Logger): ServerBus {
+  readBusMemberSettings(settings);
+  busTransportSettings(settings);
   let node: BusNode | undefined;
   return {
     get node() {
