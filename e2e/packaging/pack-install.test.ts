@@ -221,7 +221,7 @@ test("the README's client example runs against the installed server", async () =
   const serverDir = installs.get('confbus') as string;
   const server = startNodeProcess(
     join(serverDir, 'node_modules/confbus/bin/confbus.js'),
-    ['server', '--server.port=0', '--server.address=127.0.0.1'],
+    ['server', '--server.port=0', '--server.address=127.0.0.1', '--confbus.server.sample-repository=true'],
     {},
     { cwd: serverDir },
   );

@@ -15,7 +15,8 @@ const USAGE = `Usage: confbus <command> [--key=value | --key value ...]
        confbus --help | --version
 
 Commands:
-  server          Run the config server (default: an embedded sample repository on port 8888)
+  server          Run the config server (port 8888) on --spring.cloud.config.server.git.uri=REPO,
+                  or on an embedded sample repository with --confbus.server.sample-repository=true
   sample-client   Run the sample client application (GET /static, GET /dynamic, /actuator/*)
   encrypt [TEXT]  Print the cipher text of TEXT (default: standard input) for a {cipher} value
   decrypt [TEXT]  Print the plain text of a cipher text (default: standard input)
@@ -131,7 +132,7 @@ async function runServer(args: string[]): Promise<number> {
   // Stopped before the start finished: whatever the start ends with no longer matters.
   if (address === undefined) listening.catch(() => undefined);
   else {
-    if (settings.optionalString('spring.cloud.config.server.git.uri') === undefined) {
+    if (settings.boolean('confbus.server.sample-repository')) {
       const base = address.replace('0.0.0.0', 'localhost');
       logger.info(
         `Try: ${base}/sample/dev  ${base}/sample-real.yml  ${base}/sample/dev,real/main  ${base}/actuator/health`,

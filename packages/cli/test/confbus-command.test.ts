@@ -23,11 +23,11 @@ describe('confbus command', () => {
     await Promise.all(temps.map((t) => t.remove()));
   });
 
-  it('serves the embedded sample repository when no git uri is set', async () => {
+  it('serves the embedded sample repository with confbus.server.sample-repository=true', async () => {
     const cwd = await tempDir();
     const server = startNodeProcess(
       confbus,
-      ['server', '--server.port=0', '--server.address=127.0.0.1'],
+      ['server', '--server.port=0', '--server.address=127.0.0.1', '--confbus.server.sample-repository=true'],
       {},
       { cwd },
     );
@@ -229,6 +229,7 @@ describe('confbus command', () => {
         '0',
         '--server.address',
         '127.0.0.1',
+        '--confbus.server.sample-repository',
         '--spring.cloud.config.server.git.cloneOnStart',
       ],
       {},

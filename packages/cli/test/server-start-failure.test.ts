@@ -1,9 +1,11 @@
 /**
  * `confbus server` that cannot start, as a real child process: whatever stops the start (a setting found wrong,
- * a step after the port opened), the command exits non-zero, says why, and leaves no port open behind it.
+ * no repository configured, a step after the port opened), the command exits non-zero, says why, and leaves no
+ * port open behind it.
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type NodeProcess, startNodeProcess, stopAllNodeProcesses } from '@confbus/testkit/child-process';
@@ -104,5 +106,44 @@ describe('confbus server: a start that fails', () => {
       'the port had opened',
     );
     assert.equal(await accepts(port), false, 'nothing listens on the port');
+  });
+
+  it('no repository configured: refuses to start naming the settings, and serves no sample', async () => {
+    const cwd = await makeTempDir('confbus-no-repository-');
+    try {
+      const port = await reserveFreePort();
+      // The typo the sample once hid: a variable that nearly names the uri.
+      const child = startNodeProcess(
+        CONFBUS_BIN,
+        ['server', `--server.port=${port}`, '--server.address=127.0.0.1'],
+        { SPRING_CLOUD_CONFIG_SERVER_GIT_URL: remote.url },
+        { cwd: cwd.path },
+      );
+      assert.equal(await exitOf(child), 1, child.lines.join('\n'));
+      const stderr = child.stderr.join('\n');
+      assert.match(
+        stderr,
+        /confbus: No configuration repository: set spring\.cloud\.config\.server\.git\.uri/,
+      );
+      assert.match(stderr, /spring\.profiles\.active=native/);
+      assert.match(stderr, /confbus\.server\.sample-repository=true/);
+      assert.match(
+        stderr,
+        /Environment variable SPRING_CLOUD_CONFIG_SERVER_GIT_URL names no confbus setting \(ignored\)\. Did you mean SPRING_CLOUD_CONFIG_SERVER_GIT_URI/,
+      );
+      assert.equal(existsSync(join(cwd.path, '.confbus')), false, 'no sample repository was created');
+      assert.equal(await accepts(port), false, 'nothing listens on the port');
+    } finally {
+      await cwd.remove();
+    }
+  });
+
+  it('the sample and a repository of its own are two sources: refused, naming both', async () => {
+    const child = startServer(0, 'sample-and-uri', ['--confbus.server.sample-repository=true']);
+    assert.equal(await exitOf(child), 1, child.lines.join('\n'));
+    assert.match(
+      child.stderr.join('\n'),
+      /confbus\.server\.sample-repository=true serves the embedded sample repository, and spring\.cloud\.config\.server\.git\.uri names another source/,
+    );
   });
 });

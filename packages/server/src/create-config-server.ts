@@ -11,9 +11,10 @@ import { busFromSettings } from './bus/server-bus.js';
 import { systemClock } from './clock.js';
 import { loadServerEncryption } from './encryption/index.js';
 import { mirrorsFromSettings } from './repositories/open-repositories.js';
-import { GIT } from './repositories/repository-definitions.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { ServerOwnFiles } from './settings/server-own-files.js';
+import { repositorySourceOf } from './settings/repository-source.js';
+import { SAMPLE_REPOSITORY } from './settings/source-settings.js';
 import { type ConfigServer, wireConfigServer } from './wire-config-server.js';
 
 export type { ConfigServer, ConfigServerPorts } from './wire-config-server.js';
@@ -50,16 +51,15 @@ export async function createConfigServer({
   });
 }
 
-/** The configured uri; without one, the embedded sample repository (created once); 'native' for folders. */
+/** The default repository's uri: the configured one, 'native' for folders, or the embedded sample's path. */
 async function defaultRepositoryUri(settings: Settings, logger: Logger, cwd: string): Promise<string> {
-  const uri = settings.optionalString(`${GIT}.uri`);
-  if (uri !== undefined) return uri;
-  // The native backend serves folders: no Git uri, so no sample repository either.
-  if (settings.list('spring.profiles.active').includes('native')) return 'native';
+  const source = repositorySourceOf(settings);
+  if (source.kind === 'git') return source.uri;
+  if (source.kind === 'native') return 'native';
   const sample = await ensureSampleRepository(resolve(cwd, '.confbus/sample-config-repo'));
   logger.info(
     { path: sample.path, created: sample.created },
-    `No ${GIT}.uri set: serving the embedded sample repository`,
+    `${SAMPLE_REPOSITORY}=true: serving the embedded sample repository`,
   );
   return sample.path;
 }

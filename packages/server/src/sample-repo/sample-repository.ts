@@ -1,6 +1,7 @@
 /**
- * The embedded default: with no `spring.cloud.config.server.git.uri`, `confbus server` creates (once) a small
- * git repository under `.confbus/sample-config-repo` and serves it, so `npm start` shows something real.
+ * The embedded sample: with `confbus.server.sample-repository=true` (what `npm start` sets), `confbus server`
+ * creates (once) a small git repository under `.confbus/sample-config-repo` and serves it, so a first try shows
+ * something real. Never implied by a missing uri: a typo there must not serve sample values to real clients.
  */
 import { execFile } from 'node:child_process';
 import { access, mkdir, writeFile } from 'node:fs/promises';

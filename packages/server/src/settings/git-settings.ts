@@ -8,7 +8,7 @@ export const gitSettingSpecs: readonly SettingSpec[] = [
     key: `${git}.uri`,
     type: 'string',
     description:
-      'Git repository with the configuration files (path, file://, git://, https://, ssh://). Unset: a sample repository is created under .confbus/',
+      'Git repository with the configuration files (path, file://, git://, https://, ssh://). Required, unless the native profile (spring.profiles.active=native) or confbus.server.sample-repository=true chooses another source',
   },
   {
     key: `${git}.default-label`,

@@ -6,7 +6,17 @@ import type { SettingSpec } from '@confbus/core';
 
 const server = 'spring.cloud.config.server';
 
+/** The embedded sample as the default repository: only when asked for (`npm start` asks). */
+export const SAMPLE_REPOSITORY = 'confbus.server.sample-repository';
+
 export const sourceSettingSpecs: readonly SettingSpec[] = [
+  {
+    key: SAMPLE_REPOSITORY,
+    type: 'boolean',
+    default: false,
+    description:
+      'Serve an embedded sample repository (made once under .confbus/sample-config-repo) to try confbus out; `npm start` sets it. Not with git.uri or the native profile; with none of the three the server refuses to start, as Spring does',
+  },
   {
     key: 'spring.profiles.active',
     type: 'list',
