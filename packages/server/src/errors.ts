@@ -69,6 +69,16 @@ export const serverErrors = defineErrors({
     description:
       'Too many open console event streams (confbus.console.max-event-streams); close one and retry',
   },
+  CONFBUS_CONSOLE_HOST: {
+    status: 403,
+    description:
+      "A console action came with a Host header that names none of the server's names (a guard against DNS rebinding); add the name to confbus.console.allowed-hosts",
+  },
+  CONFBUS_CONSOLE_CLIENT_STREAMS: {
+    status: 429,
+    description:
+      'This client (its address, with basic auth its user too) holds confbus.console.max-event-streams-per-client event streams already; close a console tab',
+  },
   CONFBUS_CONSOLE_BUS_DISABLED: {
     status: 503,
     description:

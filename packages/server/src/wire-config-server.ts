@@ -155,6 +155,9 @@ function buildConsole(w: Omit<Wiring, 'console' | 'build'>): OperatorConsole | u
     watchIntervalSeconds: refreshRate < 0 ? 0 : settings.number('confbus.console.watch-interval'),
     presenceIntervalSeconds: settings.number('confbus.console.presence-interval'),
     maxEventStreams: settings.number('confbus.console.max-event-streams'),
+    maxEventStreamsPerClient: settings.number('confbus.console.max-event-streams-per-client'),
+    allowedHosts: settings.list('confbus.console.allowed-hosts'),
+    serverAddress: settings.string('server.address'),
     logger: logger.child({ component: 'console' }),
   });
   mirror.on('fetched', ({ changed }) => void operatorConsole.repositoryChecked(changed));

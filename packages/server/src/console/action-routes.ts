@@ -21,6 +21,7 @@ import { messageOf } from '@confbus/core/internal';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validateRequest } from '../environment/environment-controller.js';
 import { serverErrors } from '../errors.js';
+import { parseBasicAuthorization } from '../security/basic-credentials.js';
 import { CONSOLE_API, type ConsoleContext } from './console-context.js';
 import { badRequest } from './console-params.js';
 import { requestOf } from './fleet-status.js';
@@ -38,13 +39,16 @@ export function registerActionRoutes(app: FastifyInstance, context: ConsoleConte
     busEnabled: context.busEnabled,
   }));
 
-  app.get(`${CONSOLE_API}/events`, (_request, reply) => {
-    context.events.open(reply);
+  app.get(`${CONSOLE_API}/events`, (request, reply) => {
+    const user = context.authEnabled
+      ? parseBasicAuthorization(request.headers.authorization)?.username
+      : undefined;
+    context.events.open(reply, request.ip, user);
   });
 
   type Refresh = { Body: unknown; Reply: ConsoleRefreshPublished };
   app.post<Refresh>(`${CONSOLE_API}/bus-refresh`, async (request, reply) => {
-    checkCsrf(request, context.csrfToken);
+    checkActionRequest(request, context);
     const destination = destinationOf(request.body);
     const bus = context.bus();
     if (!context.busEnabled || !bus)
@@ -113,6 +117,21 @@ async function commitToAnnounce(context: ConsoleContext, body: unknown): Promise
     }
   }
   return (await context.mirror.resolve(null)).commit;
+}
+
+/**
+ * A console action must name one of the server's hosts (DNS rebinding: see allowed-hosts.ts), come from the
+ * console page (Sec-Fetch-Site, Origin) and carry the CSRF token.
+ */
+function checkActionRequest(request: FastifyRequest, context: ConsoleContext): void {
+  const host = request.headers.host;
+  if (!context.allowedHosts.allows(host))
+    throw new ConfbusError(
+      serverErrors.CONFBUS_CONSOLE_HOST,
+      `Console actions are accepted under the server's own names only, not Host ${JSON.stringify((host ?? '').slice(0, 100))}: ` +
+        'add the name to confbus.console.allowed-hosts if the server is reached under it',
+    );
+  checkCsrf(request, context.csrfToken);
 }
 
 function checkCsrf(request: FastifyRequest, token: string): void {

@@ -4,6 +4,7 @@ import type { RefreshTracker, TrackedRefresh } from '../bus/refresh-tracker.js';
 import type { GitHistory, GitMirror } from '../git/index.js';
 import type { RepositoryRouter } from '../repositories/repository-router.js';
 import type { ServedMirror } from '../repositories/served-repository.js';
+import type { AllowedHosts } from './allowed-hosts.js';
 import type { ApplicationCatalogue } from './application-catalogue.js';
 import type { ConsoleEventStream } from './event-stream.js';
 import type { FleetRegistry } from './fleet-registry.js';
@@ -39,6 +40,8 @@ export interface ConsoleContext {
   authEnabled: boolean;
   /** Per-process secret the page must echo in `X-Confbus-Csrf` on every action. */
   csrfToken: string;
+  /** The Host names actions are accepted under (DNS rebinding guard). */
+  allowedHosts: AllowedHosts;
 }
 
 /** A page of the refresh events this server published, newest first (one place reads the tracker). */

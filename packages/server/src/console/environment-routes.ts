@@ -17,6 +17,7 @@ import {
   renderYaml,
   writeJson,
 } from '@confbus/core';
+import contentDisposition from 'content-disposition';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { validateRequest } from '../environment/environment-controller.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
@@ -85,11 +86,10 @@ class EnvironmentAnswers {
     const parsed = environmentRequest(query, this.context, 'label');
     const format = choice(query, 'format', FORMATS, 'yml');
     const { resolved, revision } = await this.context.repositories.find(parsed);
-    // Names and profiles are validated to [A-Za-z0-9._+@-] and commas: safe in a quoted file name.
     const file = `${parsed.applications.join('_')}-${parsed.profiles.join('_')}.${format}`;
     reply
       .type(format === 'json' ? 'application/json' : 'text/plain; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${file}"`)
+      .header('content-disposition', attachment(file))
       .header('x-config-version', revision.commit);
     return this.downloadOf(resolved, format);
   }
@@ -146,6 +146,17 @@ class EnvironmentAnswers {
     }
     return properties;
   }
+}
+
+/**
+ * `attachment` naming the file as RFC 6266 says: valid names hold letters of any script (`entwicklung-ü`, `日本`)
+ * and `/` (a nested application), which a header cannot carry raw. So: `filename*=UTF-8''…` (RFC 5987) with the
+ * name, path separators made `_`, and a plain `filename="…"` in ASCII (anything else `_`) for clients without RFC 5987.
+ */
+export function attachment(file: string): string {
+  const name = file.replace(/[/\\]/g, '_');
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return contentDisposition(name, { fallback: ascii });
 }
 
 function environmentRequest(

@@ -22,6 +22,7 @@ import { NativeRepository } from '../native/native-repository.js';
 import type { RepositoryRouter } from '../repositories/repository-router.js';
 import type { ServedMirror } from '../repositories/served-repository.js';
 import { registerActionRoutes } from './action-routes.js';
+import { AllowedHosts } from './allowed-hosts.js';
 import { ApplicationCatalogue } from './application-catalogue.js';
 import { consoleAssetsDir } from '@confbus/console';
 import { registerConsoleAssets } from './console-assets.js';
@@ -90,11 +91,19 @@ export interface ConsoleOptions {
   /** Presence requests on the bus; an instance silent for three intervals leaves the fleet. */
   presenceIntervalSeconds: number;
   maxEventStreams: number;
+  maxEventStreamsPerClient: number;
+  /** Host names console actions are accepted under besides loopback and IP literals (allowed-hosts.ts). */
+  allowedHosts: readonly string[];
+  /** server.address: allowed as a host name too. */
+  serverAddress: string;
   logger: Logger;
 }
 
 /** The most instances the fleet table holds (the longest silent are dropped beyond). */
 const MAX_INSTANCES = 10_000;
+/** A console stream's client that leaves this much unread, or reads nothing for this long, is dropped. */
+const STREAM_MAX_BUFFERED_BYTES = 1_000_000;
+const STREAM_DRAIN_TIMEOUT_MS = 30_000;
 
 export class OperatorConsole {
   private readonly context: ConsoleContext;
@@ -118,13 +127,21 @@ export class OperatorConsole {
         maxInstances: MAX_INSTANCES,
         expireAfterMs: 3 * options.presenceIntervalSeconds * 1000,
       }),
-      events: new ConsoleEventStream({ maxStreams: options.maxEventStreams, heartbeatMs: 15_000 }),
+      events: new ConsoleEventStream({
+        maxStreams: options.maxEventStreams,
+        maxStreamsPerClient: options.maxEventStreamsPerClient,
+        heartbeatMs: 15_000,
+        maxBufferedBytes: STREAM_MAX_BUFFERED_BYTES,
+        drainTimeoutMs: STREAM_DRAIN_TIMEOUT_MS,
+        logger: options.logger,
+      }),
       pushes: new PushLog(),
       maxProfiles: options.maxProfiles,
       busEnabled: options.busEnabled,
       bus: () => this.busNode,
       authEnabled: options.authEnabled,
       csrfToken: randomBytes(32).toString('base64url'),
+      allowedHosts: new AllowedHosts(options.allowedHosts, options.serverAddress),
     };
     if (options.watchIntervalSeconds > 0) {
       const watch = setInterval(() => this.watchUpstream(), options.watchIntervalSeconds * 1000);

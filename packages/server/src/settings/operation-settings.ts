@@ -84,6 +84,22 @@ export const monitorAndConsoleSettingSpecs: readonly SettingSpec[] = [
     description: 'Most console live-update streams (server-sent events) open at once (503 beyond)',
   },
   {
+    key: 'confbus.console.max-event-streams-per-client',
+    type: 'integer',
+    default: 8,
+    min: 1,
+    max: 10_000,
+    description:
+      'Most console live-update streams one client holds (429 beyond); a client is its source address, with basic auth on also its user. Behind a reverse proxy every operator shares its address: raise it there',
+  },
+  {
+    key: 'confbus.console.allowed-hosts',
+    type: 'list',
+    default: [],
+    description:
+      'Host names console actions are accepted under besides localhost, IP addresses and server.address (a guard against DNS rebinding; 403 otherwise): the public names of the server, `.example.com` for a domain and its subdomains, `*` for any',
+  },
+  {
     key: 'confbus.console.watch-interval',
     type: 'integer',
     default: 10,
