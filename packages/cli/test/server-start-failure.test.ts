@@ -4,13 +4,13 @@
  * port open behind it.
  */
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type NodeProcess, startNodeProcess, stopAllNodeProcesses } from '@confbus/testkit/child-process';
 import { CONFBUS_BIN, reserveFreePort } from '@confbus/testkit/confbus-processes';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { canConnect } from '@confbus/testkit/git-daemon';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 
 /** The exit code, or 'still running' when the process has not exited well after it should have (a safety net). */
@@ -24,18 +24,6 @@ async function exitOf(child: NodeProcess, withinMs = 30_000): Promise<number | s
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Whether something accepts connections on 127.0.0.1:port. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 describe('confbus server: a start that fails', () => {
@@ -86,7 +74,7 @@ describe('confbus server: a start that fails', () => {
       assert.equal(await exitOf(child), 1, child.lines.join('\n'));
       assert.match(child.stderr.join('\n'), message);
       assert.ok(!child.lines.some((line) => /[Ll]istening (at|on)/.test(line)), child.lines.join('\n'));
-      assert.equal(await accepts(port), false, 'nothing listens on the port');
+      assert.equal(await canConnect(port), false, 'nothing listens on the port');
     });
   }
 
@@ -105,7 +93,7 @@ describe('confbus server: a start that fails', () => {
       child.lines.some((line) => line.includes('Server listening at')),
       'the port had opened',
     );
-    assert.equal(await accepts(port), false, 'nothing listens on the port');
+    assert.equal(await canConnect(port), false, 'nothing listens on the port');
   });
 
   it('no repository configured: refuses to start naming the settings, and serves no sample', async () => {
@@ -132,7 +120,7 @@ describe('confbus server: a start that fails', () => {
         /Environment variable SPRING_CLOUD_CONFIG_SERVER_GIT_URL names no confbus setting \(ignored\)\. Did you mean SPRING_CLOUD_CONFIG_SERVER_GIT_URI/,
       );
       assert.equal(existsSync(join(cwd.path, '.confbus')), false, 'no sample repository was created');
-      assert.equal(await accepts(port), false, 'nothing listens on the port');
+      assert.equal(await canConnect(port), false, 'nothing listens on the port');
     } finally {
       await cwd.remove();
     }

@@ -1,10 +1,10 @@
 // Start and stop of a wired server on fakes, over a real loopback port: a step that fails after the port opened
 // closes everything (the port included), and health never says UP for an enabled bus that has not joined.
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
 import pino from 'pino';
 import { reserveFreePort } from '@confbus/testkit/confbus-processes';
+import { canConnect } from '@confbus/testkit/git-daemon';
 import { resolveServerSettings } from '../src/index.js';
 import { type ConfigServer, wireConfigServer } from '../src/wire-config-server.js';
 import { FakeBus } from './fakes/fake-bus.js';
@@ -55,17 +55,6 @@ async function wire(port: number, bus: FakeBus): Promise<ConfigServer> {
   return server;
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 describe('server lifecycle: a start that fails after the port opened', () => {
   it('joining the bus fails: listen rejects with the reason and the port is closed again', async () => {
     const port = await reserveFreePort();
@@ -73,10 +62,10 @@ describe('server lifecycle: a start that fails after the port opened', () => {
     const server = await wire(port, bus);
     const listening = server.listen();
     await bus.joining;
-    assert.equal(await accepts(port), true, 'the port is open while the bus joins');
+    assert.equal(await canConnect(port), true, 'the port is open while the bus joins');
     bus.admit(new Error('the broker refused us'));
     await assert.rejects(listening, /the broker refused us/);
-    assert.equal(await accepts(port), false, 'the port is closed after the failed start');
+    assert.equal(await canConnect(port), false, 'the port is closed after the failed start');
     await server.close(); // the failed start already closed it: a second close is the same one
   });
 
