@@ -12,8 +12,8 @@ import { systemClock } from './clock.js';
 import { loadServerEncryption } from './encryption/index.js';
 import { mirrorsFromSettings } from './repositories/open-repositories.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
+import { type RepositorySource, repositorySourceOf } from './settings/repository-source.js';
 import { ServerOwnFiles } from './settings/server-own-files.js';
-import { repositorySourceOf } from './settings/repository-source.js';
 import { SAMPLE_REPOSITORY } from './settings/source-settings.js';
 import { type ConfigServer, wireConfigServer } from './wire-config-server.js';
 
@@ -32,8 +32,13 @@ export async function createConfigServer({
   logger,
   cwd = process.cwd(),
 }: ConfigServerDependencies): Promise<ConfigServer> {
-  const uri = await defaultRepositoryUri(settings, logger, cwd);
+  // Settings are checked (each of these throws naming the setting) before anything is made on disk.
+  const source = repositorySourceOf(settings);
   const encryption = await loadServerEncryption(settings, cwd, logger.child({ component: 'encryption' }));
+  const bus = isBusEnabled(settings)
+    ? busFromSettings(settings, logger.child({ component: 'bus' }))
+    : undefined;
+  const uri = await defaultRepositoryUri(source, logger, cwd);
   // Known once, before anything is served: no backend ever serves these (its settings file, its key store).
   const ownFiles = await ServerOwnFiles.of(settings, cwd);
   if (ownFiles.paths.length > 0)
@@ -45,15 +50,14 @@ export async function createConfigServer({
     clock: systemClock,
     uri,
     openMirror,
-    bus: isBusEnabled(settings) ? busFromSettings(settings, logger.child({ component: 'bus' })) : undefined,
+    bus,
     encryption,
     basedir,
   });
 }
 
 /** The default repository's uri: the configured one, 'native' for folders, or the embedded sample's path. */
-async function defaultRepositoryUri(settings: Settings, logger: Logger, cwd: string): Promise<string> {
-  const source = repositorySourceOf(settings);
+async function defaultRepositoryUri(source: RepositorySource, logger: Logger, cwd: string): Promise<string> {
   if (source.kind === 'git') return source.uri;
   if (source.kind === 'native') return 'native';
   const sample = await ensureSampleRepository(resolve(cwd, '.confbus/sample-config-repo'));

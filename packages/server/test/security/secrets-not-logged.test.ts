@@ -197,6 +197,7 @@ describe('secrets stay out of output', () => {
   });
 
   it('bad settings on the command line: exit 1 naming the setting, never the secrets', async () => {
+    const SAMPLE = '--confbus.server.sample-repository=true';
     const cases: Array<{ args: string[]; expect: RegExp; env?: Record<string, string> }> = [
       { args: ['--server.port=x', `--spring.rabbitmq.password=${RABBIT_PASSWORD}`], expect: /server\.port/ },
       {
@@ -210,8 +211,12 @@ describe('secrets stay out of output', () => {
         expect: /server\.port/,
       },
       // A key that is set but unusable stops the server, naming the setting and not the key.
-      { args: ['--encrypt.salt=not-hex'], env: { ENCRYPT_KEY }, expect: /encrypt\.salt/ },
-      { args: ['--logging.level.root=trace'], env: { ENCRYPT_KEY: BROKEN_PEM }, expect: /encrypt\.key/ },
+      { args: ['--encrypt.salt=not-hex', SAMPLE], env: { ENCRYPT_KEY }, expect: /encrypt\.salt/ },
+      {
+        args: ['--logging.level.root=trace', SAMPLE],
+        env: { ENCRYPT_KEY: BROKEN_PEM },
+        expect: /encrypt\.key/,
+      },
     ];
     for (const { args, expect, env = {} } of cases) {
       const proc = startNodeProcess(CLI, ['server', ...args], env, { cwd: work.path });
