@@ -346,20 +346,66 @@ describe('placeholders in renderings', () => {
   const render = (format: 'properties' | 'yml' | 'json') =>
     renderEnvironment(sources, format, { resolvePlaceholders: true, name: `app-default.${format}` });
 
-  it("resolves after the text is written, as Spring does: the style is the placeholder text's", () => {
+  it('resolves .yml values before writing them, as Spring 5.0.4+ does: a resolved value is a string', () => {
     const yaml = render('yml');
-    assert.match(yaml, /^flag: false$/m);
-    assert.match(yaml, /^number: 1000\.0$/m);
-    assert.match(yaml, /^sign: \+12$/m);
+    assert.match(yaml, /^flag: 'false'$/m);
+    assert.match(yaml, /^number: '1000\.0'$/m);
+    assert.match(yaml, /^sign: '\+12'$/m);
     assert.match(yaml, /^text: jdbc:\/\/db:5432\/app$/m);
-    // The stored string `false` quoted is another thing: a string that reads as a boolean.
-    assert.match(
-      renderEnvironment([{ name: 'a', source: { s: 'false' } }], 'yml', {
-        resolvePlaceholders: true,
-        name: 'a',
-      }),
-      /^s: 'false'$/m,
-    );
+    const json = JSON.parse(render('json')) as Record<string, unknown>;
+    assert.equal(json.flag, 'false');
+    assert.equal(json.number, '1000.0');
+    // .properties is still resolved in its text: what the placeholder stood for, unquoted.
+    assert.match(render('properties'), /^flag: false$/m);
+  });
+
+  it('strips the keys of placeholders in .yml and .json values, not in .properties (spring-cloud-config#3235)', () => {
+    const spaced: PropertySource[] = [
+      {
+        name: 'a.yml',
+        source: {
+          greeting: 'hello',
+          spaced: '${ greeting } world',
+          mixed: '${greeting } and ${ greeting}',
+          tab: '${\tgreeting\n}',
+          nbsp: '${\u00a0greeting}',
+          spacedDefault: '${ missing : dflt }',
+          'list[0]': '${ greeting }',
+        },
+      },
+    ];
+    const as = (format: 'yml' | 'json' | 'properties') =>
+      renderEnvironment(spaced, format, { resolvePlaceholders: true, name: `a.${format}` });
+    const yaml = as('yml');
+    assert.match(yaml, /^spaced: hello world$/m);
+    assert.match(yaml, /^mixed: hello and hello$/m);
+    assert.match(yaml, /^tab: hello$/m);
+    assert.match(yaml, /^nbsp: \$\{\u00a0greeting\}$/m, "Java's strip() keeps a no-break space");
+    assert.match(yaml, /^spacedDefault: ' dflt '$/m, 'the default is taken as written');
+    assert.match(yaml, /^- hello$/m);
+    assert.deepEqual((JSON.parse(as('json')) as { list: unknown }).list, ['hello']);
+    const properties = as('properties');
+    assert.match(properties, /^spaced: \$\{ greeting \} world$/m);
+    assert.match(properties, /^spacedDefault:  dflt $/m);
+  });
+
+  it('writes a value that resolves to several lines as a YAML block, and valid JSON', () => {
+    const multi: PropertySource[] = [
+      {
+        name: 'a.yml',
+        source: { text: 'line one\nline two\n', copy: '${text}', inside: 'before ${ text } after' },
+      },
+    ];
+    const yaml = renderEnvironment(multi, 'yml', { resolvePlaceholders: true, name: 'a.yml' });
+    assert.match(yaml, /^copy: \|\n {2}line one\n {2}line two\n/m);
+    assert.match(yaml, /^inside: \|-\n {2}before line one\n {2}line two\n {3}after\n/m);
+    assert.deepEqual(parseConfigFile('back.yml', yaml)[0]?.properties, {
+      text: 'line one\nline two\n',
+      copy: 'line one\nline two\n',
+      inside: 'before line one\nline two\n after',
+    });
+    const json = JSON.parse(renderEnvironment(multi, 'json', { resolvePlaceholders: true, name: 'a.json' }));
+    assert.equal((json as { inside: string }).inside, 'before line one\nline two\n after');
   });
 
   it('looks keys up source by source, as Spring does, not in the merged view', () => {
@@ -375,17 +421,17 @@ describe('placeholders in renderings', () => {
     assert.match(properties, /^twice: \$\{host\}$/m);
     const json = JSON.parse(render('json')) as Record<string, unknown>;
     assert.equal(json.escaped, '${host}');
-    assert.equal(json.twice, '\\${host}', 'JSON writes \\\\ for one backslash: Spring drops one');
+    assert.equal(json.twice, '${host}');
   });
 
-  it('resolves keys too, and keeps the .json valid when a value holds quotes', () => {
+  it('leaves map keys alone in .yml and .json, and keeps the .json valid when a value holds quotes', () => {
     const withQuotes: PropertySource[] = [
       { name: 'a.yml', source: { quote: 'say "hi"\\now', 'k.${which}': '${quote}', which: 'named' } },
     ];
     const json = renderEnvironment(withQuotes, 'json', { resolvePlaceholders: true, name: 'a.json' });
     assert.deepEqual(JSON.parse(json), {
       quote: 'say "hi"\\now',
-      k: { named: 'say "hi"\\now' },
+      k: { '${which}': 'say "hi"\\now' },
       which: 'named',
     });
     assert.match(
@@ -394,14 +440,23 @@ describe('placeholders in renderings', () => {
     );
   });
 
-  it('leaves a bare document as dumped, as Spring does', () => {
+  it('resolves a bare document before it is stripped, as Spring 5.0.4+ does', () => {
     const document: PropertySource[] = [{ name: 'a.yml', source: { document: '${x}', x: 'y' } }];
     assert.match(
       renderEnvironment(document, 'yml', { resolvePlaceholders: true, name: 'a.yml' }),
       /^document: y$/m,
     );
-    const bare: PropertySource[] = [{ name: 'a.yml', source: { document: '${x}' } }];
-    assert.equal(renderEnvironment(bare, 'yml', { resolvePlaceholders: true, name: 'a.yml' }), '${x}\n');
+    // spring.profiles is left out of the merged view (so the document stands alone) but still looked up.
+    const bare: PropertySource[] = [
+      {
+        name: 'a.yml',
+        source: { 'document[0]': '${spring.profiles}', 'document[1]': '${x}', 'spring.profiles': 'dev' },
+      },
+    ];
+    assert.equal(
+      renderEnvironment(bare, 'yml', { resolvePlaceholders: true, name: 'a.yml' }),
+      '- dev\n- ${x}\n',
+    );
   });
 
   it('resolves references, defaults, nesting and escapes; keeps unresolvable and circular ones literal', () => {
@@ -420,13 +475,17 @@ describe('placeholders in renderings', () => {
       ],
       'a.yml',
     );
-    assert.equal(resolve.inString('${${which}}', 'nested'), 'db');
-    assert.equal(resolve.inString('${missing:${host}-fallback}', 'defaulted'), 'db-fallback');
-    assert.equal(resolve.inString('${missing:}', 'empty'), '');
-    assert.equal(resolve.inString('\\${host}', 'escaped'), '${host}');
+    assert.equal(resolve.inValue('${${which}}', 'nested'), 'db');
+    assert.equal(resolve.inValue('${missing:${host}-fallback}', 'defaulted'), 'db-fallback');
+    assert.equal(resolve.inValue('${missing:}', 'empty'), '');
+    assert.equal(resolve.inValue('\\${host}', 'escaped'), '${host}');
     assert.equal(
       resolve.inText('${missing} ${self} ${ping} ${unclosed'),
       '${missing} ${self} ${ping} ${unclosed',
     );
+    assert.equal(resolve.inValue('${ self } ${ ping }', 'circular'), '${ self } ${ ping }');
+    // Spring leaves a value alone unless it holds `${` with something inside: its `$_{` mask is not undone.
+    assert.equal(resolve.inValue('a$_{b} \\${}', 'untouched'), 'a$_{b} \\${}');
+    assert.equal(resolve.inValue('a$_{b} ${host}', 'masked'), 'a${b} db');
   });
 });

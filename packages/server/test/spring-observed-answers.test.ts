@@ -1,8 +1,9 @@
 /**
- * Answers pinned to what a running Spring Cloud Config Server 5.0.2 (Boot 4.1) gave for the same repository,
+ * Answers pinned to what a running Spring Cloud Config Server 5.0.6 (Boot 4.0) gave for the same repository,
  * where an issue had expected something else:
- * - `${ greeting }` (spaces inside the braces) is not resolved: the key looked up is ` greeting `, so the text
- *   stays literal, and `${ missing : dflt }` yields ` dflt ` (spaces kept);
+ * - `${ greeting }` (spaces inside the braces) is resolved in `.yml` and `.json` values (their keys are stripped,
+ *   spring-cloud-config#3235) but not in `.properties` or plain text, where the key looked up is ` greeting `;
+ *   `${ missing : dflt }` yields ` dflt ` (spaces kept) in all of them;
  * - `profiles` echoes the request's profiles as one element (`["dev,mysql"]`): CompositeEnvironmentRepository
  *   builds the answer with `new String[] { profile }`, in the v1 and v2 media types alike;
  * - a multi-label request on the plain-text endpoint (`/{name}/{profile}/{l1},{l2}/{path}`) answers 404.
@@ -39,7 +40,7 @@ describe('answers as Spring Cloud Config Server gives them', () => {
     await remote?.remove();
   });
 
-  it('leaves ${ key } with spaces unresolved, in rendered files and plain text', async () => {
+  it('resolves ${ key } with spaces in .yml and .json values only', async () => {
     const properties = await server.get('/foo-default.properties');
     assert.equal(properties.status, 200);
     assert.equal(
@@ -53,7 +54,11 @@ describe('answers as Spring Cloud Config Server gives them', () => {
       ].join('\n'),
     );
     const yml = await server.get('/foo-default.yml');
-    assert.match(yml.body, /^spacedDefault: ' dflt '$/m);
+    assert.match(yml.body, /^spaced: hello world\nspaced2: hello and hello\nspacedDefault: ' dflt '$/m);
+    const json = (await server.get('/foo-default.json')).json() as Record<string, string>;
+    assert.equal(json.spaced, 'hello world');
+    assert.equal(json.spaced2, 'hello and hello');
+    assert.equal(json.spacedDefault, ' dflt ');
     assert.equal((await server.get('/foo/default/main/nginx.conf')).body, 'server hello ${ greeting };\n');
   });
 

@@ -29,6 +29,13 @@ export type PlaceholderLookup = (key: string) => PropertyValue | undefined;
 export type CircularPlaceholders = 'keep-outermost' | 'keep-innermost' | 'fail';
 
 /**
+ * How a placeholder's key is looked up: as written (`${ key }` looks up ` key `, as spring-core's resolver does
+ * for `.properties` and plain text), or with surrounding whitespace stripped (Spring Cloud Config 4.3.4/5.0.4+
+ * resolving the values of a rendered `.yml`/`.json`, spring-cloud-config#3235).
+ */
+export type PlaceholderKeys = 'as-written' | 'stripped';
+
+/**
  * Thrown inside a resolution that refers back to itself (an exception, because the cycle is found many frames
  * below the placeholder it concerns). With 'keep-outermost' it is caught here and the placeholder stays
  * literal; with 'fail' it reaches the caller (the settings resolver), which reports it as a bad setting, so
@@ -64,6 +71,7 @@ export class PlaceholderResolver {
     private readonly lookup: PlaceholderLookup,
     readonly budget: PlaceholderBudget,
     private readonly circular: CircularPlaceholders,
+    private readonly keys: PlaceholderKeys = 'as-written',
   ) {}
 
   /** A value, the value of `key` when a cycle may lead back to it through that key. */
@@ -157,7 +165,8 @@ export class PlaceholderResolver {
   ): string | undefined {
     const separator = findTopLevel(content, SEPARATOR);
     const rawKey = separator === -1 ? content : content.slice(0, separator);
-    const key = this.resolveText(rawKey, visiting, depth + 1);
+    const written = this.resolveText(rawKey, visiting, depth + 1);
+    const key = this.keys === 'stripped' ? javaStrip(written) : written;
     const circular = visiting.has(key);
     if (circular && this.circular !== 'keep-innermost') throw new PlaceholderCycleError(key);
     // keep-innermost: the key is not looked up again (its default, if any, still applies); the touch makes
@@ -204,6 +213,21 @@ export class PlaceholderResolver {
     current.add(key);
     if (current.size > MAX_TOUCHED) this.touched[this.touched.length - 1] = null;
   }
+}
+
+/**
+ * Java's `String.strip()`: leading and trailing `Character.isWhitespace` characters, which (unlike
+ * JavaScript's `trim()`) leave the no-break spaces U+00A0, U+2007 and U+202F and U+FEFF in place.
+ */
+// eslint-disable-next-line no-control-regex
+const JAVA_WHITESPACE = /[\t\n\v\f\r\x1c-\x1f \u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000]/;
+
+export function javaStrip(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && JAVA_WHITESPACE.test(text[start]!)) start++;
+  while (end > start && JAVA_WHITESPACE.test(text[end - 1]!)) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 /** Index of the `}` closing a placeholder whose content starts at `from`, counting nested braces. */

@@ -20,16 +20,19 @@ export type { CircularPlaceholders, PlaceholderLookup } from './placeholder-reso
 /** The placeholders of one rendering (or plain-text resource) of an environment, sharing one budget. */
 export interface RenderingPlaceholders {
   /**
-   * A whole text, as Spring resolves its `.properties` and `.yml` outputs and plain-text resources: after the
-   * text is written, wherever a placeholder stands (in a key, inside quotes), with `\${` and `\\${` kept as a
-   * literal `${` (the backslashes dropped).
+   * A whole text, as Spring resolves its `.properties` output and plain-text resources: after the text is
+   * written, wherever a placeholder stands (in a key, inside quotes), keys as written (`${ key }` looks up
+   * ` key `), with `\${` and `\\${` kept as a literal `${` (the backslashes dropped).
    */
   inText(text: string): string;
   /**
-   * One string of the `.json` output (a key or a value; `path` names it in errors). Spring replaces in the
-   * JSON text, where a value with a quote or a backslash breaks the JSON; resolved per string, it stays JSON.
+   * One string value of the `.yml` or `.json` output (`path` names it in errors), as Spring Cloud Config
+   * 4.3.4/5.0.4+ resolves them (spring-cloud-config#3235): value by value before the file is written, so a
+   * multi-line or quoted result stays valid YAML and JSON, keys stripped of surrounding whitespace
+   * (`${ key }` looks up `key`), the same `\${` masking; map keys are never resolved. The result is a string
+   * whatever it resolves to, so `${flag}` written to `.yml` is `'false'`, quoted, as SnakeYAML writes a String.
    */
-  inString(text: string, path: string): string;
+  inValue(value: string, path: string): string;
 }
 
 /**
@@ -44,16 +47,32 @@ export function renderingPlaceholders(
 ): RenderingPlaceholders {
   const lookup: PlaceholderLookup = (key) => sourceHolding(sources, key)?.source[key];
   const sourceOf = (key: string) => sourceHolding(sources, key)?.name ?? name;
-  const resolver = new PlaceholderResolver(lookup, new PlaceholderBudget(), 'keep-outermost');
+  const budget = new PlaceholderBudget();
+  // One resolver per key style, made on first use (a rendering uses one of them), sharing the budget.
+  let asWritten: PlaceholderResolver | undefined;
+  let stripped: PlaceholderResolver | undefined;
   return {
     inText: (text) => {
+      asWritten ??= new PlaceholderResolver(lookup, budget, 'keep-outermost', 'as-written');
       const masked = text.replace(ESCAPED_PLACEHOLDER, MASKED_PREFIX);
-      return resolver.resolveDocument(masked, sourceOf).replaceAll(MASKED_PREFIX, PREFIX);
+      return asWritten.resolveDocument(masked, sourceOf).replaceAll(MASKED_PREFIX, PREFIX);
     },
-    inString: (text, path) =>
-      resolveBounded(resolver, path, text, () => sourceOf(path), undefined).replaceAll(MASKED_PREFIX, PREFIX),
+    inValue: (value, path) => {
+      // Spring leaves a value alone unless it holds a `${...}` with something inside (so `a$_{b}` and `\${}`
+      // keep their text there).
+      if (!SPRING_PLACEHOLDER.test(value)) return value;
+      stripped ??= new PlaceholderResolver(lookup, budget, 'keep-outermost', 'stripped');
+      const masked = value.replace(ESCAPED_PLACEHOLDER, MASKED_PREFIX);
+      return resolveBounded(stripped, path, masked, () => sourceOf(path), undefined).replaceAll(
+        MASKED_PREFIX,
+        PREFIX,
+      );
+    },
   };
 }
+
+/** EnvironmentPropertySource's PLACEHOLDER_PATTERN: whether a value holds anything to resolve. */
+const SPRING_PLACEHOLDER = /\$\{[^}]+\}/;
 
 /**
  * Spring masks escaped placeholders before resolving a text: `\${` as text has it, `\\${` as JSON writes it;

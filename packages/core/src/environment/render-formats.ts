@@ -13,11 +13,11 @@ export type RenderFormat = 'properties' | 'yml' | 'json';
 
 /**
  * An environment (sources highest precedence first) in one of the file formats, as Spring's
- * EnvironmentController writes it: the merged properties written out, then, with `resolvePlaceholders`,
- * their `${...}` resolved against the sources (renderingPlaceholders). So the style SnakeYAML picks for
- * `${flag}` is the style of the placeholder's text, whatever it resolves to (`enabled: false`, not the quoted
- * string `'false'`). A `.yml` that is a bare `document` is left unresolved, as Spring leaves it.
- * `name` is what a placeholder limit error names when the placeholder's key is in no source.
+ * EnvironmentController (5.0.4+) writes it: the merged properties; with `resolvePlaceholders`, their `${...}`
+ * resolved against the sources (renderingPlaceholders): in the `.properties` text once it is written, and in
+ * `.yml`/`.json` value by value before the file is written (map keys left alone, keys of placeholders stripped),
+ * so a resolved value is a string (`enabled: 'false'`) and a multi-line one a YAML block. `name` is what a
+ * placeholder limit error names when the placeholder's key is in no source.
  */
 export function renderEnvironment(
   sources: readonly PropertySource[],
@@ -26,15 +26,14 @@ export function renderEnvironment(
   merged: FlatProperties = mergeForRendering(sources),
 ): string {
   const placeholders = options.resolvePlaceholders ? renderingPlaceholders(sources, options.name) : undefined;
-  if (format === 'json') return writeJson(toJson(buildPropertyTree(merged), placeholders, ''));
   if (format === 'properties') {
     const text = renderProperties(merged);
     return placeholders ? placeholders.inText(text) : text;
   }
-  const tree = buildPropertyTree(merged);
-  const strip = options.stripDocument ?? true;
-  const text = yamlOf(tree, strip);
-  return placeholders && !(strip && isBareDocument(tree)) ? placeholders.inText(text) : text;
+  const written = buildPropertyTree(merged);
+  const tree = placeholders ? (resolveValues(written, placeholders, '') as TreeMap) : written;
+  if (format === 'json') return writeJson(toJson(tree));
+  return yamlOf(tree, options.stripDocument ?? true);
 }
 
 /**
@@ -106,7 +105,7 @@ function yamlOf(tree: TreeMap, stripDocument: boolean): string {
 
 /** The nested structure as JSON values (write it with writeJson: it may hold bigints and JavaDoubles). */
 export function renderJson(flat: FlatProperties): unknown {
-  return toJson(buildPropertyTree(flat), undefined, '');
+  return toJson(buildPropertyTree(flat));
 }
 
 function emitMap(map: TreeMap, indent: number): string {
@@ -155,14 +154,26 @@ function emitList(list: TreeList, indent: number): string {
   return out;
 }
 
-/** The tree as JSON values; with `placeholders`, each string (keys too) resolved, `path` naming it in errors. */
-function toJson(node: TreeNode, placeholders: RenderingPlaceholders | undefined, path: string): unknown {
+/** The tree with each string value's placeholders resolved (`path` names it in errors); keys as they are. */
+function resolveValues(node: TreeNode, placeholders: RenderingPlaceholders, path: string): TreeNode {
+  if (node instanceof Map) {
+    const map: TreeMap = new Map();
+    for (const [key, value] of node)
+      map.set(key, resolveValues(value, placeholders, path === '' ? key : `${path}.${key}`));
+    return map;
+  }
+  if (Array.isArray(node))
+    return node.map((item, index) => resolveValues(item, placeholders, `${path}[${index}]`));
+  return typeof node === 'string' ? placeholders.inValue(node, path) : node;
+}
+
+/** The tree as JSON values. */
+function toJson(node: TreeNode): unknown {
   if (node instanceof Map) {
     const object: Record<string, unknown> = {};
     for (const [key, value] of node) {
-      const childPath = path === '' ? key : `${path}.${key}`;
-      Object.defineProperty(object, placeholders ? placeholders.inString(key, childPath) : key, {
-        value: toJson(value, placeholders, childPath),
+      Object.defineProperty(object, key, {
+        value: toJson(value),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -170,6 +181,6 @@ function toJson(node: TreeNode, placeholders: RenderingPlaceholders | undefined,
     }
     return object;
   }
-  if (Array.isArray(node)) return node.map((item, index) => toJson(item, placeholders, `${path}[${index}]`));
-  return placeholders && typeof node === 'string' ? placeholders.inString(node, path) : node;
+  if (Array.isArray(node)) return node.map((item) => toJson(item));
+  return node;
 }
