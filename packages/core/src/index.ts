@@ -17,6 +17,7 @@ export {
   decodeSpringSegment,
   parseApplications,
   parseProfiles,
+  type ProfileRules,
   validateApplicationName,
   validateProfile,
   validateProfiles,

@@ -171,6 +171,7 @@ function registerConfigRoutes(
     locator: w.encryption.locator,
     logger: logger.child({ component: 'encryption' }),
     prefix,
+    validateProfiles: settings.boolean('spring.profiles.validate'),
     defaultScope: {
       name: settings.string('spring.cloud.config.server.default-application-name'),
       profiles: settings.string('spring.cloud.config.server.default-profile'),
@@ -184,6 +185,7 @@ function registerConfigRoutes(
     resources: w.repositories,
     decryptResource: plainTextDecryptor(settings, w.encryption.locator, w.encryption.decryptor !== undefined),
     maxProfiles: settings.number('confbus.server.max-profiles'),
+    validateProfiles: settings.boolean('spring.profiles.validate'),
     ...(fastPath ? { fastPath } : {}),
   });
 }

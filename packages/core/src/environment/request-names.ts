@@ -40,22 +40,48 @@ export function validateApplicationName(name: string): string | undefined {
 }
 
 /**
+ * How profiles are checked. Always: not empty, not too long, no control character, no `/`, `\\` or `..` (a profile
+ * becomes part of file names and paths). With `springRules` (Spring's `spring.profiles.validate`, on by default),
+ * also Spring Boot's profile rules as Spring Cloud Config 5.0.3+ applies them to requests (PathUtils): letters,
+ * digits and `-_.+@`, starting and ending with a letter or digit, and no empty entry in a list (`dev,,db`).
+ */
+export interface ProfileRules {
+  readonly springRules: boolean;
+}
+
+const SPRING_PROFILE_RULES: ProfileRules = { springRules: true };
+
+/**
  * An error message naming what is wrong, or undefined when the profile is acceptable.
  * A comma list (`dev,db`) is accepted when every entry is and there are at most MAX_PROFILES.
  */
-export function validateProfile(profile: string): string | undefined {
+export function validateProfile(
+  profile: string,
+  rules: ProfileRules = SPRING_PROFILE_RULES,
+): string | undefined {
   const count = splitList(profile).length;
   if (count > MAX_PROFILES) return `Too many profiles: ${count} (at most ${MAX_PROFILES})`;
-  return validateList('profile', profile);
+  if (rules.springRules && profile.includes(',')) {
+    // Spring splits the list as it is (commaDelimitedListToSet): a blank or padded entry is a bad profile.
+    for (const entry of profile.split(',')) {
+      const problem = validateName('profile', entry, true);
+      if (problem !== undefined) return `${problem} (in ${JSON.stringify(profile)})`;
+    }
+    return undefined;
+  }
+  return validateList('profile', profile, false, rules.springRules);
 }
 
 /** Validates a parsed profile list: at most MAX_PROFILES entries, each a valid profile. */
-export function validateProfiles(profiles: readonly string[]): string | undefined {
+export function validateProfiles(
+  profiles: readonly string[],
+  rules: ProfileRules = SPRING_PROFILE_RULES,
+): string | undefined {
   if (profiles.length > MAX_PROFILES) {
     return `Too many profiles: ${profiles.length} (at most ${MAX_PROFILES})`;
   }
   for (const profile of profiles) {
-    const problem = validateName('profile', profile);
+    const problem = validateName('profile', profile, rules.springRules);
     if (problem !== undefined) return problem;
   }
   return undefined;
@@ -66,13 +92,13 @@ export function validateProfiles(profiles: readonly string[]): string | undefine
  * `foo/spam.yml`, `foo/spam-dev.yml` below each search directory. Every segment must be a safe name, so a path
  * can neither climb (`..`) nor start at the root.
  */
-function validateList(what: string, value: string, nested = false): string | undefined {
+function validateList(what: string, value: string, nested = false, springRules = true): string | undefined {
   const entries = value.includes(',') ? splitList(value) : [value];
   if (entries.length === 0) return `Invalid ${what}: must not be empty`;
   for (const entry of entries) {
     const segments = nested && entry.includes('/') ? entry.split('/') : [entry];
     for (const segment of segments) {
-      const problem = validateName(what, segment);
+      const problem = validateName(what, segment, springRules);
       if (problem !== undefined)
         return segments.length > 1 ? `${problem} (in ${JSON.stringify(entry)})` : problem;
     }
@@ -80,7 +106,8 @@ function validateList(what: string, value: string, nested = false): string | und
   return undefined;
 }
 
-function validateName(what: string, value: string): string | undefined {
+/** `springRules`: the character rules on top of the safety checks every name gets. */
+function validateName(what: string, value: string, springRules: boolean): string | undefined {
   if (value === '') return `Invalid ${what}: must not be empty`;
   if (value.length > MAX_NAME_LENGTH) {
     return `Invalid ${what}: longer than ${MAX_NAME_LENGTH} characters`;
@@ -90,7 +117,7 @@ function validateName(what: string, value: string): string | undefined {
   if (CONTROL.test(value)) return `Invalid ${what} ${shown}: control characters are not allowed`;
   if (value.includes('/') || value.includes('\\')) return `Invalid ${what} ${shown}: '/' is not allowed`;
   if (value.includes('..')) return `Invalid ${what} ${shown}: '..' is not allowed`;
-  if (!SAFE_NAME.test(value)) {
+  if (springRules && !SAFE_NAME.test(value)) {
     return `Invalid ${what} ${shown}: use letters, digits and -_.+@, starting and ending with a letter or digit`;
   }
   return undefined;

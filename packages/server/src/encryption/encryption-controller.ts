@@ -23,6 +23,8 @@ import {
   encryptText,
   parseProfiles,
   validateApplicationName,
+  type ProfileRules,
+  validateProfile,
   validateProfiles,
 } from '@confbus/core';
 import { locateEncryptor } from '@confbus/core/internal';
@@ -40,6 +42,8 @@ export interface EncryptionRoutesOptions {
    * default-application-name and default-profile (default: application, default).
    */
   readonly defaultScope?: CipherScope;
+  /** `spring.profiles.validate` (default true): Spring's character rules for the URL's profiles. */
+  readonly validateProfiles?: boolean;
 }
 
 /** Spring's `status` word and fixed description for each of our codes (undefined: our message). */
@@ -65,7 +69,9 @@ export function registerEncryptionRoutes(app: FastifyInstance, options: Encrypti
   const scopeOf = (request: FastifyRequest): CipherScope => {
     const params = request.params as Partial<Params>;
     if (params.name === undefined) return options.defaultScope ?? DEFAULT_SCOPE;
-    return validatedScope(params.name, params.profiles ?? '');
+    return validatedScope(params.name, params.profiles ?? '', {
+      springRules: options.validateProfiles ?? true,
+    });
   };
 
   // Encapsulated: these routes read every body as bytes, whatever its type, without touching other routes.
@@ -148,8 +154,12 @@ function sendSpringError(reply: FastifyReply, error: unknown): FastifyReply {
 }
 
 /** Spring answers an invalid name or profiles with 400 "Invalid request" before looking for a key. */
-function validatedScope(name: string, profilesText: string): CipherScope {
-  const problem = validateApplicationName(name) ?? validateProfiles(parseProfiles(profilesText));
+function validatedScope(name: string, profilesText: string, rules: ProfileRules): CipherScope {
+  const problem =
+    validateApplicationName(name) ??
+    (rules.springRules && profilesText !== ''
+      ? validateProfile(profilesText, rules)
+      : validateProfiles(parseProfiles(profilesText), rules));
   if (problem !== undefined) throw new ConfbusError(serverErrors.CONFBUS_INVALID_REQUEST, problem);
   return { name, profiles: profilesText };
 }

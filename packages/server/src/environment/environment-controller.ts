@@ -13,6 +13,7 @@ import {
   decodeSpringSegment,
   parseApplications,
   parseProfiles,
+  type ProfileRules,
   validateApplicationName,
   validateProfile,
 } from '@confbus/core';
@@ -34,6 +35,8 @@ const FILE_SUFFIX = /\.(yml|yaml|properties|json)$/;
 export interface EnvironmentRoutesOptions {
   service: EnvironmentFinder;
   maxProfiles: number;
+  /** `spring.profiles.validate` (default true): Spring's character rules for requested profiles (core's ProfileRules). */
+  validateProfiles?: boolean;
   /** Answers the plain-text endpoint (undefined: not served). */
   resources?: ResourceSource;
   /** Remembers URLs answered with 200, so repeats can skip fastify (undefined: no fast path). */
@@ -155,7 +158,9 @@ class EnvironmentEndpoints {
     const key = `${parts.name}\u0000${parts.profiles}\u0000${parts.label ?? ''}`;
     let parsed = this.validated.get(key);
     if (!parsed) {
-      parsed = validateRequest(parts, this.options.maxProfiles);
+      parsed = validateRequest(parts, this.options.maxProfiles, {
+        springRules: this.options.validateProfiles ?? true,
+      });
       this.validated.set(key, parsed);
     }
     return parsed;
@@ -168,7 +173,11 @@ export interface RawParts {
   label: string | null;
 }
 
-export function validateRequest(parts: RawParts, maxProfiles: number): EnvironmentRequest {
+export function validateRequest(
+  parts: RawParts,
+  maxProfiles: number,
+  rules: ProfileRules = { springRules: true },
+): EnvironmentRequest {
   const name = decodeSpringSegment(parts.name);
   const applications = parseApplications(name);
   if (applications.length === 0) {
@@ -186,9 +195,14 @@ export function validateRequest(parts: RawParts, maxProfiles: number): Environme
       `At most ${maxProfiles} profiles may be requested (confbus.server.max-profiles), got ${profiles.length}`,
     );
   }
-  for (const profile of profiles) {
-    const problem = validateProfile(profile);
-    if (problem) throw new ConfbusError(serverErrors.CONFBUS_INVALID_PROFILE, problem);
+  // Spring checks the list as it was sent (`dev,,db` and `dev, db` are bad); without its rules, blanks are dropped.
+  const entries = rules.springRules && profilesText !== '' ? profilesText.split(',') : profiles;
+  for (const profile of entries) {
+    const problem = validateProfile(profile, rules);
+    if (problem) {
+      const where = entries.length > 1 ? ` (in ${JSON.stringify(profilesText)})` : '';
+      throw new ConfbusError(serverErrors.CONFBUS_INVALID_PROFILE, `${problem}${where}`);
+    }
   }
   let label: string | null = null;
   if (parts.label !== null && parts.label !== '') {

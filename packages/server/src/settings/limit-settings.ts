@@ -58,6 +58,13 @@ export const cacheAndFileLimitSettingSpecs: readonly SettingSpec[] = [
     default: 32,
     description: 'Most profiles one request may name',
   },
+  {
+    key: 'spring.profiles.validate',
+    type: 'boolean',
+    default: true,
+    description:
+      "Requested profiles follow Spring's rules (letters, digits and -_.+@, starting and ending with a letter or digit, no empty entry in a list); false lifts them, but a profile still never holds a control character, '/', '\\' or '..'",
+  },
 ];
 
 export const requestLimitSettingSpecs: readonly SettingSpec[] = [
