@@ -11,6 +11,7 @@ export {
 } from './environment/config-imports.js';
 export {
   rememberOrigins,
+  rememberSourceOrigin,
   sourceWithOrigins,
   storedSourcesByName,
   withOrigins,

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Environment, type FlatProperties } from '@confbus/core';
-import { rememberOrigins, setFlatProperty } from '@confbus/core/internal';
+import { rememberOrigins, rememberSourceOrigin, setFlatProperty } from '@confbus/core/internal';
 import { environmentJson, environmentJsonInSlices } from '../src/environment/environment-json.js';
 
 function source(size: number, prefix: string): FlatProperties {
@@ -42,10 +42,13 @@ describe('environment JSON in slices', () => {
     };
     // Served after decryption: one source copied with a changed value (it loses that value's origin).
     const decrypted = { ...big, 'big.key1[1]': 'clear text' };
+    // A large source with one origin for every value (as the overrides source has), sliced too.
+    const overrides = source(3000, 'forced');
+    rememberSourceOrigin(overrides, 'Config server overrides');
     const served: Environment = {
       ...stored,
       propertySources: [
-        { name: 'overrides', source: { forced: 'x' } },
+        { name: 'overrides', source: overrides },
         { name: 'file:///repo/app-dev.yml', source: decrypted },
         ...stored.propertySources.slice(1),
       ],
@@ -61,5 +64,7 @@ describe('environment JSON in slices', () => {
       );
     }
     assert.match(environmentJson(served, stored).toString(), /"big.key2\[2\]":\{"value":"v/);
+    const sliced = (await environmentJsonInSlices(served, stored)).toString();
+    assert.match(sliced, /"forced.key2999\[2\]":\{"value":"v [^}]*","origin":"Config server overrides"\}/);
   });
 });

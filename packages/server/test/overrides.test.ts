@@ -44,6 +44,22 @@ describe('overrides', () => {
     });
   });
 
+  it('carry the origin "Config server overrides" in the v2 media type, as Spring gives them', async () => {
+    for (const path of ['/app/dev', '/app/dev/main']) {
+      const body = (
+        await server.get(path, { accept: 'application/vnd.spring-cloud.config-server.v2+json' })
+      ).json() as { propertySources: Array<{ name: string; source: Record<string, unknown> }> };
+      const [overrides, file] = body.propertySources;
+      assert.deepEqual(overrides?.source.foo, { value: 'forced', origin: 'Config server overrides' }, path);
+      assert.deepEqual(
+        overrides?.source.escaped,
+        { value: '${app.hello:Hello}', origin: 'Config server overrides' },
+        path,
+      );
+      assert.deepEqual(file?.source.foo, { value: 'dev', origin: '1:6' }, 'files keep their line:column');
+    }
+  });
+
   it('win in the rendered files too', async () => {
     const yml = await server.get('/app-dev.yml');
     assert.match(yml.body, /^foo: forced$/m);

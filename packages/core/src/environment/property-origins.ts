@@ -2,16 +2,25 @@
  * Origin tracking for Spring's v2 media type (`application/vnd.spring-cloud.config-server.v2+json`): each value
  * written as `{"value": …, "origin": "line:column"}` where the file recorded where it was written, as Spring's
  * PassthruEnvironmentRepository does. Values without a recorded origin stay bare: a decrypted `{cipher}` value
- * (Spring serves its clear text without origin), `invalid.<key>`, and the `overrides` source.
- * Origins are remembered per parsed properties object (a WeakMap), so cached documents keep theirs.
+ * (Spring serves its clear text without origin) and `invalid.<key>`. A source the server makes itself can carry
+ * one origin for all its values (the `overrides` source: "Config server overrides", as Spring's
+ * EnvironmentEncryptorEnvironmentRepository describes them). Origins are remembered per properties object (a
+ * WeakMap), so cached documents keep theirs.
  */
 import type { FlatProperties } from '../codecs/flatten.js';
 import type { Environment, PropertySource } from './environment.js';
 
 const ORIGINS = new WeakMap<FlatProperties, Readonly<Record<string, string>>>();
+/** Sources whose every value has one origin, whatever the stored environment holds. */
+const SOURCE_ORIGINS = new WeakMap<FlatProperties, string>();
 
 export function rememberOrigins(properties: FlatProperties, origins: Readonly<Record<string, string>>): void {
   ORIGINS.set(properties, origins);
+}
+
+/** Every value of `properties` (a source the server adds itself) has `origin` in the v2 media type. */
+export function rememberSourceOrigin(properties: FlatProperties, origin: string): void {
+  SOURCE_ORIGINS.set(properties, origin);
 }
 
 /**
@@ -33,17 +42,27 @@ export function storedSourcesByName(stored: Environment): Map<string, FlatProper
   return new Map(stored.propertySources.map((source) => [source.name, source.source]));
 }
 
-/** One property source as v2 JSON values (see withOrigins); `stored` is the same source before decryption. */
+/**
+ * One property source as v2 JSON values (see withOrigins); `stored` is the same source before decryption, `whole`
+ * the served source's properties when `source` holds a part of them.
+ */
 export function sourceWithOrigins(
   source: PropertySource,
   stored: FlatProperties | undefined,
+  whole: FlatProperties = source.source,
 ): { name: string; source: Record<string, unknown> } {
   const origins = stored === undefined ? undefined : ORIGINS.get(stored);
+  const sourceOrigin = SOURCE_ORIGINS.get(whole);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(source.source)) {
     const origin = origins !== undefined && Object.hasOwn(origins, key) ? origins[key] : undefined;
     const unchanged = stored !== undefined && Object.hasOwn(stored, key) && Object.is(stored[key], value);
-    const described = origin !== undefined && unchanged ? { value, origin } : value;
+    const described =
+      sourceOrigin !== undefined
+        ? { value, origin: sourceOrigin }
+        : origin !== undefined && unchanged
+          ? { value, origin }
+          : value;
     // A plain assignment is several times cheaper than defining the property; `__proto__` must be defined.
     if (key === '__proto__')
       Object.defineProperty(out, key, {

@@ -54,7 +54,9 @@ async function sourceJson(
       for (const key of keys.slice(start, start + STEP_PROPERTIES))
         setFlatProperty(part, key, source.source[key] as FlatProperties[string]);
     }
-    const text = writeJson(v2 ? sourceWithOrigins({ name: source.name, source: part }, stored).source : part);
+    const text = writeJson(
+      v2 ? sourceWithOrigins({ name: source.name, source: part }, stored, source.source).source : part,
+    );
     if (text.length > 2) members.push(text.slice(1, -1));
   }
   return `{${members.join(',')}}`;

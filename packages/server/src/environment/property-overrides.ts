@@ -3,9 +3,11 @@
  * first (winning) property source, named `overrides`, after decryption — where Spring's
  * EnvironmentEncryptorEnvironmentRepository adds them. Like every setting, their `${...}` placeholders were
  * resolved against the server's own settings (settings-resolver); one the server cannot resolve, or one written
- * `\${...}`, reaches the client, which resolves it. Spring's `\{` escape is unescaped here, as Spring does.
+ * `\${...}`, reaches the client, which resolves it. Spring's `\{` escape is unescaped here, as Spring does. In
+ * the v2 media type each value's origin is "Config server overrides", as Spring gives it.
  */
 import type { Environment, Settings } from '@confbus/core';
+import { rememberSourceOrigin } from '@confbus/core/internal';
 
 export const OVERRIDES = 'spring.cloud.config.server.overrides';
 
@@ -27,10 +29,11 @@ function unescape(value: string): string {
   return value;
 }
 
+export const OVERRIDES_ORIGIN = 'Config server overrides';
+
 export function withOverrides(environment: Environment, overrides: Record<string, string>): Environment {
   if (Object.keys(overrides).length === 0) return environment;
-  return {
-    ...environment,
-    propertySources: [{ name: 'overrides', source: { ...overrides } }, ...environment.propertySources],
-  };
+  const source = { ...overrides };
+  rememberSourceOrigin(source, OVERRIDES_ORIGIN);
+  return { ...environment, propertySources: [{ name: 'overrides', source }, ...environment.propertySources] };
 }
