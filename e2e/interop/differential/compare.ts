@@ -41,6 +41,8 @@ export const TOPICS = {
   listAndNotList: 'a key that is a list in one file and not in another',
   compoundKeys: 'a key that is both a value and a parent',
   origins: 'origins in the v2 media type',
+  dotDot: '`..` inside a name or profile',
+  validateOff: '`spring.profiles.validate=false`',
 } as const;
 
 /**
@@ -59,12 +61,13 @@ function parseExact(text: string): unknown {
 }
 
 export async function compareEnvironment(endpoints: Endpoints, path: string): Promise<Difference[]> {
+  const logMark = endpoints.springLog.length;
   const [ours, theirs] = await Promise.all([
     fetchBoth(endpoints.confbus, path, 'application/json'),
     fetchBoth(endpoints.spring, path, 'application/json'),
   ]);
   if (ours.status !== theirs.status) {
-    return [statusDifference(path, ours, theirs)];
+    return [statusDifference(path, ours, theirs, await profileStatusTopic(endpoints, logMark, ours, theirs))];
   }
   if (ours.status !== 200) return [];
   const a = parseExact(ours.text) as EnvironmentJson;
@@ -154,7 +157,10 @@ export async function compareRendered(endpoints: Endpoints, path: string): Promi
       ours.status === 200 &&
       /\.(yml|yaml|json)$/.test(path) &&
       (await springLoggedListCast(endpoints.springLog, logMark));
-    return [statusDifference(path, ours, theirs, listCast ? TOPICS.listAndNotList : undefined)];
+    const topic = listCast
+      ? TOPICS.listAndNotList
+      : await profileStatusTopic(endpoints, logMark, ours, theirs);
+    return [statusDifference(path, ours, theirs, topic)];
   }
   if (ours.status !== 200 || ours.text === theirs.text) return [];
   const format = path.slice(path.lastIndexOf('.') + 1);
@@ -185,6 +191,31 @@ async function springLoggedListCast(log: readonly string[], mark: number): Promi
     return await waitFor('the ClassCastException in the Spring log', found, { timeoutMs: 10_000 });
   } catch {
     return false;
+  }
+}
+
+/**
+ * The topic of a status difference over a requested profile, when its cause is shown: confbus's 400 naming
+ * `..` where Spring served the profile (TOPICS.dotDot); Spring's 500 from Spring Boot's ProfilesValidator (its
+ * Git and native backends check profiles in the context they build, with the controller's check switched off)
+ * where confbus served it (TOPICS.validateOff).
+ */
+async function profileStatusTopic(
+  endpoints: Endpoints,
+  mark: number,
+  ours: { status: number; text: string },
+  theirs: { status: number; text: string },
+): Promise<string | undefined> {
+  if (ours.status === 400 && theirs.status === 200 && /'\.\.' is not allowed/.test(ours.text))
+    return TOPICS.dotDot;
+  if (ours.status !== 200 || theirs.status !== 500) return undefined;
+  const found = () =>
+    endpoints.springLog.slice(mark).some((line) => /ProfilesValidator\.validate/.test(line));
+  try {
+    await waitFor("Spring Boot's ProfilesValidator in the Spring log", found, { timeoutMs: 10_000 });
+    return TOPICS.validateOff;
+  } catch {
+    return undefined;
   }
 }
 
@@ -250,10 +281,10 @@ function statusDifference(
   path: string,
   ours: { status: number; text: string },
   theirs: { status: number; text: string },
-  topic = `status ${theirs.status} vs ${ours.status}`,
+  topic: string | undefined,
 ): Difference {
   return {
-    topic,
+    topic: topic ?? `status ${theirs.status} vs ${ours.status}`,
     request: path,
     detail: `confbus ${ours.status} ${ours.text.slice(0, 300)}\nSpring ${theirs.status} ${theirs.text.slice(0, 300)}`,
   };
