@@ -49,7 +49,7 @@ export async function startPortedServer(
 }
 
 /** node:http sends the path as it is, as Spring's MockMvc tests hand it to the controller. */
-function rawGet(
+export function rawGet(
   base: string,
   path: string,
   accept?: string,
