@@ -1,0 +1,432 @@
+/**
+ * Spring Cloud Config's own tests of its Git repositories (JGitEnvironmentRepositoryIntegrationTests,
+ * MultipleJGitEnvironmentRepository{,Integration}Tests, MultipleJGitEnvironmentLabelPlaceholderRepositoryTests)
+ * and of its native backend (NativeEnvironmentRepositoryTests), ported to HTTP against confbus (main at 5.0.x).
+ * Each case names the Spring test it comes from. A case with `todo` fails today for a reason whose fix lies in
+ * packages/server/src/{git,repositories,native}/ (reworked elsewhere): todo-backends.test.ts runs those as
+ * node:test todos, backends.test.ts the rest.
+ */
+import assert from 'node:assert/strict';
+import { basename, dirname, relative } from 'node:path';
+import { startGitHttpServer } from '@confbus/testkit/git-http';
+import { selfSignedCertificate } from '@confbus/testkit/tls-certificate';
+import {
+  CONFIG_REPO,
+  NATIVE_FOLDER,
+  TEST1_REPO,
+  type ServerIn,
+  remoteWith,
+  startServerIn,
+} from './backend-fixtures.js';
+
+export interface BackendCase {
+  /** The Spring test (Class.method). */
+  readonly spring: string;
+  /** Why it fails today, for the todo file; absent: it passes. */
+  readonly todo?: string;
+  readonly run: () => Promise<void>;
+}
+
+const GIT = 'spring.cloud.config.server.git';
+const NATIVE = 'spring.cloud.config.server.native';
+
+interface Source {
+  name: string;
+  source: Record<string, unknown>;
+}
+
+async function sources(server: ServerIn, path: string): Promise<Source[]> {
+  const response = await fetch(`${server.base}${path}`);
+  const body = await response.text();
+  assert.equal(response.status, 200, `${path}: ${body}`);
+  return (JSON.parse(body) as { propertySources: Source[] }).propertySources;
+}
+
+/** Starts a server in a folder holding `files`, runs `check`, and always stops it. */
+async function withServer(
+  files: Record<string, string>,
+  settings: (cwd: string) => Record<string, string>,
+  check: (server: ServerIn) => Promise<void>,
+): Promise<void> {
+  let server: ServerIn | undefined;
+  try {
+    server = await startServerIn(files, settings);
+    await check(server);
+  } finally {
+    await server?.stop();
+  }
+}
+
+/** A multiple-repository case: the default repository and test1, with `repos` settings. */
+function multiRepo(
+  spring: string,
+  repos: (test1Uri: string) => Record<string, string>,
+  path: string,
+  todo?: string,
+): BackendCase {
+  return {
+    spring,
+    ...(todo ? { todo } : {}),
+    async run() {
+      const [main, test1] = await Promise.all([remoteWith(CONFIG_REPO), remoteWith(TEST1_REPO, 'test1')]);
+      try {
+        await withServer(
+          {},
+          () => ({ [`${GIT}.uri`]: main.url, ...repos(test1.url) }),
+          async (server) => {
+            const found = await sources(server, path);
+            assert.equal(found.length, 2, JSON.stringify(found));
+            assert.ok(
+              found.every((source) => source.name.startsWith(test1.url)),
+              'served from test1',
+            );
+          },
+        );
+      } finally {
+        await main.remove();
+        await test1.remove();
+      }
+    },
+  };
+}
+
+const BRACKETS = 'bracketed map keys (`repos[test1].pattern`) are refused at start';
+
+const gitCases: BackendCase[] = [
+  {
+    spring: 'MultipleJGitEnvironmentRepositoryIntegrationTests.defaultRepo',
+    async run() {
+      const main = await remoteWith(CONFIG_REPO);
+      try {
+        await withServer(
+          {},
+          () => ({ [`${GIT}.uri`]: main.url }),
+          async (server) => {
+            assert.equal((await sources(server, '/bar/staging/master')).length, 2);
+          },
+        );
+      } finally {
+        await main.remove();
+      }
+    },
+  },
+  multiRepo(
+    'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepo',
+    (uri) => ({ [`${GIT}.repos[test1].pattern`]: '*test1*', [`${GIT}.repos[test1].uri`]: uri }),
+    '/test1-svc/staging/master',
+    BRACKETS,
+  ),
+  multiRepo(
+    'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepoWithRefreshRate',
+    (uri) => ({
+      [`${GIT}.repos[test1].pattern`]: '*test1*',
+      [`${GIT}.repos[test1].uri`]: uri,
+      [`${GIT}.refresh-rate`]: '30',
+    }),
+    '/test1-svc/staging/master',
+    BRACKETS,
+  ),
+  multiRepo(
+    'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepoWithProfile',
+    (uri) => ({ [`${GIT}.repos[test1].pattern`]: '*/staging', [`${GIT}.repos[test1].uri`]: uri }),
+    '/test1-svc/staging/master',
+    BRACKETS,
+  ),
+  multiRepo(
+    'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepoWithProfileDefaultPatterns',
+    (uri) => ({ [`${GIT}.repos[test1].pattern`]: '*/staging', [`${GIT}.repos[test1].uri`]: uri }),
+    '/test1-svc/staging,cloud/master',
+    BRACKETS,
+  ),
+  multiRepo(
+    'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepoWithProfiles',
+    (uri) => ({
+      [`${GIT}.repos[test1].pattern[0]`]: '*/staging,*',
+      [`${GIT}.repos[test1].pattern[1]`]: '*/*,staging',
+      [`${GIT}.repos[test1].pattern[2]`]: '*/staging',
+      [`${GIT}.repos[test1].uri`]: uri,
+    }),
+    '/test1-svc/cloud,staging/master',
+    BRACKETS,
+  ),
+  // The same mappings in the dotted spelling confbus reads: the behaviour itself is there.
+  multiRepo(
+    'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepo (dotted keys)',
+    (uri) => ({ [`${GIT}.repos.test1.pattern`]: '*test1*', [`${GIT}.repos.test1.uri`]: uri }),
+    '/test1-svc/staging/master',
+  ),
+  multiRepo(
+    'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepoWithProfileDefaultPatterns (dotted keys)',
+    (uri) => ({ [`${GIT}.repos.test1.pattern`]: '*/staging', [`${GIT}.repos.test1.uri`]: uri }),
+    '/test1-svc/staging,cloud/master',
+  ),
+  multiRepo(
+    'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepoWithProfiles (dotted keys)',
+    (uri) => ({
+      [`${GIT}.repos.test1.pattern`]: '*/staging,*,*/*,staging,*/staging',
+      [`${GIT}.repos.test1.uri`]: uri,
+    }),
+    '/test1-svc/cloud,staging/master',
+  ),
+  multiRepo(
+    'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepoWithJustUri',
+    (uri) => ({ [`${GIT}.repos.test1-svc.uri`]: uri }),
+    '/test1-svc/staging/master',
+  ),
+  multiRepo(
+    'MultipleJGitEnvironmentRepositoryIntegrationTests.patternMatchingShortcutSyntax',
+    (uri) => ({ [`${GIT}.repos.test1-svc`]: uri }),
+    '/test1-svc/staging/master',
+    'the `repos.<name>=<uri>` shortcut is ignored',
+  ),
+  {
+    spring: 'ConfigServerTestUtils.prepareLocalRepo (every JGit test): a `file:./relative` uri',
+    todo: '`file:./relative`, `file:/absolute` and plain relative uris answer 503',
+    async run() {
+      const main = await remoteWith(CONFIG_REPO);
+      try {
+        await withServer(
+          {},
+          (cwd) => ({ [`${GIT}.uri`]: `file:./${relative(cwd, main.path)}` }),
+          async (server) => {
+            assert.equal((await sources(server, '/bar/staging/master')).length, 2);
+          },
+        );
+        await withServer(
+          {},
+          () => ({ [`${GIT}.uri`]: `file:${main.path}` }),
+          async (server) => {
+            assert.equal((await sources(server, '/bar/staging/master')).length, 2);
+          },
+        );
+        await withServer(
+          {},
+          (cwd) => ({ [`${GIT}.uri`]: relative(cwd, main.path) }),
+          async (server) => {
+            assert.equal((await sources(server, '/bar/staging/master')).length, 2);
+          },
+        );
+      } finally {
+        await main.remove();
+      }
+    },
+  },
+  {
+    spring: 'MultipleJGitEnvironmentLabelPlaceholderRepositoryTests.defaultRepo, missingRepo',
+    async run() {
+      const labelled = await remoteWith(
+        { 'application.yml': 'info:\n  foo: bar\n' },
+        'master-labeltest-config-repo',
+      );
+      try {
+        const uri = labelled.url.replace('master-labeltest', '{label}-labeltest');
+        await withServer(
+          {},
+          () => ({ [`${GIT}.uri`]: uri }),
+          async (server) => {
+            for (const app of ['bar', 'missing-config-repo']) {
+              const found = await sources(server, `/${app}/staging/master`);
+              assert.deepEqual(
+                found.map((source) => source.name),
+                [`${labelled.url}/application.yml`],
+              );
+            }
+          },
+        );
+      } finally {
+        await labelled.remove();
+      }
+    },
+  },
+  {
+    spring: 'MultipleJGitEnvironmentLabelPlaceholderRepositoryTests.defaultLabelRepo',
+    todo: 'a `{label}` uri with no label in the request answers 404 where Spring falls back from main to master',
+    async run() {
+      const labelled = await remoteWith(
+        { 'application.yml': 'info:\n  foo: bar\n' },
+        'master-labeltest-config-repo',
+      );
+      try {
+        const uri = labelled.url.replace('master-labeltest', '{label}-labeltest');
+        await withServer(
+          {},
+          () => ({ [`${GIT}.uri`]: uri }),
+          async (server) => {
+            const found = await sources(server, '/bar/staging');
+            assert.deepEqual(
+              found.map((source) => source.name),
+              [`${labelled.url}/application.yml`],
+            );
+          },
+        );
+      } finally {
+        await labelled.remove();
+      }
+    },
+  },
+  {
+    spring: 'MultipleJGitEnvironmentRepositoryTests.setSkipSslValidation',
+    todo: "`git.skip-ssl-validation=true` does not override a named repository's explicit `false` (Spring forces it)",
+    async run() {
+      const tls = await selfSignedCertificate();
+      const main = await remoteWith(CONFIG_REPO);
+      const test1 = await remoteWith(TEST1_REPO, 'test1');
+      const http = await startGitHttpServer(dirname(test1.path), { tls });
+      try {
+        const settings = () => ({
+          [`${GIT}.uri`]: main.url,
+          [`${GIT}.skip-ssl-validation`]: 'true',
+          [`${GIT}.repos.test1.pattern`]: 'test1-svc',
+          [`${GIT}.repos.test1.uri`]: http.url(basename(test1.path)),
+          [`${GIT}.repos.test1.skip-ssl-validation`]: 'false',
+        });
+        await withServer({}, settings, async (server) => {
+          assert.equal((await sources(server, '/test1-svc/staging/master')).length, 2);
+        });
+      } finally {
+        await http.stop();
+        await main.remove();
+        await test1.remove();
+      }
+    },
+  },
+];
+
+/** A native-backend case: Spring's test folder at `test/` in the server's working directory. */
+function native(
+  spring: string,
+  settings: (cwd: string) => Record<string, string>,
+  check: (server: ServerIn) => Promise<void>,
+  todo?: string,
+): BackendCase {
+  return {
+    spring,
+    ...(todo ? { todo } : {}),
+    run: () =>
+      withServer(
+        prefixed('test/', NATIVE_FOLDER),
+        (cwd) => ({ 'spring.profiles.active': 'native', ...settings(cwd) }),
+        check,
+      ),
+  };
+}
+
+function prefixed(prefix: string, files: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(files).map(([file, text]) => [`${prefix}${file}`, text]));
+}
+
+const at = (cwd: string, pattern = '') => ({ [`${NATIVE}.search-locations`]: `file:${cwd}/test/${pattern}` });
+const fooOf = async (server: ServerIn, path: string) =>
+  (await sources(server, path)).map((s) => s.source.foo);
+
+const nativeCases: BackendCase[] = [
+  native('NativeEnvironmentRepositoryTests.prefixedWithFile', at, async (server) => {
+    assert.equal((await sources(server, '/foo/development/master')).length, 2);
+  }),
+  native(
+    "NativeEnvironmentRepositoryTests.prefixedWithFile (Spring's own `file:./src/test/resources/test`)",
+    () => ({ [`${NATIVE}.search-locations`]: 'file:./test' }),
+    async (server) => assert.equal((await sources(server, '/foo/development/master')).length, 2),
+  ),
+  native('NativeEnvironmentRepositoryTests.prefixedYaml, prefixedMultiDocProperties', at, async (server) => {
+    for (const app of ['bar', 'baz']) {
+      const found = await sources(server, `/${app}/development/master`);
+      assert.equal(found.length, 2, app);
+      assert.notEqual(found[0]!.name, found[1]!.name, 'gh-1778: the documents have names of their own');
+    }
+  }),
+  native(
+    'NativeEnvironmentRepositoryTests.placeholdersLabel, placeholdersNoTrailingSlash',
+    (cwd) => at(cwd, '{label}'),
+    async (server) => {
+      assert.deepEqual(await fooOf(server, '/foo/development/dev'), ['dev_bar']);
+    },
+  ),
+  native(
+    'NativeEnvironmentRepositoryTests.placeholdersProfile, placeholdersProfiles',
+    (cwd) => at(cwd, '{profile}/'),
+    async (server) => {
+      assert.deepEqual(await fooOf(server, '/foo/dev/master'), ['dev_bar']);
+      assert.deepEqual(await fooOf(server, '/foo/dev,mysql/master'), ['mysql', 'dev_bar']);
+    },
+  ),
+  native(
+    'NativeEnvironmentRepositoryTests.placeholdersApplicationAndProfile, placeholdersApplicationWithPrefixAndProfile',
+    (cwd) => at(cwd, '{profile}/{application}/'),
+    async (server) => {
+      assert.deepEqual(await fooOf(server, '/app/dev/master'), ['app']);
+      assert.deepEqual(await fooOf(server, '/applicationxyz/dev/master'), ['default-app']);
+    },
+  ),
+  native(
+    'NativeEnvironmentRepositoryTests.locationAddLabelLocations',
+    (cwd) => at(cwd, 'dev/'),
+    async (server) => {
+      const foo = await fooOf(server, '/foo/development/ignore');
+      assert.equal(foo.length, 2);
+      assert.notEqual(foo[0], 'dev_bar');
+    },
+  ),
+  native(
+    'NativeEnvironmentRepositoryTests.locationDontAddLabelLocations',
+    (cwd) => ({ ...at(cwd, 'dev/'), [`${NATIVE}.add-label-locations`]: 'false' }),
+    async (server) => assert.deepEqual(await fooOf(server, '/foo/development/ignore'), ['dev_bar']),
+  ),
+  native(
+    'NativeEnvironmentRepositoryTests.locationAddMultipleLabelLocations',
+    (cwd) => at(cwd, 'dev/'),
+    async (server) => {
+      assert.deepEqual(await fooOf(server, '/foo/development/ignore,applicationxyz'), [
+        'app',
+        'default-app',
+        'dev_bar',
+      ]);
+    },
+    'several labels repeat the plain locations and reverse label precedence',
+  ),
+  native(
+    'NativeEnvironmentRepositoryTests.locationNoDuplicates',
+    (cwd) => ({ [`${NATIVE}.search-locations`]: `file:${cwd}/test/{profile},file:${cwd}/test/dev` }),
+    async (server) => assert.equal((await sources(server, '/foo/dev/master')).length, 1),
+    'the same folder reached twice is searched twice',
+  ),
+  native(
+    'NativeEnvironmentRepositoryTests.testDefaultLabel',
+    (cwd) => ({ [`${NATIVE}.search-locations`]: `file:${cwd}/`, [`${NATIVE}.default-label`]: 'test' }),
+    async (server) => assert.equal((await fooOf(server, '/foo/default'))[0], 'test_bar'),
+  ),
+  native('NativeEnvironmentRepositoryTests.testImportPrefixedWithFile', at, async (server) => {
+    assert.equal((await sources(server, '/import/default/master')).length, 3);
+  }),
+  {
+    spring: 'NativeEnvironmentRepositoryTests.vanilla (default search locations: the working directory)',
+    run: () =>
+      withServer(
+        NATIVE_FOLDER,
+        () => ({ 'spring.profiles.active': 'native' }),
+        async (server) => {
+          assert.equal((await sources(server, '/foo/development/master')).length, 2);
+        },
+      ),
+  },
+  {
+    spring: 'NativeEnvironmentRepositoryTests.emptySearchLocations, testImportEmptySearchLocations',
+    todo: 'an empty `native.search-locations` serves nothing (Spring uses its defaults)',
+    run: () =>
+      withServer(
+        NATIVE_FOLDER,
+        () => ({ 'spring.profiles.active': 'native', [`${NATIVE}.search-locations`]: '' }),
+        async (server) => {
+          assert.equal((await sources(server, '/foo/development/master')).length, 2);
+          assert.equal((await sources(server, '/import/default/master')).length, 3);
+        },
+      ),
+  },
+  native(
+    'NativeEnvironmentRepositoryTests.testImportWithoutPrefix',
+    () => ({ [`${NATIVE}.search-locations`]: 'test' }),
+    async (server) => assert.equal((await sources(server, '/import/default/master')).length, 3),
+  ),
+];
+
+export const backendCases: readonly BackendCase[] = [...gitCases, ...nativeCases];
