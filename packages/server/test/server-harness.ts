@@ -23,11 +23,13 @@ export async function createAndListen(
   logger: pino.Logger,
   work: TempDir,
   prepare: (server: ConfigServer) => void = () => undefined,
+  /** A settings file, as `confbus server` reads one. */
+  file?: { path: string; text: string },
 ): Promise<{ server: ConfigServer; base: string }> {
   let server: ConfigServer | undefined;
   try {
     server = await createConfigServer({
-      settings: resolveServerSettings({ args, env: {} }),
+      settings: resolveServerSettings({ args, env: {}, ...(file ? { file } : {}) }),
       logger,
       cwd: work.path,
     });

@@ -395,6 +395,29 @@ const nativeCases: BackendCase[] = [
     (cwd) => ({ [`${NATIVE}.search-locations`]: `file:${cwd}/`, [`${NATIVE}.default-label`]: 'test' }),
     async (server) => assert.equal((await fooOf(server, '/foo/default'))[0], 'test_bar'),
   ),
+  {
+    spring: 'NativeConfigServerIntegrationTests.testConfigServerDoesNotReturnItsOwnConfiguration',
+    todo: "the native backend serves the server's own settings file (./application.yml) to every application",
+    async run() {
+      // Native with its default search locations: the working directory holds the server's settings file.
+      const settingsFile = [
+        'spring.profiles.active: native',
+        'spring.cloud.config.server.overrides.spring.cloud.config.enabled: true',
+        'info.own: configuration',
+        '',
+      ].join('\n');
+      const server = await startServerIn({ 'application.yml': settingsFile }, () => ({}), 'application.yml');
+      try {
+        const found = await sources(server, '/configserver/default');
+        assert.deepEqual(
+          found.map((source) => source.name),
+          ['overrides'],
+        );
+      } finally {
+        await server.stop();
+      }
+    },
+  },
   native('NativeEnvironmentRepositoryTests.testImportPrefixedWithFile', at, async (server) => {
     assert.equal((await sources(server, '/import/default/master')).length, 3);
   }),

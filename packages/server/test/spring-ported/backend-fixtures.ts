@@ -4,7 +4,9 @@
  * `src/test/resources/test` folder. `startServerIn` starts confbus with a working directory the test chose, for
  * settings Spring reads relative to it (`file:./...`, native defaults).
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { readSettingsFile } from '@confbus/core';
 import { dirname, join } from 'node:path';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TempDir, makeTempDir } from '@confbus/testkit/temp-dir';
@@ -63,22 +65,30 @@ export interface ServerIn {
 
 /**
  * A server whose working directory is a fresh folder holding `files` (the Git mirror's basedir inside it),
- * started with the settings `settingsIn` gives for that folder.
+ * started with the settings `settingsIn` gives for that folder, and with `settingsFile` (one of `files`) read as
+ * its settings file, as `confbus server` reads `./application.yml`.
  */
 export async function startServerIn(
   files: Record<string, string>,
   settingsIn: (cwd: string) => Record<string, string>,
+  settingsFile?: string,
 ): Promise<ServerIn> {
   const work = await makeTempDir('confbus-spring-cwd-');
   await writeFolder(work.path, files);
   const settings = settingsIn(work.path);
+  const file =
+    settingsFile === undefined
+      ? undefined
+      : readSettingsFile({ path: settingsFile, optional: false }, work.path, (path) =>
+          readFileSync(path, 'utf8'),
+        );
   const args = Object.entries({
     'server.port': '0',
     'server.address': '127.0.0.1',
     'spring.cloud.config.server.git.basedir': join(work.path, '.mirror'),
     ...settings,
   }).map(([key, value]) => `--${key}=${value}`);
-  const { server, base } = await createAndListen(args, pino({ level: 'silent' }), work);
+  const { server, base } = await createAndListen(args, pino({ level: 'silent' }), work, undefined, file);
   return {
     base,
     server,
