@@ -386,7 +386,7 @@ describe('placeholders in renderings', () => {
     assert.deepEqual((JSON.parse(as('json')) as { list: unknown }).list, ['hello']);
     const properties = as('properties');
     assert.match(properties, /^spaced: \$\{ greeting \} world$/m);
-    assert.match(properties, /^spacedDefault:  dflt $/m);
+    assert.match(properties, /^spacedDefault: {2}dflt $/m);
   });
 
   it('writes a value that resolves to several lines as a YAML block, and valid JSON', () => {
