@@ -90,6 +90,36 @@ function multiRepo(
   };
 }
 
+/**
+ * A `{label}` in the uri (`{label}-labeltest-config-repo`, Spring's master-labeltest-config-repo): each path is
+ * served from the master one, its application.yml alone.
+ */
+function labelPlaceholder(spring: string, paths: readonly string[], todo?: string): BackendCase {
+  return {
+    spring,
+    ...(todo ? { todo } : {}),
+    async run() {
+      const files = { 'application.yml': 'info:\n  foo: bar\n' };
+      const labelled = await remoteWith(files, 'master-labeltest-config-repo');
+      try {
+        const uri = labelled.url.replace('master-labeltest', '{label}-labeltest');
+        await withServer(
+          {},
+          () => ({ [`${GIT}.uri`]: uri }),
+          async (server) => {
+            for (const path of paths) {
+              const names = (await sources(server, path)).map((source) => source.name);
+              assert.deepEqual(names, [`${labelled.url}/application.yml`], path);
+            }
+          },
+        );
+      } finally {
+        await labelled.remove();
+      }
+    },
+  };
+}
+
 const BRACKETS = 'bracketed map keys (`repos[test1].pattern`) are refused at start';
 
 const gitCases: BackendCase[] = [
@@ -211,59 +241,15 @@ const gitCases: BackendCase[] = [
       }
     },
   },
-  {
-    spring: 'MultipleJGitEnvironmentLabelPlaceholderRepositoryTests.defaultRepo, missingRepo',
-    async run() {
-      const labelled = await remoteWith(
-        { 'application.yml': 'info:\n  foo: bar\n' },
-        'master-labeltest-config-repo',
-      );
-      try {
-        const uri = labelled.url.replace('master-labeltest', '{label}-labeltest');
-        await withServer(
-          {},
-          () => ({ [`${GIT}.uri`]: uri }),
-          async (server) => {
-            for (const app of ['bar', 'missing-config-repo']) {
-              const found = await sources(server, `/${app}/staging/master`);
-              assert.deepEqual(
-                found.map((source) => source.name),
-                [`${labelled.url}/application.yml`],
-              );
-            }
-          },
-        );
-      } finally {
-        await labelled.remove();
-      }
-    },
-  },
-  {
-    spring: 'MultipleJGitEnvironmentLabelPlaceholderRepositoryTests.defaultLabelRepo',
-    todo: 'a `{label}` uri with no label in the request answers 404 where Spring falls back from main to master',
-    async run() {
-      const labelled = await remoteWith(
-        { 'application.yml': 'info:\n  foo: bar\n' },
-        'master-labeltest-config-repo',
-      );
-      try {
-        const uri = labelled.url.replace('master-labeltest', '{label}-labeltest');
-        await withServer(
-          {},
-          () => ({ [`${GIT}.uri`]: uri }),
-          async (server) => {
-            const found = await sources(server, '/bar/staging');
-            assert.deepEqual(
-              found.map((source) => source.name),
-              [`${labelled.url}/application.yml`],
-            );
-          },
-        );
-      } finally {
-        await labelled.remove();
-      }
-    },
-  },
+  labelPlaceholder('MultipleJGitEnvironmentLabelPlaceholderRepositoryTests.defaultRepo, missingRepo', [
+    '/bar/staging/master',
+    '/missing-config-repo/staging/master',
+  ]),
+  labelPlaceholder(
+    'MultipleJGitEnvironmentLabelPlaceholderRepositoryTests.defaultLabelRepo',
+    ['/bar/staging'],
+    'a `{label}` uri with no label in the request answers 404 where Spring falls back from main to master',
+  ),
   {
     spring: 'MultipleJGitEnvironmentRepositoryTests.setSkipSslValidation',
     todo: "`git.skip-ssl-validation=true` does not override a named repository's explicit `false` (Spring forces it)",
