@@ -383,7 +383,6 @@ const nativeCases: BackendCase[] = [
   ),
   {
     spring: 'NativeConfigServerIntegrationTests.testConfigServerDoesNotReturnItsOwnConfiguration',
-    todo: "the native backend serves the server's own settings file (./application.yml) to every application",
     async run() {
       // Native with its default search locations: the working directory holds the server's settings file.
       const settingsFile = [

@@ -101,7 +101,7 @@ describe("Spring's NativeConfigServerIntegrationTests over HTTP", () => {
     assertConfigEnabled(environment);
   });
 
-  // testConfigServerDoesNotReturnItsOwnConfiguration fails today: todo-backends.test.ts runs it.
+  // testConfigServerDoesNotReturnItsOwnConfiguration: backends.test.ts (its server differs: no served files).
 });
 
 describe("Spring's EnvironmentEncryptorEnvironmentRepositoryTests over HTTP", () => {
