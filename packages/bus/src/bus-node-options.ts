@@ -42,6 +42,11 @@ export interface BusNodeOptions {
   /** Runs `busenv` and `busshutdown` events addressed to this node; without one they are only passed on. */
   readonly commandHandler?: BusCommandHandler;
   readonly logger: Logger;
+  /**
+   * Log every event received, and every ack from another node, at DEBUG in the shape Spring's TraceListener
+   * builds (`spring.cloud.bus.trace.enabled`; Spring stores nothing either).
+   */
+  readonly trace?: boolean;
   /** How long a publish waits for the broker before it fails (`confbus.bus.publish-timeout`); default 5 s. */
   readonly publishTimeoutMs?: number;
   /**

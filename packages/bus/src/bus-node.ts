@@ -216,6 +216,7 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
 
   #dispatch(e: BusEvent): void {
     this.#stats.received[e.type] = (this.#stats.received[e.type] ?? 0) + 1;
+    if (this.#options.trace) this.#trace(e);
     if (isAckEvent(e)) {
       this.emit('ack', e);
       return;
@@ -243,6 +244,18 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     this.#stats.refreshesHandled++;
     this.emit('refresh', e);
     void refreshThenAck(this.#handling, e);
+  }
+
+  /** Spring's TraceListener: an ack from another node (`spring.cloud.bus.ack`), or any other event received. */
+  #trace(e: BusEvent): void {
+    if (!isAckEvent(e)) {
+      const { type, id, originService: origin, destinationService: destination } = e;
+      this.#log.debug({ signal: 'spring.cloud.bus.sent', type, id, origin, destination }, 'bus trace');
+    } else if (!isFromSelf(e, this.#options.busId)) {
+      const event = e.event.slice(e.event.lastIndexOf('.') + 1);
+      const { ackId: id, originService: origin, ackDestinationService: destination } = e;
+      this.#log.debug({ signal: 'spring.cloud.bus.ack', event, id, origin, destination }, 'bus trace');
+    }
   }
 
   #isCommand(e: BusEvent): boolean {

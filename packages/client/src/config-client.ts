@@ -7,7 +7,8 @@
 import { EventEmitter } from 'node:events';
 import type { Logger, PropertyValue, Settings } from '@confbus/core';
 import { BusMember, type BusState } from './bus/bus-member.js';
-import type { BusHealth, ClientBus } from './bus/client-bus.js';
+import type { ClientBus } from './bus/client-bus.js';
+import type { BusHealth } from './bus/client-bus-types.js';
 import type { ClientSettings } from './client-settings.js';
 import { logStarted, prepareClient, type ClientParts, type ConfigClientOptions } from './client-startup.js';
 import type { SnapshotMeta } from './config-snapshot.js';

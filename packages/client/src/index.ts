@@ -1,13 +1,13 @@
 // The public API of @confbus/client (see README.md). Everything else in src/ is internal: tests import it from src.
 export type { ConfigSourceKind } from './config-snapshot.js';
 export type { Refreshable, RefreshableFactory, RefreshableOptions } from './refreshable.js';
-export {
-  ClientBus,
-  type BusHealth,
-  type BusRefreshOutcome,
-  type BusRefreshTarget,
-  type ClientBusOptions,
-} from './bus/client-bus.js';
+export { ClientBus } from './bus/client-bus.js';
+export type {
+  BusHealth,
+  BusRefreshOutcome,
+  BusRefreshTarget,
+  ClientBusOptions,
+} from './bus/client-bus-types.js';
 export { clientSettingSpecs, type ClientSettings, type RetryPolicy } from './client-settings.js';
 export {
   ConfigClient,

@@ -6,7 +6,14 @@ import { after, before, describe, it } from 'node:test';
 import type { BusNode } from '@confbus/bus';
 import { ConfigClient, createManagementHandler, clientSettingSpecs } from '@confbus/client';
 import { readBusSettings } from '../src/bus/bus-settings.js';
-import { createRefreshEvent, resolveSettings, type AckBusEvent } from '@confbus/core';
+import {
+  createEnvironmentChangeEvent,
+  createRefreshEvent,
+  createShutdownEvent,
+  resolveSettings,
+  type AckBusEvent,
+  type BusEvent,
+} from '@confbus/core';
 import { amqpBusMember } from '@confbus/testkit/bus-member';
 import { waitFor } from '@confbus/testkit/confbus-processes';
 import {
@@ -426,6 +433,89 @@ describe('client bus member', () => {
     );
     assert.equal(shutdownAck.originService, 'app:dev:2:env-b');
     await waitFor('b was asked to shut down', () => shutdowns === 1);
+  });
+
+  it("honours Spring's spring.cloud.bus.{refresh,env,shutdown}.enabled=false: acks those events, carries none out", async () => {
+    const id = 'app:dev:5:switched-off';
+    const { client, url, logger } = await startClient(
+      busArgs([
+        `--spring.cloud.bus.id=${id}`,
+        '--spring.cloud.bus.refresh.enabled=false',
+        '--spring.cloud.bus.env.enabled=false',
+        '--spring.cloud.bus.shutdown.enabled=false',
+        '--management.endpoints.web.exposure.include=busrefresh,busenv,busshutdown',
+      ]),
+    );
+    const sender = await startNode('sender:0:switches');
+    const acks: AckBusEvent[] = [];
+    const seen: BusEvent[] = [];
+    sender.on('ack', (ack) => acks.push(ack));
+    sender.on('other', (event) => seen.push(event));
+    sender.on('observed', (event) => seen.push(event));
+    let shutdowns = 0;
+    client.on('shutdown', () => shutdowns++);
+    const served = client.getString('group.comment');
+    publish('not for a node with bus refresh off');
+    const requestsBefore = stub.requests.length;
+
+    // From another node: each is acked (Spring's BusConsumer acks whatever listens), none is carried out.
+    const events = [
+      createEnvironmentChangeEvent('sender:0:switches', { 'group.comment': 'from-bus' }, id),
+      createShutdownEvent('sender:0:switches', id),
+      createRefreshEvent('sender:0:switches', id),
+    ];
+    for (const event of events) await sender.publish(event);
+    for (const event of events)
+      await waitFor(`the ack of ${event.type}`, () => acks.some((a) => a.ackId === event.id));
+    await waitFor(
+      'the shutdown handled',
+      () =>
+        shutdowns > 0 ||
+        logger.lines.some((line) => line.includes('spring.cloud.bus.shutdown.enabled=false')),
+    );
+    assert.equal(client.getString('group.comment'), served, 'neither busenv nor the refresh was applied');
+    assert.equal(stub.requests.length, requestsBefore, 'no fetch for the refresh');
+    assert.equal(shutdowns, 0);
+
+    // Asked of this node (addressed to it only: other clients share the vhost): sent on the bus, as Spring's
+    // endpoints publish whatever listens locally, but not carried out here.
+    const postJson = (path: string, body: unknown) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((response) => response.status);
+    assert.equal(await postJson(`/actuator/busenv/${id}`, { name: 'group.comment', value: 'local' }), 204);
+    assert.equal((await post(`${url}/actuator/busrefresh/${id}`)).status, 204);
+    assert.equal((await post(`${url}/actuator/busshutdown/${id}`)).status, 204);
+    await waitFor('the others were sent all three', () =>
+      [
+        'EnvironmentChangeRemoteApplicationEvent',
+        'RefreshRemoteApplicationEvent',
+        'ShutdownRemoteApplicationEvent',
+      ].every((type) => seen.some((event) => event.type === type && event.originService === id)),
+    );
+    assert.equal(client.getString('group.comment'), served);
+    assert.equal(stub.requests.length, requestsBefore);
+    assert.equal(shutdowns, 0);
+    assert.equal(client.busState.state, 'started', 'busshutdown did not close this node');
+  });
+
+  it("with spring.cloud.bus.trace.enabled, logs what it receives at DEBUG as Spring's TraceListener does", async () => {
+    const id = 'app:dev:6:traced';
+    const { logger } = await startClient(
+      busArgs([`--spring.cloud.bus.id=${id}`, '--spring.cloud.bus.trace.enabled=true']),
+    );
+    const sender = await startNode('sender:0:trace');
+    const acks: AckBusEvent[] = [];
+    sender.on('ack', (ack) => acks.push(ack));
+    const event = createRefreshEvent('sender:0:trace', id);
+    await sender.publish(event);
+    await waitFor('the ack', () => acks.some((a) => a.ackId === event.id));
+    const sent =
+      logger.lines.find((line) => line.startsWith('debug: bus trace') && line.includes(event.id)) ?? '';
+    assert.match(sent, /"signal":"spring\.cloud\.bus\.sent","type":"RefreshRemoteApplicationEvent"/);
+    assert.match(sent, /"origin":"sender:0:trace","destination":"app:dev:6:traced"/);
   });
 
   it('busenv and busshutdown answer only when exposed', async () => {

@@ -5,7 +5,7 @@
  */
 import type { Logger } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
-import type { BusRefreshTarget } from './client-bus.js';
+import type { BusRefreshTarget } from './client-bus-types.js';
 
 export class BusCatchUp {
   #running: Promise<void> | undefined;

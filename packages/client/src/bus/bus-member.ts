@@ -6,7 +6,8 @@
 import { defaultBusId, type Logger } from '@confbus/core';
 import type { ClientSettings } from '../client-settings.js';
 import { loadBusPackage } from './bus-package.js';
-import { ClientBus, type BusHealth, type BusRefreshTarget } from './client-bus.js';
+import { ClientBus } from './client-bus.js';
+import type { BusHealth, BusRefreshTarget } from './client-bus-types.js';
 
 /** The bus as the client sees it: off, waiting for `setLocalServerPort` (its id needs the port), or running. */
 export type BusState =

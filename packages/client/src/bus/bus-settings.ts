@@ -18,6 +18,34 @@ import { ConfigClientError } from '../errors.js';
 
 export const clientBusSettingSpecs: readonly SettingSpec[] = [
   {
+    key: 'spring.cloud.bus.refresh.enabled',
+    type: 'boolean',
+    default: true,
+    description:
+      "Refresh this node for bus refresh events addressed to it (and catch up after a broker outage); false: they are acked, not carried out, as Spring's RefreshListener is switched off",
+  },
+  {
+    key: 'spring.cloud.bus.env.enabled',
+    type: 'boolean',
+    default: true,
+    description:
+      'Apply busenv (EnvironmentChangeRemoteApplicationEvent) values addressed to this node; false: acked, not applied',
+  },
+  {
+    key: 'spring.cloud.bus.shutdown.enabled',
+    type: 'boolean',
+    default: true,
+    description:
+      'Shut this node down for a busshutdown (ShutdownRemoteApplicationEvent) addressed to it; false: acked, not carried out',
+  },
+  {
+    key: 'spring.cloud.bus.trace.enabled',
+    type: 'boolean',
+    default: false,
+    description:
+      "Log every bus event received and every ack from another node at DEBUG, as Spring's TraceListener does",
+  },
+  {
     key: 'confbus.bus.reconnect.initial-interval',
     type: 'integer',
     default: 1000,
@@ -51,8 +79,19 @@ export const clientBusSettingSpecs: readonly SettingSpec[] = [
   },
 ];
 
+/** Which of Spring's bus commands this node carries out when addressed (`spring.cloud.bus.<command>.enabled`). */
+export interface BusCommandSwitches {
+  readonly refresh: boolean;
+  readonly env: boolean;
+  readonly shutdown: boolean;
+}
+
 /** The bus package's `spring.cloud.bus.*` reading, plus the broker as a flat view and confbus's client keys. */
 export interface BusSettings extends BusMemberSettings {
+  /** Spring's switches: an event for a command switched off is acked, not carried out. */
+  readonly commands: BusCommandSwitches;
+  /** `spring.cloud.bus.trace.enabled`: every event received logged at DEBUG. */
+  readonly trace: boolean;
   /** The broker: RabbitMQ or Kafka (spring.cloud.stream.default-binder, see docs/bus-kafka.md). */
   readonly binder: BusBinder;
   /** Kafka brokers and topic creation, when the binder is kafka. */
@@ -87,6 +126,12 @@ export function readBusSettings(settings: Settings): BusSettings {
   const ackRoutingKey = settings.optionalString('confbus.bus.ack.routing-key') ?? `${destination}.acks`;
   return {
     ...readBusMemberSettings(settings),
+    commands: {
+      refresh: settings.boolean('spring.cloud.bus.refresh.enabled'),
+      env: settings.boolean('spring.cloud.bus.env.enabled'),
+      shutdown: settings.boolean('spring.cloud.bus.shutdown.enabled'),
+    },
+    trace: settings.boolean('spring.cloud.bus.trace.enabled'),
     binder,
     kafka,
     ackRoutingKey: ackRoutingKey === destination ? undefined : ackRoutingKey,

@@ -54,6 +54,7 @@ export function createClientBusNode(
     ackEnabled: settings.ackEnabled,
     ...(settings.ackDestination === undefined ? {} : { ackDestination: settings.ackDestination }),
     configNames: options.configNames,
+    trace: settings.trace,
     refreshHandler: { refresh: (event) => handlers.refresh(event) },
     commandHandler: {
       environmentChange: (values) => handlers.environmentChange(values),

@@ -19,45 +19,13 @@ import { messageOf } from '@confbus/core/internal';
 import { ConfigClientError } from '../errors.js';
 import { BusCatchUp } from './bus-catch-up.js';
 import { loadBusPackage, type BusPackage } from './bus-package.js';
-import { type BusIdentity, BusPresence } from './bus-presence.js';
-import type { BusSettings } from './bus-settings.js';
+import { BusPresence } from './bus-presence.js';
+import type { BusCommandSwitches } from './bus-settings.js';
 import { createClientBusNode } from './client-bus-node.js';
+import type { BusHealth, BusRefreshOutcome, ClientBusOptions } from './client-bus-types.js';
 
-/** What the bus needs from the config client (kept narrow so the two stay decoupled). */
-export interface BusRefreshTarget {
-  /** A refresh for a bus event. `atLeast`: the event's version hint, the commit the server should answer with at least. */
-  refresh(options: { atLeast?: string | undefined }): Promise<string[]>;
-  /** Fetches; refreshes only when the server's version differs. `null` = same version. */
-  refreshIfVersionChanged(): Promise<{ keys: string[]; from: string | null; to: string | null } | null>;
-  /** The current `config.client.version` (null before any fetch succeeded). */
-  currentVersion(): string | null;
-  /** `busenv`: set these properties, then refresh. */
-  applyEnvironment(values: Readonly<Record<string, string>>): Promise<string[]>;
-  /** `busshutdown`: shut the application down gracefully. */
-  shutdown(): Promise<void>;
-}
-
-export interface ClientBusOptions {
-  readonly settings: BusSettings;
-  readonly busId: string;
-  readonly identity: BusIdentity;
-  /** `spring.cloud.config.name` entries; a destination naming one of them also addresses this node. */
-  readonly configNames: readonly string[];
-  readonly target: BusRefreshTarget;
-  readonly logger: Logger;
-}
-
-export interface BusHealth {
-  readonly status: 'UP' | 'DOWN';
-  readonly details: { readonly busId: string; readonly destination: string; readonly connected: boolean };
-}
-
-/** Outcome of `refreshAndPublish`: what happened here and on the bus. */
-export interface BusRefreshOutcome {
-  readonly event: RefreshBusEvent;
-  /** Changed keys on this node, or `null` when the destination does not address it. */
-  readonly localKeys: string[] | null;
-}
+/** This node's part of a refresh: the keys it changed, or why there are none (not attempted, or failed). */
+type LocalRefresh = { readonly keys: string[] | null; readonly skipped?: string; readonly error?: unknown };
 
 /** The client's bus member (see the header); presence is bus-presence.ts, catching up bus-catch-up.ts. */
 export class ClientBus {
@@ -76,9 +44,11 @@ export class ClientBus {
     this.#node = createClientBusNode(busPackage, options, {
       refresh: (event) => this.#onRemoteRefresh(event),
       environmentChange: async (values) => {
-        await target.applyEnvironment(values);
+        if (this.#carriesOut('env')) await target.applyEnvironment(values);
       },
-      shutdown: () => target.shutdown(),
+      shutdown: async () => {
+        if (this.#carriesOut('shutdown')) await target.shutdown();
+      },
     });
     this.#presence = new BusPresence(this.#node, {
       busId: options.busId,
@@ -136,14 +106,8 @@ export class ClientBus {
    */
   async refreshAndPublish(destination?: string): Promise<BusRefreshOutcome> {
     const event = createRefreshEvent(this.busId, destination);
-    const local = this.#node.isAddressed(event) ? this.#refresh(event) : this.#notAddressed(event);
-    // Not thrown: its message goes into the ConfigClientError below.
-    const publishError = this.#node.connected
-      ? await this.#node.publish(event).then(
-          () => undefined,
-          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-        )
-      : new Error(`${this.#notConnected()}; the connection is retried in the background`);
+    const local = this.#refreshHere(event);
+    const publishError = await this.#publish(event);
     const outcome = await local;
     if (outcome.error !== undefined) {
       const others = publishError
@@ -158,7 +122,7 @@ export class ClientBus {
     if (publishError) {
       throw new ConfigClientError(
         'CONFBUS_BUS_UNAVAILABLE',
-        `${outcome.keys === null ? 'Nothing was refreshed (the destination does not address this node)' : 'Only this node was refreshed'}: ${publishError.message}`,
+        `${outcome.skipped ? `Nothing was refreshed (${outcome.skipped})` : 'Only this node was refreshed'}: ${publishError.message}`,
         { cause: publishError },
       );
     }
@@ -174,7 +138,8 @@ export class ClientBus {
     destination?: string,
   ): Promise<void> {
     const event = createEnvironmentChangeEvent(this.busId, values, destination);
-    if (this.#node.isAddressed(event)) await this.#options.target.applyEnvironment(values);
+    if (this.#node.isAddressed(event) && this.#carriesOut('env'))
+      await this.#options.target.applyEnvironment(values);
     await this.#publishCommand(event);
   }
 
@@ -185,25 +150,29 @@ export class ClientBus {
   async shutdownAndPublish(destination?: string): Promise<{ self: boolean }> {
     const event = createShutdownEvent(this.busId, destination);
     await this.#publishCommand(event);
-    return { self: this.#node.isAddressed(event) };
+    return { self: this.#node.isAddressed(event) && this.#carriesOut('shutdown') };
   }
 
   async #publishCommand(event: BusEvent): Promise<void> {
-    if (!this.#node.connected) {
-      throw new ConfigClientError(
-        'CONFBUS_BUS_UNAVAILABLE',
-        `Nothing was sent to the other nodes: ${this.#notConnected()}; the connection is retried in the background`,
-      );
-    }
-    try {
-      await this.#node.publish(event);
-    } catch (error) {
-      throw new ConfigClientError(
-        'CONFBUS_BUS_UNAVAILABLE',
-        `Nothing was sent to the other nodes: ${messageOf(error)}`,
-        { cause: error },
-      );
-    }
+    const error = await this.#publish(event);
+    if (error === undefined) return;
+    throw new ConfigClientError(
+      'CONFBUS_BUS_UNAVAILABLE',
+      `Nothing was sent to the other nodes: ${error.message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+
+  /** Publishes `event`; resolves with why it could not be (not thrown: callers put it in their own error). */
+  async #publish(event: BusEvent): Promise<Error | undefined> {
+    if (!this.#node.connected)
+      return new Error(`${this.#notConnected()}; the connection is retried in the background`);
+    return this.#node.publish(event).then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error : new Error(messageOf(error))),
+    );
   }
 
   /**
@@ -235,8 +204,10 @@ export class ClientBus {
   async #onRemoteRefresh(event: RefreshBusEvent): Promise<AckDetails> {
     this.#remoteRefreshes++;
     try {
-      await spreadDelay(this.#options.settings.refreshSpreadMs, this.#options.logger);
-      if (!this.#closed) await this.#refresh(event);
+      if (this.#carriesOut('refresh')) {
+        await spreadDelay(this.#options.settings.refreshSpreadMs, this.#options.logger);
+        if (!this.#closed) await this.#refresh(event);
+      }
     } finally {
       this.#remoteRefreshes--;
     }
@@ -250,7 +221,7 @@ export class ClientBus {
    * Spring's RefreshListener for an event addressed to this node. Its "Keys refreshed [...]" is the refresh's
    * one INFO line, written by the refresh itself; "Received remote refresh request." is DEBUG here.
    */
-  async #refresh(event: RefreshBusEvent): Promise<{ keys: string[] | null; error?: unknown }> {
+  async #refresh(event: RefreshBusEvent): Promise<LocalRefresh> {
     const { logger } = this.#options;
     logger.debug({}, 'Received remote refresh request.');
     try {
@@ -262,13 +233,25 @@ export class ClientBus {
     }
   }
 
-  /** What Spring's RefreshListener says about a local request that does not address this node. */
-  async #notAddressed(event: RefreshBusEvent): Promise<{ keys: null; error?: unknown }> {
-    this.#options.logger.info(
-      {},
-      `Refresh not performed, the event was targeting ${event.destinationService}`,
-    );
-    return { keys: null };
+  /** A busrefresh asked of this node: refreshed here when addressed (Spring's RefreshListener says when not). */
+  async #refreshHere(event: RefreshBusEvent): Promise<LocalRefresh> {
+    const { logger } = this.#options;
+    if (!this.#node.isAddressed(event)) {
+      logger.info({}, `Refresh not performed, the event was targeting ${event.destinationService}`);
+      return { keys: null, skipped: 'the destination does not address this node' };
+    }
+    if (this.#carriesOut('refresh')) return this.#refresh(event);
+    return { keys: null, skipped: 'spring.cloud.bus.refresh.enabled=false' };
+  }
+
+  /**
+   * Whether this node carries out a command addressed to it: Spring's `spring.cloud.bus.<command>.enabled`
+   * switches its listener off, and the event is then still acked (Spring's BusConsumer acks whatever listens).
+   */
+  #carriesOut(command: keyof BusCommandSwitches): boolean {
+    if (this.#options.settings.commands[command]) return true;
+    this.#options.logger.info({}, `Bus ${command} not performed: spring.cloud.bus.${command}.enabled=false`);
+    return false;
   }
 
   #notConnected(): string {
@@ -280,7 +263,8 @@ export class ClientBus {
   #onReconnected(): void {
     if (this.#closed) return;
     void this.announcePresence();
-    this.#catchUp.request();
+    // Catching up stands in for refresh events missed while disconnected: none when they are not carried out.
+    if (this.#options.settings.commands.refresh) this.#catchUp.request();
   }
 }
 

@@ -1,0 +1,40 @@
+/** The client bus member's options and answers, and what it needs of the config client (client-bus.ts). */
+import type { Logger, RefreshBusEvent } from '@confbus/core';
+import type { BusIdentity } from './bus-presence.js';
+import type { BusSettings } from './bus-settings.js';
+
+/** What the bus needs from the config client (kept narrow so the two stay decoupled). */
+export interface BusRefreshTarget {
+  /** A refresh for a bus event. `atLeast`: the event's version hint, the commit the server should answer with at least. */
+  refresh(options: { atLeast?: string | undefined }): Promise<string[]>;
+  /** Fetches; refreshes only when the server's version differs. `null` = same version. */
+  refreshIfVersionChanged(): Promise<{ keys: string[]; from: string | null; to: string | null } | null>;
+  /** The current `config.client.version` (null before any fetch succeeded). */
+  currentVersion(): string | null;
+  /** `busenv`: set these properties, then refresh. */
+  applyEnvironment(values: Readonly<Record<string, string>>): Promise<string[]>;
+  /** `busshutdown`: shut the application down gracefully. */
+  shutdown(): Promise<void>;
+}
+
+export interface ClientBusOptions {
+  readonly settings: BusSettings;
+  readonly busId: string;
+  readonly identity: BusIdentity;
+  /** `spring.cloud.config.name` entries; a destination naming one of them also addresses this node. */
+  readonly configNames: readonly string[];
+  readonly target: BusRefreshTarget;
+  readonly logger: Logger;
+}
+
+export interface BusHealth {
+  readonly status: 'UP' | 'DOWN';
+  readonly details: { readonly busId: string; readonly destination: string; readonly connected: boolean };
+}
+
+/** Outcome of `refreshAndPublish`: what happened here and on the bus. */
+export interface BusRefreshOutcome {
+  readonly event: RefreshBusEvent;
+  /** Changed keys on this node, or `null` when it did not refresh (not addressed, or switched off). */
+  readonly localKeys: string[] | null;
+}
