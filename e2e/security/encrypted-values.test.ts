@@ -173,6 +173,43 @@ describe('encrypted values across the fleet', () => {
     }
   });
 
+  it("a decrypting server's clients mask what was {cipher} text in /actuator/env and keep it out of their backups, whatever its key", async () => {
+    await remote.commit({ 'sample-dev.yml': await sampleDev(SECRETS[1] ?? '') });
+    const decrypting = await startConfbusServer({
+      gitUri: remote.url,
+      basedir: await tempDir('confbus-e2e-mirror-'),
+      env: { ENCRYPT_KEY: KEY },
+    });
+    try {
+      const dir = await tempDir();
+      const omitted = join(dir, 'omitted.json');
+      const sealed = join(dir, 'sealed.json');
+      const settings = (file: string) => ({
+        'spring.profiles.active': 'dev',
+        'spring.cloud.config.uri': decrypting.url,
+        'confbus.client.backup.file': file,
+      });
+      const backupKey = { env: { CONFBUS_CLIENT_BACKUP_KEY: 'e2e backup key' } };
+      const envShows = async (client: RunningClient, what: string) => {
+        // `group.comment` looks like no secret: only the server's marker tells the client it was one.
+        assert.equal(await comment(client), SECRETS[1], 'the application reads the value');
+        const env = await fetchAnswer(client.base, '/actuator/env');
+        assert.equal(env.status, 200);
+        assertNoSecrets(`/actuator/env of ${what}`, env.text, plainForms);
+      };
+      await envShows(await startClient(settings(omitted)), 'a client without a backup key');
+      await envShows(await startClient(settings(sealed), backupKey), 'a client with a backup key');
+      for (const file of [omitted, sealed])
+        assertNoSecrets(`backup ${file}`, await readFile(file, 'utf8'), plainForms);
+
+      await decrypting.process.stop();
+      const restored = await startClient(settings(sealed), backupKey);
+      await envShows(restored, 'a client started from its backup');
+    } finally {
+      await decrypting.process.stop();
+    }
+  });
+
   const keys = [
     { name: 'a symmetric key', key: KEY },
     { name: 'a PEM RSA key', key: PEM },

@@ -5,7 +5,9 @@
  * AES-256-GCM encrypted with a key derived from `confbus.client.backup.key`, left out when there is no key,
  * or — only if asked for — stored in plain text. `{cipher}` values the server passed through are stored as
  * they came (still encrypted): the client decrypts them after reading, so their plain text never reaches the
- * file. One that carries a key password in clear (`{cipher}{key:k}{secret:pw}...`) is a secret value as above.
+ * file. One that carries a key password in clear (`{cipher}{key:k}{secret:pw}...`) is a secret value as above,
+ * and so is every value a server decrypted (its source's `decryptedKeys`, kept in the file so a client started
+ * from it masks them too).
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
@@ -60,7 +62,11 @@ interface BackupFile {
     label: string | null;
     version: string | null;
     state: string | null;
-    propertySources: Array<{ name: string; source: Record<string, FlatProperties[string] | CipherValue> }>;
+    propertySources: Array<{
+      name: string;
+      source: Record<string, FlatProperties[string] | CipherValue>;
+      decryptedKeys?: readonly string[];
+    }>;
   };
 }
 
@@ -85,17 +91,18 @@ export async function writeBackup(
   let omittedSecrets = 0;
   const propertySources = env.propertySources.map((ps) => {
     const source: Record<string, FlatProperties[string] | CipherValue> = {};
+    const decrypted = new Set(ps.decryptedKeys);
     for (const [name, value] of Object.entries(ps.source)) {
       // A {cipher} value is already encrypted (with the encrypt.* key): kept as it is, it restores without a backup
       // key; unless it carries a key password in clear ({secret:...}), a secret like any other.
       const secret = isCipherValue(value)
         ? carriesKeySecret(value)
-        : isSecretKey(name) || hasUriPassword(value);
+        : decrypted.has(name) || isSecretKey(name) || hasUriPassword(value);
       if (!secret || mode.mode === 'plaintext') source[name] = value;
       else if (key) source[name] = { $cipher: encrypt(key, name, writeJson(value)) };
       else omittedSecrets++;
     }
-    return { name: ps.name, source };
+    return { name: ps.name, source, ...(decrypted.size > 0 ? { decryptedKeys: [...decrypted] } : {}) };
   });
   const body: BackupFile = {
     format: FORMAT,
@@ -154,7 +161,7 @@ export async function readBackup(file: string, keyMaterial: string | undefined):
         warnings.push(`cannot decrypt '${name}' (wrong confbus.client.backup.key?): left out`);
       }
     }
-    return { name: ps.name, source };
+    return { ...ps, source };
   });
   return {
     environment: parseEnvironment({ ...parsed.environment, propertySources }, `backup ${file}`),

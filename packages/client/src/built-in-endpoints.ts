@@ -5,7 +5,6 @@
  */
 import { maskPropertyValue, maskValue } from '@confbus/core';
 import { busEndpoints } from './bus/bus-endpoints.js';
-import { DECRYPTED_LAYER } from './cipher-values.js';
 import type { ConfigClient } from './config-client.js';
 import type { ManagementEndpoint } from './management-endpoints.js';
 import { clientMetricsExposition } from './metrics/client-metrics.js';
@@ -60,15 +59,18 @@ function envBody(client: ConfigClient): unknown {
   return {
     activeProfiles: client.settings.profiles,
     source: client.status.source,
-    propertySources: client.propertySources().map(({ name, properties }) => ({
-      name,
-      properties: Object.fromEntries(
-        Object.entries(properties).map(([key, value]) => [
-          key,
-          // Everything in the decrypted layer was a {cipher} value: a secret whatever its key.
-          { value: name === DECRYPTED_LAYER ? maskValue() : maskPropertyValue(key, value) },
-        ]),
-      ),
-    })),
+    propertySources: client.propertySources().map(({ name, properties, decryptedKeys }) => {
+      // A value that was {cipher} text (the server's or this client's decryption) is a secret whatever its key.
+      const decrypted = new Set(decryptedKeys);
+      return {
+        name,
+        properties: Object.fromEntries(
+          Object.entries(properties).map(([key, value]) => [
+            key,
+            { value: decrypted.has(key) ? maskValue() : maskPropertyValue(key, value) },
+          ]),
+        ),
+      };
+    }),
   };
 }

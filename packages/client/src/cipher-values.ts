@@ -3,7 +3,7 @@
  * that pass `{cipher}` values through: a `decrypted` layer on top of all others holds each key whose winning
  * value is a `{cipher}` value, decrypted with the client's own `encrypt.*` key. The layers below keep the cipher
  * text, so the backup file (written from what the server sent) never holds a secret in plain text, and
- * /actuator/env masks the whole `decrypted` layer. As in Spring, a list is taken whole from the highest
+ * /actuator/env masks the whole `decrypted` layer (every key of it is a decrypted key). As in Spring, a list is taken whole from the highest
  * layer that has any element of it once one of its elements is encrypted. Beyond Spring, `{key:...}` and
  * `{secret:...}` prefixes choose a key-store entry here too (Spring's client ignores them and fails).
  */
@@ -93,7 +93,7 @@ export function decryptedLayer(
       }
     }
   }
-  return any ? mapLayer(DECRYPTED_LAYER, decrypted) : undefined;
+  return any ? mapLayer(DECRYPTED_LAYER, decrypted, Object.keys(decrypted)) : undefined;
 }
 
 function hasCipherValue(layer: PropertyLayer): boolean {

@@ -188,15 +188,25 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     return { ...this.#live.snapshot.meta, lastRefreshError: this.#refresher.lastError };
   }
 
-  /** The property sources, highest precedence first, with raw (unresolved) values. */
-  propertySources(): Array<{ name: string; properties: Record<string, PropertyValue> }> {
+  /**
+   * The property sources, highest precedence first, with raw (unresolved) values; `decryptedKeys` names those
+   * that were `{cipher}` text (decrypted by the server or this client): secrets whatever their names.
+   */
+  propertySources(): Array<{
+    name: string;
+    properties: Record<string, PropertyValue>;
+    decryptedKeys?: string[];
+  }> {
     return this.#live.snapshot.layers.map((layer) => {
       const properties: Record<string, PropertyValue> = {};
       for (const key of layer.keys()) {
         const value = layer.get(key);
         if (value !== undefined) properties[key] = value;
       }
-      return { name: layer.name, properties };
+      const decrypted = layer.decryptedKeys;
+      return decrypted?.size
+        ? { name: layer.name, properties, decryptedKeys: [...decrypted] }
+        : { name: layer.name, properties };
     });
   }
 

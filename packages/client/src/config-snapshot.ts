@@ -12,6 +12,8 @@ export interface PropertyLayer {
   readonly name: string;
   get(key: string): PropertyValue | undefined;
   keys(): Iterable<string>;
+  /** Keys whose values were `{cipher}` text, decrypted by the server or this client: secrets whatever their names. */
+  readonly decryptedKeys?: ReadonlySet<string>;
 }
 
 export interface SnapshotMeta {
@@ -23,11 +25,16 @@ export interface SnapshotMeta {
   readonly state: string | null;
 }
 
-export function mapLayer(name: string, source: Readonly<Record<string, PropertyValue>>): PropertyLayer {
+export function mapLayer(
+  name: string,
+  source: Readonly<Record<string, PropertyValue>>,
+  decryptedKeys?: Iterable<string>,
+): PropertyLayer {
   // Filled key by key: Object.entries() would allocate a pair per property on every refresh.
   const map = new Map<string, PropertyValue>();
   for (const key of Object.keys(source)) map.set(key, source[key]!);
-  return { name, get: (key) => map.get(key), keys: () => map.keys() };
+  const layer = { name, get: (key: string) => map.get(key), keys: () => map.keys() };
+  return decryptedKeys === undefined ? layer : { ...layer, decryptedKeys: new Set(decryptedKeys) };
 }
 
 /** Keys whose local lookup is remembered: every key a configuration has, with room (reads of absent keys too). */

@@ -1,6 +1,7 @@
 /**
  * Reading a Spring environment from JSON (the config server's v1 plain values or v2 `{value, origin}`
- * descriptors, or the client's own backup) into core's `Environment`.
+ * descriptors, or the client's own backup) into core's `Environment`, with confbus's `decryptedKeys` marker of
+ * the values a server decrypted.
  */
 import type { Environment, FlatProperties, PropertySource, PropertyValue } from '@confbus/core';
 import { ConfigClientError } from './errors.js';
@@ -24,7 +25,12 @@ export function parseEnvironment(json: unknown, from: string): Environment {
       const plain = toPropertyValue(isRecord(value) && 'value' in value ? value.value : value);
       if (plain !== undefined) source[key] = plain;
     }
-    return { name: typeof entry.name === 'string' ? entry.name : `source-${index}`, source };
+    const name = typeof entry.name === 'string' ? entry.name : `source-${index}`;
+    const { decryptedKeys } = entry;
+    if (decryptedKeys === undefined) return { name, source };
+    if (!Array.isArray(decryptedKeys) || !decryptedKeys.every((key) => typeof key === 'string'))
+      throw bad(`propertySources[${index}].decryptedKeys is not a list of keys`);
+    return { name, source, decryptedKeys: decryptedKeys as string[] };
   });
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
   return {

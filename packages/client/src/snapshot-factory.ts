@@ -30,7 +30,7 @@ export class SnapshotFactory {
     const layers = [
       ...(this.#busValues.size > 0 ? [mapLayer('manager', Object.fromEntries(this.#busValues))] : []),
       mapLayer('configClient', clientInfo),
-      ...env.propertySources.map((ps) => mapLayer(`configserver:${ps.name}`, ps.source)),
+      ...env.propertySources.map((ps) => mapLayer(`configserver:${ps.name}`, ps.source, ps.decryptedKeys)),
       this.localLayer,
     ];
     const decrypted = decryptedLayer(layers, this.decryptor);

@@ -48,6 +48,24 @@ describe('client-side decryption', () => {
     return client;
   };
 
+  /** The client's `/actuator/env` answer, as text and by property source. */
+  const actuatorEnv = async (client: ConfigClient) => {
+    const handler = createManagementHandler(client, { exposure: ['env'] });
+    const http = createServer((req, res) => void (handler(req, res) || res.writeHead(404).end()));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (http.address() as { port: number }).port;
+      const body = await (await fetch(`http://127.0.0.1:${port}/actuator/env`)).text();
+      const env = JSON.parse(body) as {
+        propertySources: Array<{ name: string; properties: Record<string, { value: unknown }> }>;
+      };
+      const source = (name: string) => env.propertySources.find((ps) => ps.name === name)?.properties;
+      return { body, source };
+    } finally {
+      await new Promise((resolve) => http.close(resolve));
+    }
+  };
+
   before(async () => {
     stub = await startStubConfigServer();
     temp = await makeTempDir();
@@ -92,25 +110,50 @@ describe('client-side decryption', () => {
     // A {secret:...} prefix is a key password in clear: the cipher text below it is masked too.
     const greeting = `{cipher}{secret:key-pa55-0c1}${encryptor.encrypt('hello secret')}`;
     serve([{ 'app.greeting': greeting, 'app.visible': 'shown' }]);
-    const client = await start([`--encrypt.key=${KEY}`, '--management.endpoints.web.exposure.include=env']);
-    const handler = createManagementHandler(client);
-    const http = createServer((req, res) => void (handler(req, res) || res.writeHead(404).end()));
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const client = await start([`--encrypt.key=${KEY}`]);
+    const { body, source } = await actuatorEnv(client);
+    assert.ok(!body.includes('hello secret'), body);
+    assert.ok(!body.includes(KEY), 'the key is masked too');
+    assert.ok(!body.includes('key-pa55-0c1'), 'the key password of the cipher text is masked');
+    assert.equal(source('decrypted')?.['app.greeting']?.value, '******');
+    assert.equal(source('configserver:repo/source-0.yml')?.['app.greeting']?.value, '******');
+    assert.equal(source('configserver:repo/source-0.yml')?.['app.visible']?.value, 'shown');
+  });
+
+  it('masks the values a server decrypted (its decryptedKeys) and keeps them out of the backup, whatever their keys', async () => {
+    stub.setEnvironment('app', 'default', {
+      version: 'e'.repeat(40),
+      propertySources: [
+        {
+          name: 'repo/app.yml',
+          source: { 'app.greeting': 'hello decrypted', 'app.visible': 'shown' },
+          decryptedKeys: ['app.greeting'],
+        },
+      ],
+    });
+    const masked = async (client: ConfigClient) => {
+      assert.equal(client.getString('app.greeting'), 'hello decrypted', 'the application reads it');
+      const { body, source } = await actuatorEnv(client);
+      assert.ok(!body.includes('hello decrypted'), body);
+      assert.equal(source('configserver:repo/app.yml')?.['app.greeting']?.value, '******');
+      assert.equal(source('configserver:repo/app.yml')?.['app.visible']?.value, 'shown');
+    };
+    const omitted = join(temp.path, 'server-decrypted-omitted.json');
+    await masked(await start([`--confbus.client.backup.file=${omitted}`]));
+    const without = await readFile(omitted, 'utf8');
+    assert.ok(!without.includes('hello decrypted') && without.includes('"app.visible": "shown"'), without);
+
+    const sealed = join(temp.path, 'server-decrypted-sealed.json');
+    const backupKey = '--confbus.client.backup.key=backup key 7';
+    await start([`--confbus.client.backup.file=${sealed}`, backupKey]);
+    assert.ok(!(await readFile(sealed, 'utf8')).includes('hello decrypted'));
+    stub.setFailing('close');
     try {
-      const port = (http.address() as { port: number }).port;
-      const body = await (await fetch(`http://127.0.0.1:${port}/actuator/env`)).text();
-      assert.ok(!body.includes('hello secret'), body);
-      assert.ok(!body.includes(KEY), 'the key is masked too');
-      assert.ok(!body.includes('key-pa55-0c1'), 'the key password of the cipher text is masked');
-      const env = JSON.parse(body) as {
-        propertySources: Array<{ name: string; properties: Record<string, { value: unknown }> }>;
-      };
-      const source = (name: string) => env.propertySources.find((ps) => ps.name === name)?.properties;
-      assert.equal(source('decrypted')?.['app.greeting']?.value, '******');
-      assert.equal(source('configserver:repo/source-0.yml')?.['app.greeting']?.value, '******');
-      assert.equal(source('configserver:repo/source-0.yml')?.['app.visible']?.value, 'shown');
+      const restored = await start([`--confbus.client.backup.file=${sealed}`, backupKey]);
+      assert.equal(restored.status.source, 'backup');
+      await masked(restored);
     } finally {
-      await new Promise((resolve) => http.close(resolve));
+      stub.setFailing(null);
     }
   });
 

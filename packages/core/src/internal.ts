@@ -10,6 +10,7 @@ export {
   type ImportTreeRequest,
 } from './environment/config-imports.js';
 export {
+  decryptedKeysOf,
   rememberOrigins,
   rememberSourceOrigin,
   sourceWithOrigins,

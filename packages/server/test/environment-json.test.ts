@@ -40,7 +40,8 @@ describe('environment JSON in slices', () => {
         { name: 'file:///repo/application.yml (document #2)', source: small },
       ],
     };
-    // Served after decryption: one source copied with a changed value (it loses that value's origin).
+    // Served after decryption: one source copied with a changed value (it loses that value's origin) and
+    // the marker naming it.
     const decrypted = { ...big, 'big.key1[1]': 'clear text' };
     // A large source with one origin for every value (as the overrides source has), sliced too.
     const overrides = source(3000, 'forced');
@@ -49,7 +50,7 @@ describe('environment JSON in slices', () => {
       ...stored,
       propertySources: [
         { name: 'overrides', source: overrides },
-        { name: 'file:///repo/app-dev.yml', source: decrypted },
+        { name: 'file:///repo/app-dev.yml', source: decrypted, decryptedKeys: ['big.key1[1]'] },
         ...stored.propertySources.slice(1),
       ],
     };
@@ -66,5 +67,10 @@ describe('environment JSON in slices', () => {
     assert.match(environmentJson(served, stored).toString(), /"big.key2\[2\]":\{"value":"v/);
     const sliced = (await environmentJsonInSlices(served, stored)).toString();
     assert.match(sliced, /"forced.key2999\[2\]":\{"value":"v [^}]*","origin":"Config server overrides"\}/);
+    // The marker follows its source's members, plain and with origins (a large source's JSON is not shown).
+    const marked =
+      /"name":"file:\/\/\/repo\/app-dev.yml","source":\{[^]*\},"decryptedKeys":\["big.key1\[1\]"\]\}/;
+    for (const json of [environmentJson(served), environmentJson(served, stored)])
+      assert.ok(marked.test(json.toString()), 'decryptedKeys after the source');
   });
 });

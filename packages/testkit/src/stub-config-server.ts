@@ -16,6 +16,8 @@ import { basicAuthorization, listenOnLoopback } from './loopback.js';
 export interface StubPropertySource {
   name: string;
   source: Record<string, unknown>;
+  /** confbus's marker of the keys a decrypting server decrypted (see docs/encryption.md). */
+  decryptedKeys?: string[];
 }
 
 export interface StubEnvironment {

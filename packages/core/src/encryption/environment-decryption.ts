@@ -3,6 +3,8 @@
  * starting with `{cipher}` in every property source is decrypted; a value that does not decrypt becomes
  * `invalid.<key>` = `<n/a>` (or, with prefix-invalid-properties off, the cipher text without its marker under
  * the original key); either way the entry moves to the end of its source, as Java's map re-insertion leaves it.
+ * Beyond Spring, a source names the keys it decrypted (`decryptedKeys`): they were secrets in the repository, and
+ * a client keeps them masked and out of its backup whatever they are called.
  */
 import type { Environment, PropertySource } from '../environment/environment.js';
 import { ConfbusError } from '../errors/confbus-error.js';
@@ -39,6 +41,7 @@ export async function decryptEnvironment(
   const propertySources: PropertySource[] = [];
   for (const source of environment.propertySources) {
     const decrypted: Record<string, (typeof source.source)[string]> = { ...source.source };
+    const decryptedKeys: string[] = [];
     for (const [key, value] of Object.entries(source.source)) {
       if (!isCipherValue(value)) continue;
       if (performance.now() - sliceStart > SLICE_MS) {
@@ -49,13 +52,18 @@ export async function decryptEnvironment(
       delete decrypted[key];
       try {
         decrypted[key] = options.decryptValue(cipherText, environment);
+        decryptedKeys.push(key);
       } catch (error) {
         failures.push({ source: source.name, key, reason: reasonOf(error) });
         if (options.prefixInvalidProperties) decrypted[`invalid.${key}`] = INVALID_VALUE;
         else decrypted[key] = cipherText;
       }
     }
-    propertySources.push({ name: source.name, source: decrypted });
+    propertySources.push({
+      ...source,
+      source: decrypted,
+      ...(decryptedKeys.length > 0 ? { decryptedKeys } : {}),
+    });
   }
   return { environment: { ...environment, propertySources }, failures };
 }

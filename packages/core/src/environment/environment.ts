@@ -7,6 +7,11 @@ import type { FlatProperties } from '../codecs/flatten.js';
 export interface PropertySource {
   name: string;
   source: FlatProperties;
+  /**
+   * confbus's addition to Spring's JSON: the keys whose values the server decrypted from `{cipher}` text, so a
+   * client treats them as secrets whatever their names (Spring clients ignore the member). Absent when none.
+   */
+  decryptedKeys?: readonly string[];
 }
 
 export interface Environment {

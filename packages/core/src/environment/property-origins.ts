@@ -50,7 +50,7 @@ export function sourceWithOrigins(
   source: PropertySource,
   stored: FlatProperties | undefined,
   whole: FlatProperties = source.source,
-): { name: string; source: Record<string, unknown> } {
+): { name: string; source: Record<string, unknown>; decryptedKeys?: readonly string[] } {
   const origins = stored === undefined ? undefined : ORIGINS.get(stored);
   const sourceOrigin = SOURCE_ORIGINS.get(whole);
   const out: Record<string, unknown> = {};
@@ -73,5 +73,10 @@ export function sourceWithOrigins(
       });
     else out[key] = described;
   }
-  return { name: source.name, source: out };
+  return { name: source.name, source: out, ...decryptedKeysOf(source) };
+}
+
+/** The source's `decryptedKeys` member, when it has one (written after `source`, as in the plain JSON). */
+export function decryptedKeysOf(source: PropertySource): { decryptedKeys?: readonly string[] } {
+  return source.decryptedKeys === undefined ? {} : { decryptedKeys: source.decryptedKeys };
 }

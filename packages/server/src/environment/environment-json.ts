@@ -6,7 +6,13 @@
  * in the same order.
  */
 import { type Environment, type FlatProperties, type PropertySource, writeJson } from '@confbus/core';
-import { setFlatProperty, sourceWithOrigins, storedSourcesByName, withOrigins } from '@confbus/core/internal';
+import {
+  decryptedKeysOf,
+  setFlatProperty,
+  sourceWithOrigins,
+  storedSourcesByName,
+  withOrigins,
+} from '@confbus/core/internal';
 import { TimeSlice } from './time-slice.js';
 
 /** Properties serialised per step. */
@@ -29,7 +35,7 @@ export async function environmentJsonInSlices(
     const storedSource = storedByName?.get(source.name);
     const v2 = storedByName !== undefined;
     sources.push(
-      membersJson(v2 ? { name: source.name, source: null } : source, {
+      membersJson(v2 ? { name: source.name, source: null, ...decryptedKeysOf(source) } : source, {
         source: await sourceJson(source, v2, storedSource, slice),
       }),
     );

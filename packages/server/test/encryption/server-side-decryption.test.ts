@@ -14,7 +14,7 @@ const encryptor = new AesTextEncryptor(KEY, 'deadbeef');
 const otherKey = new AesTextEncryptor('another key', 'deadbeef');
 
 interface EnvironmentJson {
-  propertySources: Array<{ name: string; source: Record<string, unknown> }>;
+  propertySources: Array<{ name: string; source: Record<string, unknown>; decryptedKeys?: string[] }>;
 }
 
 describe('server-side decryption of {cipher} values', () => {
@@ -89,6 +89,36 @@ describe('server-side decryption of {cipher} values', () => {
         assert.ok(!line.includes(secret), `a log line holds a secret: ${line}`);
       }
     }
+  });
+
+  it('names the keys it decrypted in each property source (decryptedKeys), plain and with origins', async () => {
+    const server = await start({ 'encrypt.key': KEY });
+    const v2 = 'application/vnd.spring-cloud.config-server.v2+json';
+    for (const accept of ['application/json', v2]) {
+      const response = await fetch(`${server.base}/app/dev`, { headers: { accept } });
+      const env = (await response.json()) as EnvironmentJson;
+      assert.deepEqual(
+        env.propertySources.map((source) => [Object.keys(source), source.decryptedKeys]),
+        [
+          [['name', 'source', 'decryptedKeys'], ['dev.secret']],
+          // What did not decrypt (invalid.db.broken) is not a secret: `<n/a>`.
+          [
+            ['name', 'source', 'decryptedKeys'],
+            ['db.password', 'list[0]'],
+          ],
+          [['name', 'source', 'decryptedKeys'], ['shared.token']],
+        ],
+        accept,
+      );
+      if (accept === v2)
+        assert.deepEqual(env.propertySources[1]?.source['db.url'], { value: 'jdbc:x', origin: '3:8' });
+    }
+    const passThrough = await start({
+      'encrypt.key': KEY,
+      'spring.cloud.config.server.encrypt.enabled': 'false',
+    });
+    const served = JSON.parse((await get(passThrough, '/app/dev')).text) as EnvironmentJson;
+    assert.ok(served.propertySources.every((source) => !('decryptedKeys' in source)));
   });
 
   it('serves the decrypted values in .yml, .properties and .json too', async () => {
