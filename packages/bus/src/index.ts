@@ -9,24 +9,13 @@ export {
   type BusNodeStats,
   type BusRefreshHandler,
 } from './bus-node-options.js';
-// Reading the bus settings is core's internal code (the client reads them with the bus off); this is their public home.
 export {
-  brokerConnection,
-  busBinder,
-  isBusEnabled,
-  readBusMemberSettings,
-  kafkaBusSettings,
-  type BrokerConnection,
-  type BusBinder,
-  type BusMemberSettings,
-  type BusTransportSettings,
-  type KafkaBusSettings,
-} from '@confbus/core/internal';
-export {
-  busNodeOptionsFromSettings,
+  busNodeFromSettings,
   createBusTransport,
+  type ClientBusMember,
+  type ServerBusMember,
   type TransportContext,
-} from './transport-factory.js';
+} from './bus-node-factory.js';
 export type { BusTransport, InboundBody, InboundMessage, TransportListener } from './transport.js';
 export { AmqpTransport, type AmqpTransportOptions } from './amqp/amqp-transport.js';
 export { KafkaTransport, type KafkaTransportOptions } from './kafka/kafka-transport.js';

@@ -10,7 +10,7 @@ import {
   readEncryptionSettings,
   settingsFileSpecs,
 } from '@confbus/core';
-import { clientBusSettingSpecs, readBusSettings, type BusSettings } from './bus/bus-settings.js';
+import { clientBusSettingSpecs, readClientBusSettings, type ClientBusSettings } from './bus/bus-settings.js';
 
 export const clientSettingSpecs: readonly SettingSpec[] = [
   ...settingsFileSpecs,
@@ -187,7 +187,7 @@ export interface ClientSettings {
     readonly key: string | undefined;
     readonly plaintextSecrets: boolean;
   };
-  readonly bus: BusSettings;
+  readonly bus: ClientBusSettings;
   /** The client's own key, for `{cipher}` values the server passes through. */
   readonly encryption: EncryptionSettings;
   readonly decryptFailOnError: boolean;
@@ -228,7 +228,7 @@ export function readClientSettings(settings: Settings): ClientSettings {
       key: settings.optionalString('confbus.client.backup.key'),
       plaintextSecrets: settings.boolean('confbus.client.backup.plaintext-secrets'),
     },
-    bus: readBusSettings(settings),
+    bus: readClientBusSettings(settings),
     encryption: readEncryptionSettings(settings),
     decryptFailOnError: settings.boolean('encrypt.fail-on-error'),
     poll: {

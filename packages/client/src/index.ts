@@ -36,4 +36,4 @@ export {
   type ManagementResponse,
 } from './management-endpoints.js';
 export { ManagementEndpointError } from './management-endpoint-error.js';
-export type { BusSettings } from './bus/bus-settings.js';
+export type { BusCommandSwitches, ClientBusSettings } from './bus/bus-settings.js';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { BusNode } from '@confbus/bus';
 import { ConfigClient, createManagementHandler, clientSettingSpecs } from '@confbus/client';
-import { readBusSettings } from '../src/bus/bus-settings.js';
+import { readClientBusSettings } from '../src/bus/bus-settings.js';
 import {
   createEnvironmentChangeEvent,
   createRefreshEvent,
@@ -30,17 +30,23 @@ import { CaptureLogger } from './support/capture-logger.js';
 
 describe('bus settings', () => {
   const read = (args: string[]) =>
-    readBusSettings(resolveSettings(clientSettingSpecs, { args, env: {} }, { unknownKeys: 'keep' }));
+    readClientBusSettings(resolveSettings(clientSettingSpecs, { args, env: {} }, { unknownKeys: 'keep' }));
 
-  it("defaults to Spring's: disabled, springCloudBus, acks on, localhost:5672 guest", () => {
+  it("defaults to Spring's: disabled, springCloudBus, acks on, every command carried out, localhost:5672 guest", () => {
     const settings = read([]);
     assert.equal(settings.enabled, false);
     assert.equal(settings.destination, 'springCloudBus');
     assert.equal(settings.ackEnabled, true);
-    assert.deepEqual(settings.addresses, ['localhost:5672']);
-    assert.equal(settings.username, 'guest');
-    assert.equal(settings.virtualHost, '/');
+    assert.deepEqual(settings.commands, { refresh: true, env: true, shutdown: true });
+    assert.equal(settings.trace, false);
+    assert.deepEqual(settings.transport, {
+      binder: 'rabbit',
+      destination: 'springCloudBus',
+      rabbit: { addresses: ['localhost:5672'], username: 'guest', password: 'guest', virtualHost: '/' },
+    });
     assert.deepEqual(settings.reconnectDelayMs, { min: 1000, max: 30000 });
+    assert.equal(settings.publishTimeoutMs, 5000);
+    assert.equal(settings.ackRoutingKey, 'springCloudBus.acks');
     assert.equal(settings.refreshSpreadMs, 0);
   });
 
@@ -54,10 +60,12 @@ describe('bus settings', () => {
       '--spring.rabbitmq.addresses=rabbit-a,amqp://svc:s%40cret@rabbit-b:5673/prod%2Fbus',
       '--spring.rabbitmq.host=ignored',
     ]);
-    assert.deepEqual(settings.addresses, ['rabbit-a:5672', 'rabbit-b:5673']);
-    assert.equal(settings.username, 'svc');
-    assert.equal(settings.password, 's@cret');
-    assert.equal(settings.virtualHost, 'prod/bus');
+    assert.deepEqual(settings.transport.binder === 'rabbit' && settings.transport.rabbit, {
+      addresses: ['rabbit-a:5672', 'rabbit-b:5673'],
+      username: 'svc',
+      password: 's@cret',
+      virtualHost: 'prod/bus',
+    });
   });
 
   it('names a malformed address without showing its password', () => {

@@ -48,6 +48,14 @@ export {
 export { PLACEHOLDER_LIMITS, PlaceholderLimitError } from './environment/placeholder-limits.js';
 export { isSecretKey, maskPropertyValue, maskUriUserInfo, maskValue, redactText } from './secrets.js';
 export { busSettingSpecs, settingsFileSpecs } from './settings/common-settings.js';
+export {
+  readBusSettings,
+  type BrokerConnection,
+  type BusBinder,
+  type BusSettings,
+  type BusTransportSettings,
+  type KafkaBusSettings,
+} from './settings/bus-settings.js';
 export type { SettingSpec, SettingType, SettingValue } from './settings/setting-spec.js';
 export {
   Settings,
@@ -64,7 +72,7 @@ export {
   type SettingsFileLocation,
 } from './settings/settings-file-location.js';
 export { readSettingsFile } from './settings/settings-file-reader.js';
-export { decodeBusEvent } from './bus/bus-event-decoder.js';
+export { decodeBusEvent } from './bus-events/bus-event-decoder.js';
 export {
   BusMessageError,
   SHUTDOWN_EVENT_TYPE,
@@ -82,14 +90,14 @@ export {
   type EnvironmentChangeBusEvent,
   type RefreshBusEvent,
   type UnknownBusEvent,
-} from './bus/bus-event.js';
+} from './bus-events/bus-event.js';
 export {
   defaultBusId,
   isForSelf,
   isFromSelf,
   matchesServicePattern,
   type BusIdParts,
-} from './bus/service-matcher.js';
+} from './bus-events/service-matcher.js';
 export {
   PRESENCE_EVENT_TYPE,
   PRESENCE_REQUEST_EVENT_TYPE,
@@ -99,7 +107,7 @@ export {
   readPresenceAnnouncement,
   type PresenceAnnouncement,
   type PresenceInfo,
-} from './bus/presence-event.js';
+} from './bus-events/presence-event.js';
 export { ConfbusError, defineErrors, isConfbusError, type ErrorDescriptor } from './errors/confbus-error.js';
 export { springErrorBody, type SpringErrorBody } from './errors/spring-error-body.js';
 export { coreErrors } from './errors.js';

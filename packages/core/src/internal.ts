@@ -25,24 +25,12 @@ export { effectiveSettings } from './settings/effective-settings.js';
 export { SettingsIndex, type KeyTarget } from './settings/settings-index.js';
 export { unknownSettingMessage } from './settings/setting-suggestions.js';
 export { unsupportedSettingMessage } from './settings/unsupported-setting.js';
-export { busEventFromJson } from './bus/bus-event-decoder.js';
-export { guessServiceNames } from './bus/service-names.js';
-export { antMatch } from './bus/ant-path-matcher.js';
+export { busEventFromJson } from './bus-events/bus-event-decoder.js';
+export { guessServiceNames } from './bus-events/service-names.js';
+export { antMatch } from './bus-events/ant-path-matcher.js';
 export { simpleMatch, simpleMatcher, type SimpleMatcher } from './matching/simple-match.js';
 export type { MatchWork } from './matching/token-automaton.js';
-export {
-  brokerConnection,
-  busBinder,
-  busTransportSettings,
-  isBusEnabled,
-  kafkaBusSettings,
-  readBusMemberSettings,
-  type BrokerConnection,
-  type BusBinder,
-  type BusMemberSettings,
-  type BusTransportSettings,
-  type KafkaBusSettings,
-} from './bus/bus-settings.js';
+export { isBusEnabled } from './settings/bus-settings.js';
 export { messageOf } from './errors/message-of.js';
 export { reasonPhrase } from './errors/spring-error-body.js';
 export { isDebugEnabled } from './logger.js';

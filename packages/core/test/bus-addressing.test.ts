@@ -8,8 +8,11 @@ import {
   matchesServicePattern,
 } from '../src/index.js';
 import { guessServiceNames } from '../src/internal.js';
-import { MAX_DESTINATION_PATTERN_LENGTH, MAX_DESTINATION_SEGMENTS } from '../src/bus/ant-path-matcher.js';
-import { normalizeDestination } from '../src/bus/service-matcher.js';
+import {
+  MAX_DESTINATION_PATTERN_LENGTH,
+  MAX_DESTINATION_SEGMENTS,
+} from '../src/bus-events/ant-path-matcher.js';
+import { normalizeDestination } from '../src/bus-events/service-matcher.js';
 import { runWithDeadline } from '@confbus/testkit/deadline';
 
 describe('bus destinations', () => {

@@ -1,8 +1,8 @@
 // Fast tier: which broker the settings choose, and Kafka's broker list as Spring's binder reads it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { busBinder, busTransportSettings, kafkaBrokers } from '../src/bus/bus-settings.js';
-import { SettingsError, busSettingSpecs, resolveSettings } from '../src/index.js';
+import { busBinder, kafkaBrokers } from '../src/settings/bus-settings.js';
+import { SettingsError, busSettingSpecs, readBusSettings, resolveSettings } from '../src/index.js';
 
 const settings = (args: string[], env: Record<string, string> = {}) =>
   resolveSettings(busSettingSpecs, { args, env }, { unknownKeys: 'keep' });
@@ -68,9 +68,13 @@ describe('bus transport settings', () => {
   });
 
   it('reads only the chosen broker: a broken RabbitMQ address does not stop a Kafka bus', () => {
-    const chosen = busTransportSettings(
-      settings(['--spring.cloud.stream.default-binder=kafka', '--spring.rabbitmq.addresses=amqp://[broken']),
-    );
+    const chosen = readBusSettings(
+      settings([
+        '--spring.cloud.bus.enabled=true',
+        '--spring.cloud.stream.default-binder=kafka',
+        '--spring.rabbitmq.addresses=amqp://[broken',
+      ]),
+    ).transport;
     assert.equal(chosen.binder, 'kafka');
     assert.deepEqual(chosen.binder === 'kafka' ? chosen.kafka : undefined, {
       brokers: ['localhost:9092'],
@@ -82,9 +86,7 @@ describe('bus transport settings', () => {
   it('refuses an amqps:// address rather than connecting without TLS, naming no credentials', () => {
     assert.throws(
       () =>
-        busTransportSettings(
-          settings(['--spring.rabbitmq.addresses=amqps://app:s3cret@rabbit.internal:5671']),
-        ),
+        readBusSettings(settings(['--spring.rabbitmq.addresses=amqps://app:s3cret@rabbit.internal:5671'])),
       (error: unknown) =>
         error instanceof SettingsError &&
         /amqps:\/\/ \(TLS\) address; confbus connects to RabbitMQ without TLS/.test(error.message) &&

@@ -10,8 +10,8 @@ import {
   isRefreshEvent,
   type BusEvent,
 } from '../src/index.js';
-import { isEnvironmentChangeEvent } from '../src/bus/bus-event.js';
-import { MAX_BUS_FIELD_LENGTH } from '../src/bus/bus-event-decoder.js';
+import { isEnvironmentChangeEvent } from '../src/bus-events/bus-event.js';
+import { MAX_BUS_FIELD_LENGTH } from '../src/bus-events/bus-event-decoder.js';
 
 // Reference §5 sample shapes, with full ids.
 const REFRESH_JSON =

@@ -11,7 +11,7 @@ import {
   isPresenceRequest,
   readPresenceAnnouncement,
 } from '../src/index.js';
-import { PRESENCE_DESTINATION } from '../src/bus/presence-event.js';
+import { PRESENCE_DESTINATION } from '../src/bus-events/presence-event.js';
 
 const info = {
   application: 'sample',

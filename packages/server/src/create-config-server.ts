@@ -4,7 +4,7 @@
  * the environment service and the HTTP routes on them. Nothing else in the server `new`s an adapter.
  */
 import { resolve } from 'node:path';
-import { isBusEnabled } from '@confbus/bus';
+import { isBusEnabled } from '@confbus/core/internal';
 import type { Logger, Settings } from '@confbus/core';
 import type { Logger as PinoLogger } from 'pino';
 import { busFromSettings } from './bus/server-bus.js';

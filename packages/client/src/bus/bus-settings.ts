@@ -1,19 +1,15 @@
 /**
  * The client's bus settings: Spring's `spring.cloud.bus.*`, `spring.rabbitmq.*` and Kafka keys (declared in
- * @confbus/core's busSettingSpecs, shared with the server) plus confbus's reconnect backoff.
+ * @confbus/core's busSettingSpecs and read by its readBusSettings, as the server reads them) plus what only a
+ * client member reads: Spring's command switches and trace, and confbus's ack routing key and refresh spread.
  */
-import { type SettingSpec, type Settings, SettingsError } from '@confbus/core';
 import {
-  type BrokerConnection,
-  type BusBinder,
-  type BusMemberSettings,
-  type KafkaBusSettings,
-  brokerConnection,
-  busBinder,
-  isBusEnabled,
-  kafkaBusSettings,
-  readBusMemberSettings,
-} from '@confbus/core/internal';
+  type BusSettings,
+  type SettingSpec,
+  type Settings,
+  SettingsError,
+  readBusSettings,
+} from '@confbus/core';
 import { ConfigClientError } from '../errors.js';
 
 export const clientBusSettingSpecs: readonly SettingSpec[] = [
@@ -45,18 +41,7 @@ export const clientBusSettingSpecs: readonly SettingSpec[] = [
     description:
       "Log every bus event received and every ack from another node at DEBUG, as Spring's TraceListener does",
   },
-  {
-    key: 'confbus.bus.reconnect.initial-interval',
-    type: 'integer',
-    default: 1000,
-    description: 'First delay in ms before reconnecting to the broker after a loss',
-  },
-  {
-    key: 'confbus.bus.reconnect.max-interval',
-    type: 'integer',
-    default: 30000,
-    description: 'Longest delay in ms between broker reconnect attempts',
-  },
+
   {
     key: 'confbus.bus.ack.routing-key',
     type: 'string',
@@ -86,60 +71,36 @@ export interface BusCommandSwitches {
   readonly shutdown: boolean;
 }
 
-/** The bus package's `spring.cloud.bus.*` reading, plus the broker as a flat view and confbus's client keys. */
-export interface BusSettings extends BusMemberSettings {
+/** Core's bus settings (what busNodeFromSettings builds a node from) plus what only a client member reads. */
+export interface ClientBusSettings extends BusSettings {
   /** Spring's switches: an event for a command switched off is acked, not carried out. */
   readonly commands: BusCommandSwitches;
   /** `spring.cloud.bus.trace.enabled`: every event received logged at DEBUG. */
   readonly trace: boolean;
-  /** The broker: RabbitMQ or Kafka (spring.cloud.stream.default-binder, see docs/bus-kafka.md). */
-  readonly binder: BusBinder;
-  /** Kafka brokers and topic creation, when the binder is kafka. */
-  readonly kafka: KafkaBusSettings | undefined;
   /** Acks go out with this routing key and this node binds only the events' key (see the spec); undefined: Spring's topology. */
   readonly ackRoutingKey: string | undefined;
-  /** `host:port` entries, tried in turn. */
-  readonly addresses: readonly string[];
-  readonly username: string;
-  readonly password: string;
-  readonly virtualHost: string;
-  readonly reconnectDelayMs: { readonly min: number; readonly max: number };
   /** A bus-triggered re-fetch waits a random 0..refreshSpreadMs first (0: at once). */
   readonly refreshSpreadMs: number;
 }
 
-export function readBusSettings(settings: Settings): BusSettings {
-  let broker: BrokerConnection;
-  let binder: BusBinder;
-  let kafka: KafkaBusSettings | undefined;
+export function readClientBusSettings(settings: Settings): ClientBusSettings {
+  let bus: BusSettings;
   try {
-    broker = brokerConnection(settings);
-    // Only a bus that runs needs a broker: a conflict between unused broker settings is not an error.
-    binder = isBusEnabled(settings) ? busBinder(settings) : 'rabbit';
-    kafka = binder === 'kafka' ? kafkaBusSettings(settings) : undefined;
+    bus = readBusSettings(settings);
   } catch (error) {
     if (error instanceof SettingsError) throw new ConfigClientError('CONFBUS_BAD_SETTING', error.message);
     throw error;
   }
-  const min = Math.max(1, settings.number('confbus.bus.reconnect.initial-interval'));
-  const destination = settings.string('spring.cloud.bus.destination');
-  const ackRoutingKey = settings.optionalString('confbus.bus.ack.routing-key') ?? `${destination}.acks`;
+  const ackRoutingKey = settings.optionalString('confbus.bus.ack.routing-key') ?? `${bus.destination}.acks`;
   return {
-    ...readBusMemberSettings(settings),
+    ...bus,
     commands: {
       refresh: settings.boolean('spring.cloud.bus.refresh.enabled'),
       env: settings.boolean('spring.cloud.bus.env.enabled'),
       shutdown: settings.boolean('spring.cloud.bus.shutdown.enabled'),
     },
     trace: settings.boolean('spring.cloud.bus.trace.enabled'),
-    binder,
-    kafka,
-    ackRoutingKey: ackRoutingKey === destination ? undefined : ackRoutingKey,
-    addresses: broker.addresses,
-    username: broker.username,
-    password: broker.password,
-    virtualHost: broker.virtualHost,
-    reconnectDelayMs: { min, max: Math.max(min, settings.number('confbus.bus.reconnect.max-interval')) },
+    ackRoutingKey: ackRoutingKey === bus.destination ? undefined : ackRoutingKey,
     refreshSpreadMs: settings.number('confbus.bus.refresh.spread'),
   };
 }

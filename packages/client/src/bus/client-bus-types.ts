@@ -1,7 +1,7 @@
 /** The client bus member's options and answers, and what it needs of the config client (client-bus.ts). */
 import type { Logger, RefreshBusEvent } from '@confbus/core';
 import type { BusIdentity } from './bus-presence.js';
-import type { BusSettings } from './bus-settings.js';
+import type { ClientBusSettings } from './bus-settings.js';
 
 /** What the bus needs from the config client (kept narrow so the two stay decoupled). */
 export interface BusRefreshTarget {
@@ -18,7 +18,7 @@ export interface BusRefreshTarget {
 }
 
 export interface ClientBusOptions {
-  readonly settings: BusSettings;
+  readonly settings: ClientBusSettings;
   readonly busId: string;
   readonly identity: BusIdentity;
   /** `spring.cloud.config.name` entries; a destination naming one of them also addresses this node. */

@@ -21,7 +21,6 @@ import { BusCatchUp } from './bus-catch-up.js';
 import { loadBusPackage, type BusPackage } from './bus-package.js';
 import { BusPresence } from './bus-presence.js';
 import type { BusCommandSwitches } from './bus-settings.js';
-import { createClientBusNode } from './client-bus-node.js';
 import type { BusHealth, BusRefreshOutcome, ClientBusOptions } from './client-bus-types.js';
 
 /** This node's part of a refresh: the keys it changed, or why there are none (not attempted, or failed). */
@@ -40,14 +39,22 @@ export class ClientBus {
   private constructor(options: ClientBusOptions, busPackage: BusPackage) {
     this.#options = options;
     this.#catchUp = new BusCatchUp(options.target, options.logger);
-    const { target } = options;
-    this.#node = createClientBusNode(busPackage, options, {
-      refresh: (event) => this.#onRemoteRefresh(event),
-      environmentChange: async (values) => {
-        if (this.#carriesOut('env')) await target.applyEnvironment(values);
-      },
-      shutdown: async () => {
-        if (this.#carriesOut('shutdown')) await target.shutdown();
+    const { target, settings } = options;
+    this.#node = busPackage.busNodeFromSettings(settings, {
+      role: 'client',
+      busId: options.busId,
+      logger: options.logger,
+      configNames: options.configNames,
+      ackRoutingKey: settings.ackRoutingKey,
+      trace: settings.trace,
+      refreshHandler: { refresh: (event) => this.#onRemoteRefresh(event) },
+      commandHandler: {
+        environmentChange: async (values) => {
+          if (this.#carriesOut('env')) await target.applyEnvironment(values);
+        },
+        shutdown: async () => {
+          if (this.#carriesOut('shutdown')) await target.shutdown();
+        },
       },
     });
     this.#presence = new BusPresence(this.#node, {
@@ -256,7 +263,8 @@ export class ClientBus {
 
   #notConnected(): string {
     const { settings } = this.#options;
-    const brokers = settings.binder === 'kafka' ? (settings.kafka?.brokers ?? []) : settings.addresses;
+    const { transport } = settings;
+    const brokers = transport.binder === 'kafka' ? transport.kafka.brokers : transport.rabbit.addresses;
     return `the bus is not connected to the broker (${brokers.join(', ')})`;
   }
 

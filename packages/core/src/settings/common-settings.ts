@@ -59,6 +59,18 @@ export const busSettingSpecs: readonly SettingSpec[] = [
     description:
       "Milliseconds a publish waits for the broker to take the event; beyond, it fails (POST /monitor answers 503 at once instead of after the client's retries)",
   },
+  {
+    key: 'confbus.bus.reconnect.initial-interval',
+    type: 'integer',
+    default: 1000,
+    description: 'First delay in ms before reconnecting to the broker after a loss',
+  },
+  {
+    key: 'confbus.bus.reconnect.max-interval',
+    type: 'integer',
+    default: 30000,
+    description: 'Longest delay in ms between broker reconnect attempts',
+  },
   { key: 'spring.rabbitmq.host', type: 'string', default: 'localhost', description: 'RabbitMQ host' },
   {
     key: 'spring.rabbitmq.port',

@@ -3,9 +3,15 @@
  * server listens, joins the bus to collect acks and other servers' refreshes. `busFromSettings` is the real one
  * (a BusNode over RabbitMQ or Kafka); tests of the wiring use a fake publisher in its place.
  */
-import { BusNode, busErrors, busNodeOptionsFromSettings, readBusMemberSettings } from '@confbus/bus';
-import { ConfbusError, type Logger, type RefreshBusEvent, type Settings, defaultBusId } from '@confbus/core';
-import { busTransportSettings } from '@confbus/core/internal';
+import { type BusNode, busErrors, busNodeFromSettings } from '@confbus/bus';
+import {
+  ConfbusError,
+  type Logger,
+  type RefreshBusEvent,
+  type Settings,
+  defaultBusId,
+  readBusSettings,
+} from '@confbus/core';
 import type { RefreshPublisher } from '../monitor/monitor-service.js';
 
 export interface ServerBus extends RefreshPublisher {
@@ -21,12 +27,11 @@ export interface ServerBus extends RefreshPublisher {
 
 /**
  * The bus of spring.cloud.bus.* (call only when the bus is enabled). Its settings are read here, before the server
- * listens, with the readers the bus node itself uses: a malformed broker address or destination stops the start
+ * listens, into the settings the bus node is built from: a malformed broker address or destination stops the start
  * before the port opens. The node is made in `join`, once the port (part of its bus id) is known.
  */
 export function busFromSettings(settings: Settings, logger: Logger): ServerBus {
-  readBusMemberSettings(settings);
-  busTransportSettings(settings);
+  const bus = readBusSettings(settings);
   let node: BusNode | undefined;
   return {
     get node() {
@@ -40,10 +45,9 @@ export function busFromSettings(settings: Settings, logger: Logger): ServerBus {
     async join(address, attach) {
       const port = new URL(address).port;
       const busId =
-        readBusMemberSettings(settings).id ??
-        defaultBusId({ applicationName: settings.string('spring.application.name'), port });
+        bus.id ?? defaultBusId({ applicationName: settings.string('spring.application.name'), port });
       // The server publishes refreshes and collects acks; it has nothing of its own to refresh, so it sends no acks.
-      node = new BusNode({ ...busNodeOptionsFromSettings(settings, { busId, logger }), ackEnabled: false });
+      node = busNodeFromSettings(bus, { role: 'server', busId, logger });
       attach(node);
       await node.start();
     },

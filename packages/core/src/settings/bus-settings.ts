@@ -1,9 +1,10 @@
 /**
- * Reads Spring's bus and broker settings (spring.cloud.bus.*, spring.rabbitmq.*, spring.kafka.*,
- * spring.cloud.stream.*) for server and client alike, and picks the binder as docs/bus-kafka.md describes.
- * Pure: the client reads them at start even with the bus off, without loading @confbus/bus or a broker client.
+ * Reads the bus settings (busSettingSpecs: spring.cloud.bus.*, spring.rabbitmq.*, spring.kafka.*,
+ * spring.cloud.stream.*, confbus.bus.*) into one typed `BusSettings`, for server and client alike, picking the
+ * binder as docs/bus-kafka.md describes; @confbus/bus builds a node from it (busNodeFromSettings). Pure: the
+ * client reads them at start even with the bus off, without loading @confbus/bus or a broker client.
  */
-import { SettingsError, type Settings } from '../settings/settings.js';
+import { SettingsError, type Settings } from './settings.js';
 
 const DEFAULT_AMQP_PORT = 5672;
 const DEFAULT_KAFKA_PORT = 9092;
@@ -19,8 +20,8 @@ export interface BrokerConnection {
   readonly virtualHost: string;
 }
 
-/** `spring.cloud.bus.*`: what every bus member reads, server and client alike (the broker's are below). */
-export interface BusMemberSettings {
+/** What every bus member, server and client alike, is built from. */
+export interface BusSettings {
   readonly enabled: boolean;
   /** Exchange and routing key on RabbitMQ, topic on Kafka (`springCloudBus`). */
   readonly destination: string;
@@ -28,12 +29,22 @@ export interface BusMemberSettings {
   readonly id: string | undefined;
   readonly ackEnabled: boolean;
   readonly ackDestination: string | undefined;
+  /** The broker: the chosen binder's settings (with the bus off, RabbitMQ's, still checked). */
+  readonly transport: BusTransportSettings;
+  /** Reconnect backoff in ms (`confbus.bus.reconnect.*`). */
+  readonly reconnectDelayMs: { readonly min: number; readonly max: number };
+  /** How long a publish waits for the broker (`confbus.bus.publish-timeout`). */
+  readonly publishTimeoutMs: number;
 }
 
-export function readBusMemberSettings(settings: Settings): BusMemberSettings {
+/** The bus settings, read once; throws a SettingsError naming the key of a bad one. */
+export function readBusSettings(settings: Settings): BusSettings {
+  const enabled = isBusEnabled(settings);
+  const destination = notBlank(settings, 'spring.cloud.bus.destination');
+  const min = Math.max(1, settings.number('confbus.bus.reconnect.initial-interval'));
   return {
-    enabled: isBusEnabled(settings),
-    destination: notBlank(settings, 'spring.cloud.bus.destination'),
+    enabled,
+    destination,
     // Empty is unset (a generated id); blank is a mistake.
     id:
       settings.optionalString('spring.cloud.bus.id') === undefined
@@ -41,6 +52,12 @@ export function readBusMemberSettings(settings: Settings): BusMemberSettings {
         : notBlank(settings, 'spring.cloud.bus.id'),
     ackEnabled: settings.boolean('spring.cloud.bus.ack.enabled'),
     ackDestination: settings.optionalString('spring.cloud.bus.ack.destination-service'),
+    // Only a bus that runs needs a binder: a conflict between unused broker settings is not an error.
+    transport: enabled
+      ? busTransportSettings(settings, destination)
+      : { binder: 'rabbit', destination, rabbit: brokerConnection(settings) },
+    reconnectDelayMs: { min, max: Math.max(min, settings.number('confbus.bus.reconnect.max-interval')) },
+    publishTimeoutMs: settings.number('confbus.bus.publish-timeout'),
   };
 }
 
@@ -155,8 +172,7 @@ export type BusTransportSettings =
   | { readonly binder: 'kafka'; readonly destination: string; readonly kafka: KafkaBusSettings };
 
 /** Reads only the chosen binder's settings, so a stale setting of the other broker cannot fail the start. */
-export function busTransportSettings(settings: Settings): BusTransportSettings {
-  const { destination } = readBusMemberSettings(settings);
+export function busTransportSettings(settings: Settings, destination: string): BusTransportSettings {
   return busBinder(settings) === 'kafka'
     ? { binder: 'kafka', destination, kafka: kafkaBusSettings(settings) }
     : { binder: 'rabbit', destination, rabbit: brokerConnection(settings) };
