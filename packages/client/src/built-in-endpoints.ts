@@ -4,7 +4,7 @@
  * (management-endpoints.ts).
  */
 import { maskPropertyValue, maskValue } from '@confbus/core';
-import { busEndpoints } from './bus/bus-endpoints.js';
+import { busEndpoints } from './bus-member/bus-endpoints.js';
 import type { ConfigClient } from './config-client.js';
 import type { ManagementEndpoint } from './management-endpoints.js';
 import { clientMetricsExposition } from './metrics/client-metrics.js';

@@ -10,7 +10,11 @@ import {
   readEncryptionSettings,
   settingsFileSpecs,
 } from '@confbus/core';
-import { clientBusSettingSpecs, readClientBusSettings, type ClientBusSettings } from './bus/bus-settings.js';
+import {
+  clientBusSettingSpecs,
+  readClientBusSettings,
+  type ClientBusSettings,
+} from './bus-member/bus-member-settings.js';
 
 export const clientSettingSpecs: readonly SettingSpec[] = [
   ...settingsFileSpecs,

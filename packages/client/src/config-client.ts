@@ -6,9 +6,8 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Logger, PropertyValue, Settings } from '@confbus/core';
-import { BusMember, type BusState } from './bus/bus-member.js';
-import type { ClientBus } from './bus/client-bus.js';
-import type { BusHealth } from './bus/client-bus-types.js';
+import { ClientBus, type BusState } from './bus-member/client-bus.js';
+import type { BusHealth, BusWaitingHealth } from './bus-member/client-bus-types.js';
 import type { ClientSettings } from './client-settings.js';
 import { logStarted, prepareClient, type ClientParts, type ConfigClientOptions } from './client-startup.js';
 import type { SnapshotMeta } from './config-snapshot.js';
@@ -20,7 +19,7 @@ import type { Refreshable, RefreshableFactory, RefreshableOptions } from './refr
 import { Refresher, type RefreshEvent, type VersionCatchUp } from './refresher.js';
 import { SafetyNetPoll } from './safety-net-poll.js';
 
-export type { BusState } from './bus/bus-member.js';
+export type { BusState } from './bus-member/client-bus.js';
 export type { RefreshEvent, VersionCatchUp } from './refresher.js';
 export type { ConfigClientOptions } from './client-startup.js';
 
@@ -43,7 +42,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   readonly #source: EnvironmentSource;
   readonly #live: LiveConfig;
   readonly #refresher: Refresher;
-  readonly #busMember: BusMember;
+  readonly #bus: ClientBus;
   readonly #poll: SafetyNetPoll;
 
   private constructor(
@@ -62,7 +61,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
       logger,
       observer: {
         refreshed: (event) => {
-          this.#busMember.refreshed();
+          this.#bus.refreshed();
           this.emit('refresh', event);
         },
         failed: (error) => {
@@ -72,9 +71,9 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
       },
     });
     const refresher = this.#refresher;
-    this.#busMember = new BusMember(
+    this.#bus = new ClientBus({
       settings,
-      {
+      target: {
         refresh: (options) => refresher.refresh({ ...options, trigger: 'bus' }),
         refreshIfVersionChanged: () => refresher.refreshIfVersionChanged('catch-up'),
         currentVersion: () => refresher.currentVersion(),
@@ -85,7 +84,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
         shutdown: async () => this.requestShutdown(),
       },
       logger,
-    );
+    });
     this.#poll = new SafetyNetPoll({ check: () => this.#refresher.refreshIfVersionChanged('poll') }, logger, {
       interval: settings.poll.interval,
       retryMin: settings.poll.retryInterval,
@@ -99,7 +98,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     const client = new ConfigClient(settings, localSettings, logger, parts, !!fetched);
     if (fetched) await parts.backup.save(fetched);
     client.#poll.start();
-    if (settings.bus.enabled) await client.#busMember.start(client.getNumber('server.port'));
+    if (settings.bus.enabled) await client.#bus.start(client.getNumber('server.port'));
     logStarted(logger, {
       settings,
       localSettings,
@@ -113,16 +112,25 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
 
   /** The bus state; `bus` is the running member, if any. */
   get busState(): BusState {
-    return this.#busMember.state;
+    return this.#bus.state;
   }
 
+  /** The bus member once started (undefined while disabled or waiting for the port). */
   get bus(): ClientBus | undefined {
-    return this.#busMember.bus;
+    return this.#bus.state.state === 'started' ? this.#bus : undefined;
+  }
+
+  /**
+   * The bus member in every state, for the bus endpoints: its operations answer 503 while there is no bus.
+   * @internal
+   */
+  get busMember(): ClientBus {
+    return this.#bus;
   }
 
   /** The `bus` health component, or undefined when the bus is disabled. */
-  busHealth(): BusHealth | { status: 'UNKNOWN'; details: { reason: string } } | undefined {
-    return this.#busMember.health();
+  busHealth(): BusHealth | BusWaitingHealth | undefined {
+    return this.#bus.health();
   }
 
   /**
@@ -130,7 +138,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
    * the bus if it was waiting for it; resolves once connected or the broker was found down.
    */
   setLocalServerPort(port: number): Promise<void> {
-    return this.#busMember.setLocalServerPort(port);
+    return this.#bus.setLocalServerPort(port);
   }
 
   /** A `busshutdown` for this node: the application's 'shutdown' listeners stop it; without one, the client closes. */
@@ -252,7 +260,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   async close(): Promise<void> {
     this.#poll.stop();
     const refreshes = this.#refresher.close();
-    await this.#busMember.close();
+    await this.#bus.close();
     await refreshes;
     this.#source.close();
   }

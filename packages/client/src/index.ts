@@ -1,13 +1,14 @@
 // The public API of @confbus/client (see README.md). Everything else in src/ is internal: tests import it from src.
 export type { ConfigSourceKind } from './config-snapshot.js';
 export type { Refreshable, RefreshableFactory, RefreshableOptions } from './refreshable.js';
-export { ClientBus } from './bus/client-bus.js';
+export { ClientBus } from './bus-member/client-bus.js';
 export type {
   BusHealth,
   BusRefreshOutcome,
   BusRefreshTarget,
+  BusWaitingHealth,
   ClientBusOptions,
-} from './bus/client-bus-types.js';
+} from './bus-member/client-bus-types.js';
 export { clientSettingSpecs, type ClientSettings, type RetryPolicy } from './client-settings.js';
 export {
   ConfigClient,
@@ -36,4 +37,4 @@ export {
   type ManagementResponse,
 } from './management-endpoints.js';
 export { ManagementEndpointError } from './management-endpoint-error.js';
-export type { BusCommandSwitches, ClientBusSettings } from './bus/bus-settings.js';
+export type { BusCommandSwitches, ClientBusSettings } from './bus-member/bus-member-settings.js';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { BusNode } from '@confbus/bus';
 import { ConfigClient, createManagementHandler, clientSettingSpecs } from '@confbus/client';
-import { readClientBusSettings } from '../src/bus/bus-settings.js';
+import { readClientBusSettings } from '../src/bus-member/bus-member-settings.js';
 import {
   createEnvironmentChangeEvent,
   createRefreshEvent,

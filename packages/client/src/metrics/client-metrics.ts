@@ -5,7 +5,7 @@
  * on the first scrape, so a client that never exposes the endpoint pays nothing. Documented in docs/metrics.md.
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { loadBusPackage } from '../bus/bus-package.js';
+import { loadBusPackage } from '../bus-member/bus-package.js';
 import { clientVersion } from '../client-version.js';
 import type { ConfigClient } from '../config-client.js';
 

@@ -5,52 +5,19 @@
  * the destination, joined by `:` (Spring's ALL_REMAINING selector).
  */
 import { ConfbusError } from '@confbus/core';
-import { ConfigClientError, clientErrors } from '../errors.js';
-import type { ConfigClient } from '../config-client.js';
+import { clientErrors } from '../errors.js';
 import type { ManagementEndpoint } from '../management-endpoints.js';
-import type { ClientBus } from './client-bus.js';
 
+// Each operation answers CONFBUS_BUS_UNAVAILABLE (503) itself when there is no running bus (ClientBus#running).
 const busRefresh: ManagementEndpoint = {
   methods: ['POST'],
   acceptsSubPath: true,
   handle: async ({ client, segments }) => {
-    const state = client.busState;
-    if (state.state === 'disabled') {
-      throw new ConfigClientError(
-        'CONFBUS_BUS_UNAVAILABLE',
-        'The bus is disabled (spring.cloud.bus.enabled=false): nothing was refreshed. Use /actuator/refresh for this node only.',
-      );
-    }
-    if (state.state === 'waiting-for-port') {
-      throw new ConfigClientError(
-        'CONFBUS_BUS_UNAVAILABLE',
-        'The bus has not started yet (it waits for the application to report its port): nothing was refreshed.',
-      );
-    }
-    const destination = segments.length > 0 ? segments.join(':') : undefined;
     // Its CONFBUS_BUS_UNAVAILABLE (503) and CONFBUS_REFRESH_FAILED (500) are answered by their status.
-    await state.bus.refreshAndPublish(destination);
+    await client.busMember.refreshAndPublish(destinationOf(segments));
     return { status: 204 };
   },
 };
-
-/** The running bus, or CONFBUS_BUS_UNAVAILABLE (503) saying why there is none. */
-function runningBus(client: ConfigClient): ClientBus {
-  const state = client.busState;
-  if (state.state === 'disabled') {
-    throw new ConfigClientError(
-      'CONFBUS_BUS_UNAVAILABLE',
-      'The bus is disabled (spring.cloud.bus.enabled=false): nothing was sent.',
-    );
-  }
-  if (state.state === 'waiting-for-port') {
-    throw new ConfigClientError(
-      'CONFBUS_BUS_UNAVAILABLE',
-      'The bus has not started yet (it waits for the application to report its port): nothing was sent.',
-    );
-  }
-  return state.bus;
-}
 
 /** Spring's `busenv` body: `{"name": "...", "value": "..."}` (a number or boolean value is taken as its text). */
 function nameAndValue(body: unknown): Record<string, string> {
@@ -76,8 +43,7 @@ const busEnv: ManagementEndpoint = {
   acceptsSubPath: true,
   handle: async ({ client, segments, body }) => {
     const values = nameAndValue(body);
-    const bus = runningBus(client);
-    await bus.changeEnvironmentAndPublish(values, destinationOf(segments));
+    await client.busMember.changeEnvironmentAndPublish(values, destinationOf(segments));
     return { status: 204 };
   },
 };
@@ -87,8 +53,7 @@ const busShutdown: ManagementEndpoint = {
   methods: ['POST'],
   acceptsSubPath: true,
   handle: async ({ client, segments }) => {
-    const bus = runningBus(client);
-    const { self } = await bus.shutdownAndPublish(destinationOf(segments));
+    const { self } = await client.busMember.shutdownAndPublish(destinationOf(segments));
     if (self) setImmediate(() => void client.requestShutdown());
     return { status: 204 };
   },

@@ -1,7 +1,6 @@
 /** The client bus member's options and answers, and what it needs of the config client (client-bus.ts). */
 import type { Logger, RefreshBusEvent } from '@confbus/core';
-import type { BusIdentity } from './bus-presence.js';
-import type { ClientBusSettings } from './bus-settings.js';
+import type { ClientSettings } from '../client-settings.js';
 
 /** What the bus needs from the config client (kept narrow so the two stay decoupled). */
 export interface BusRefreshTarget {
@@ -18,11 +17,8 @@ export interface BusRefreshTarget {
 }
 
 export interface ClientBusOptions {
-  readonly settings: ClientBusSettings;
-  readonly busId: string;
-  readonly identity: BusIdentity;
-  /** `spring.cloud.config.name` entries; a destination naming one of them also addresses this node. */
-  readonly configNames: readonly string[];
+  /** The client's settings: the bus's own, and the names its bus id and presence announcements carry. */
+  readonly settings: Pick<ClientSettings, 'bus' | 'applicationName' | 'name' | 'profiles' | 'labels'>;
   readonly target: BusRefreshTarget;
   readonly logger: Logger;
 }
@@ -30,6 +26,12 @@ export interface ClientBusOptions {
 export interface BusHealth {
   readonly status: 'UP' | 'DOWN';
   readonly details: { readonly busId: string; readonly destination: string; readonly connected: boolean };
+}
+
+/** The `bus` health component of a bus that has not started yet. */
+export interface BusWaitingHealth {
+  readonly status: 'UNKNOWN';
+  readonly details: { readonly reason: string };
 }
 
 /** Outcome of `refreshAndPublish`: what happened here and on the bus. */
