@@ -7,16 +7,16 @@
 import { type Environment, type Logger, type Settings, maskUriUserInfo } from '@confbus/core';
 import { effectiveSettings, messageOf } from '@confbus/core/internal';
 import { loggerFromSettings } from '@confbus/core/logging';
-import { BackupStore } from './backup-store.js';
-import { createClientDecryptor } from './cipher-values.js';
+import { BackupStore } from './backup/backup-store.js';
+import { createClientDecryptor } from './snapshot/cipher-values.js';
 import { readClientSettings, type ClientSettings } from './client-settings.js';
 import { clientVersion } from './client-version.js';
-import { localSettingsLayer, type ConfigSnapshot, type SnapshotMeta } from './config-snapshot.js';
-import { EnvironmentSource } from './environment-source.js';
+import { localSettingsLayer, type ConfigSnapshot, type SnapshotMeta } from './snapshot/config-snapshot.js';
+import { EnvironmentSource } from './fetch/environment-source.js';
 import { ConfigClientError } from './errors.js';
-import { LiveConfig } from './live-config.js';
+import { LiveConfig } from './snapshot/live-config.js';
 import { resolveLocalSettings, type LocalSettingsSources } from './local-settings.js';
-import { SnapshotFactory } from './snapshot-factory.js';
+import { SnapshotFactory } from './snapshot/snapshot-factory.js';
 
 export interface ConfigClientOptions extends LocalSettingsSources {
   /**

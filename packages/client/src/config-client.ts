@@ -1,8 +1,9 @@
 /**
  * The client: fetches configuration before the service starts, serves typed reads, and refreshes
  * at run time — atomically, and only rebuilding the refreshable components a change concerns.
- * This is where its parts are wired, top-down: local settings → environment source → snapshot →
- * live config → refresher → safety-net poll and bus member.
+ * This is where its parts are wired, top-down, one folder per stage: local settings → fetch/ (the
+ * environment source) → snapshot/ (snapshots, live config, refreshables) → backup/ → refresh/ (refresher,
+ * safety-net poll) → bus-member/; management/ serves the actuator endpoints over it.
  */
 import { EventEmitter } from 'node:events';
 import type { Logger, PropertyValue, Settings } from '@confbus/core';
@@ -10,17 +11,17 @@ import { ClientBus, type BusState } from './bus-member/client-bus.js';
 import type { BusHealth, BusWaitingHealth } from './bus-member/client-bus-types.js';
 import type { ClientSettings } from './client-settings.js';
 import { logStarted, prepareClient, type ClientParts, type ConfigClientOptions } from './client-startup.js';
-import type { SnapshotMeta } from './config-snapshot.js';
-import type { BoundObject, ConfigSchema, ConfigView } from './config-view.js';
-import type { EnvironmentSource } from './environment-source.js';
+import type { SnapshotMeta } from './snapshot/config-snapshot.js';
+import type { BoundObject, ConfigSchema, ConfigView } from './snapshot/config-view.js';
+import type { EnvironmentSource } from './fetch/environment-source.js';
 import type { ConfigClientError } from './errors.js';
-import type { LiveConfig } from './live-config.js';
-import type { Refreshable, RefreshableFactory, RefreshableOptions } from './refreshable.js';
-import { Refresher, type RefreshEvent, type VersionCatchUp } from './refresher.js';
-import { SafetyNetPoll } from './safety-net-poll.js';
+import type { LiveConfig } from './snapshot/live-config.js';
+import type { Refreshable, RefreshableFactory, RefreshableOptions } from './snapshot/refreshable.js';
+import { Refresher, type RefreshEvent, type VersionCatchUp } from './refresh/refresher.js';
+import { SafetyNetPoll } from './refresh/safety-net-poll.js';
 
 export type { BusState } from './bus-member/client-bus.js';
-export type { RefreshEvent, VersionCatchUp } from './refresher.js';
+export type { RefreshEvent, VersionCatchUp } from './refresh/refresher.js';
 export type { ConfigClientOptions } from './client-startup.js';
 
 export interface ConfigClientEvents {

@@ -1,6 +1,6 @@
 // The public API of @confbus/client (see README.md). Everything else in src/ is internal: tests import it from src.
-export type { ConfigSourceKind } from './config-snapshot.js';
-export type { Refreshable, RefreshableFactory, RefreshableOptions } from './refreshable.js';
+export type { ConfigSourceKind } from './snapshot/config-snapshot.js';
+export type { Refreshable, RefreshableFactory, RefreshableOptions } from './snapshot/refreshable.js';
 export { ClientBus } from './bus-member/client-bus.js';
 export type {
   BusHealth,
@@ -21,7 +21,7 @@ export {
   type VersionCatchUp,
 } from './config-client.js';
 export type { LocalSettingsSources } from './local-settings.js';
-export type { BoundObject, BoundValue, ConfigSchema, ConfigView } from './config-view.js';
+export type { BoundObject, BoundValue, ConfigSchema, ConfigView } from './snapshot/config-view.js';
 export { ConfigClientError, clientErrors, type ConfigClientErrorCode } from './errors.js';
 export {
   createManagementHandler,
@@ -35,6 +35,6 @@ export {
   type ManagementMethod,
   type ManagementRequest,
   type ManagementResponse,
-} from './management-endpoints.js';
-export { ManagementEndpointError } from './management-endpoint-error.js';
+} from './management/management-endpoints.js';
+export { ManagementEndpointError } from './management/management-endpoint-error.js';
 export type { BusCommandSwitches, ClientBusSettings } from './bus-member/bus-member-settings.js';

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { ConfigClient } from '@confbus/client';
 import { startStubConfigServer, type StubConfigServer } from '@confbus/testkit/stub-config-server';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
-import { readBackup } from '../src/backup-file.js';
+import { readBackup } from '../src/backup/backup-file.js';
 import { CaptureLogger } from './support/capture-logger.js';
 
 describe('last-known-good backup', () => {

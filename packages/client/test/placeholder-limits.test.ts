@@ -5,7 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { runWithDeadline } from '@confbus/testkit/deadline';
 
-const snapshotModule = pathToFileURL(new URL('../dist/config-snapshot.js', import.meta.url).pathname).href;
+const snapshotModule = pathToFileURL(
+  new URL('../dist/snapshot/config-snapshot.js', import.meta.url).pathname,
+).href;
 
 describe('client placeholder limits', () => {
   it('fails a read of a 22-level placeholder bomb fast, naming the key and the property source', async () => {

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { silentLogger, type Environment } from '@confbus/core';
-import { ConfigSnapshot, mapLayer } from '../src/config-snapshot.js';
-import { LiveConfig } from '../src/live-config.js';
-import type { Refreshable } from '../src/refreshable.js';
-import { Refresher, type RefreshEvent } from '../src/refresher.js';
+import { ConfigSnapshot, mapLayer } from '../src/snapshot/config-snapshot.js';
+import { LiveConfig } from '../src/snapshot/live-config.js';
+import type { Refreshable } from '../src/snapshot/refreshable.js';
+import { Refresher, type RefreshEvent } from '../src/refresh/refresher.js';
 import type { ConfigClientError } from '../src/errors.js';
 import { FakeBackup } from './fakes/fake-backup.js';
 import { FakeEnvironmentSource } from './fakes/fake-environment-source.js';

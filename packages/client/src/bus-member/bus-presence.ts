@@ -21,10 +21,7 @@ export interface BusIdentity {
   readonly startedAt: number;
 }
 
-/**
- * What presence uses of the bus member (a BusNode). Structural, so that this module's types, which the client's
- * published types reach (BusIdentity), do not name @confbus/bus: an optional peer a user may not install.
- */
+/** What presence uses of the bus member (a BusNode): three of its members, whatever transport it runs on. */
 interface PresenceNode {
   readonly connected: boolean;
   isAddressed(event: BusEvent): boolean;

@@ -1,5 +1,5 @@
 import type { Environment } from '@confbus/core';
-import type { EnvironmentBackup } from '../../src/backup-store.js';
+import type { EnvironmentBackup } from '../../src/backup/backup-store.js';
 
 /** Stands in for the backup file: remembers what was saved. */
 export class FakeBackup implements EnvironmentBackup {

@@ -1,5 +1,5 @@
 import type { Environment } from '@confbus/core';
-import type { EnvironmentFetcher } from '../../src/environment-source.js';
+import type { EnvironmentFetcher } from '../../src/fetch/environment-source.js';
 
 /** Stands in for the HTTP EnvironmentSource: serves the environment a test sets, or fails as told. */
 export class FakeEnvironmentSource implements EnvironmentFetcher {

@@ -8,9 +8,9 @@ import { Agent as HttpsAgent } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
 import { maskUriUserInfo, parseJsonExactIntegers, type Environment, type Logger } from '@confbus/core';
 import { isDebugEnabled, messageOf } from '@confbus/core/internal';
-import type { ClientSettings } from './client-settings.js';
+import type { ClientSettings } from '../client-settings.js';
 import { parseEnvironment } from './environment-json.js';
-import { ConfigClientError } from './errors.js';
+import { ConfigClientError } from '../errors.js';
 import { httpGet } from './http-get.js';
 
 /** The port the refresh logic fetches through (tests hand in a fake). */

@@ -6,7 +6,7 @@
 import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { ConfbusError } from '@confbus/core';
-import { clientErrors } from './errors.js';
+import { clientErrors } from '../errors.js';
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import { ConfbusError } from '@confbus/core';
-import { clientErrors } from './errors.js';
+import { clientErrors } from '../errors.js';
 
 /**
  * Thrown by a management endpoint (one of `extraEndpoints`) to answer with a given HTTP status and a Spring-style

@@ -1,6 +1,6 @@
 /** Spring's String→Boolean and String→Number conversions; errors name the key, not the value of a secret. */
 import { isJavaDouble, isSecretKey, type PropertyValue } from '@confbus/core';
-import { ConfigClientError } from './errors.js';
+import { ConfigClientError } from '../errors.js';
 
 const TRUE = new Set(['true', 'on', 'yes', '1']);
 const FALSE = new Set(['false', 'off', 'no', '0']);

@@ -5,7 +5,7 @@
 import type { PropertyValue } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
 import { isUnderPrefix, type ConfigSnapshot } from './config-snapshot.js';
-import { ConfigClientError } from './errors.js';
+import { ConfigClientError } from '../errors.js';
 import { toBoolean, toNumber, toText } from './value-coercion.js';
 
 /** Anything with zod's `parse`, or a Standard Schema (`~standard.validate`). */

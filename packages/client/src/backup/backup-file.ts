@@ -22,8 +22,8 @@ import {
   ConfbusError,
 } from '@confbus/core';
 import { carriesKeySecret, hasUriPassword } from '@confbus/core/internal';
-import { parseEnvironment } from './environment-json.js';
-import { clientErrors } from './errors.js';
+import { parseEnvironment } from '../fetch/environment-json.js';
+import { clientErrors } from '../errors.js';
 
 const FORMAT = 'confbus-client-backup/1';
 

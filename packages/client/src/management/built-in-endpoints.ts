@@ -1,13 +1,13 @@
 /**
  * What the built-in management endpoints answer: `/refresh`, `/health`, `/env` (masked as Spring's actuator masks
- * it), `/prometheus`, and the bus's (bus/bus-endpoints.ts). Which of them answer is the exposure's choice
+ * it), `/prometheus`, and the bus's (bus-endpoints.ts). Which of them answer is the exposure's choice
  * (management-endpoints.ts).
  */
 import { maskPropertyValue, maskValue } from '@confbus/core';
-import { busEndpoints } from './bus-member/bus-endpoints.js';
-import type { ConfigClient } from './config-client.js';
+import { busEndpoints } from './bus-endpoints.js';
+import type { ConfigClient } from '../config-client.js';
 import type { ManagementEndpoint } from './management-endpoints.js';
-import { clientMetricsExposition } from './metrics/client-metrics.js';
+import { clientMetricsExposition } from './client-metrics.js';
 
 export function builtInEndpoints(): Record<string, ManagementEndpoint> {
   return {

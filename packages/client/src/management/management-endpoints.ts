@@ -7,10 +7,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { builtInEndpoints } from './built-in-endpoints.js';
-import type { ConfigClient } from './config-client.js';
+import type { ConfigClient } from '../config-client.js';
 import { ConfbusError, isConfbusError, springErrorBody, writeJson } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
-import { clientErrors } from './errors.js';
+import { clientErrors } from '../errors.js';
 
 export type ManagementMethod = 'GET' | 'POST' | 'DELETE';
 

@@ -19,9 +19,9 @@ import {
   isCipherValue,
 } from '@confbus/core';
 import { keyStorePath, keyStoreReadError } from '@confbus/core/internal';
-import type { ClientSettings } from './client-settings.js';
+import type { ClientSettings } from '../client-settings.js';
 import { mapLayer, type PropertyLayer } from './config-snapshot.js';
-import { clientErrors } from './errors.js';
+import { clientErrors } from '../errors.js';
 
 /** The name of the layer holding decrypted values (Spring's `decrypted` property source). */
 export const DECRYPTED_LAYER = 'decrypted';

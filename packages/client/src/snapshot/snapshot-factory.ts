@@ -5,7 +5,7 @@
  */
 import type { Environment, PropertyValue } from '@confbus/core';
 import { decryptedLayer, type ClientDecryptor } from './cipher-values.js';
-import type { ClientSettings } from './client-settings.js';
+import type { ClientSettings } from '../client-settings.js';
 import { ConfigSnapshot, mapLayer, type ConfigSourceKind, type PropertyLayer } from './config-snapshot.js';
 
 export class SnapshotFactory {

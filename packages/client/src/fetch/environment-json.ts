@@ -4,7 +4,7 @@
  * the values a server decrypted.
  */
 import type { Environment, FlatProperties, PropertySource, PropertyValue } from '@confbus/core';
-import { ConfigClientError } from './errors.js';
+import { ConfigClientError } from '../errors.js';
 
 export function parseEnvironment(json: unknown, from: string): Environment {
   const bad = (what: string) =>

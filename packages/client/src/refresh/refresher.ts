@@ -6,11 +6,11 @@
  */
 import type { Environment, Logger } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
-import type { EnvironmentBackup } from './backup-store.js';
-import { changedKeys, type ConfigSnapshot } from './config-snapshot.js';
-import type { EnvironmentFetcher } from './environment-source.js';
-import { ConfigClientError } from './errors.js';
-import type { LiveConfig } from './live-config.js';
+import type { EnvironmentBackup } from '../backup/backup-store.js';
+import { changedKeys, type ConfigSnapshot } from '../snapshot/config-snapshot.js';
+import type { EnvironmentFetcher } from '../fetch/environment-source.js';
+import { ConfigClientError } from '../errors.js';
+import type { LiveConfig } from '../snapshot/live-config.js';
 import { logRefreshed, mergeTriggers, type RefreshTrigger } from './refresh-log.js';
 
 export type { RefreshTrigger } from './refresh-log.js';

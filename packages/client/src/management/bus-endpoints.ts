@@ -6,7 +6,7 @@
  */
 import { ConfbusError } from '@confbus/core';
 import { clientErrors } from '../errors.js';
-import type { ManagementEndpoint } from '../management-endpoints.js';
+import type { ManagementEndpoint } from './management-endpoints.js';
 
 // Each operation answers CONFBUS_BUS_UNAVAILABLE (503) itself when there is no running bus (ClientBus#running).
 const busRefresh: ManagementEndpoint = {

@@ -6,7 +6,7 @@
 import type { Environment, Logger } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
 import { deriveSealingKey, readBackup, writeBackup, type SealingKey } from './backup-file.js';
-import type { ClientSettings } from './client-settings.js';
+import type { ClientSettings } from '../client-settings.js';
 
 /** What the refresh logic needs of the backup (tests hand in a fake). */
 export interface EnvironmentBackup {
