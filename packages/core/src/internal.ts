@@ -9,14 +9,7 @@ export {
   type DocumentLoader,
   type ImportTreeRequest,
 } from './environment/config-imports.js';
-export {
-  decryptedKeysOf,
-  rememberOrigins,
-  rememberSourceOrigin,
-  sourceWithOrigins,
-  storedSourcesByName,
-  withOrigins,
-} from './environment/property-origins.js';
+export { environmentForJson, propertySourceForJson } from './environment/property-origins.js';
 export { cipherValuesIn } from './environment/resource-cipher-values.js';
 export { hasUriPassword } from './secrets.js';
 export { canonicalKey, environmentNamesFor } from './settings/relaxed-names.js';

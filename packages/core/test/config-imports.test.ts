@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfbusError, JavaDouble, parseConfigFile } from '@confbus/core';
+import { ConfbusError, JavaDouble, decryptEnvironment, parseConfigFile } from '@confbus/core';
 import { MAX_IMPORTED_FILES, resolveLocation } from '../src/environment/config-imports.js';
-import { loadWithImports, propertySourcesOf, withOrigins } from '@confbus/core/internal';
+import { environmentForJson, loadWithImports, propertySourcesOf } from '@confbus/core/internal';
 
 describe('spring.config.import locations', () => {
   it('resolves from the importing file’s folder and stays inside the search directories', () => {
@@ -66,19 +66,26 @@ describe('spring.config.import locations', () => {
 });
 
 describe('v2 origins', () => {
-  it('keeps the origin of values the file still holds (NaN included), not of changed ones', () => {
-    const [document] = parseConfigFile('a.yml', 'n: .nan\nsecret: x\nplain: y\n');
+  it('keeps the origin of values the file still holds (NaN included) through copies, not of decrypted ones', async () => {
+    const [document] = parseConfigFile('a.yml', "n: .nan\nsecret: '{cipher}abc'\nplain: y\n");
     assert.ok(document);
     const stored = propertySourcesOf([{ path: 'a.yml', document }], ['default'], 'repo');
-    const served = [{ name: 'repo/a.yml', source: { ...document.properties, secret: 'decrypted' } }];
     const env = { name: 'a', profiles: ['default'], label: null, version: null, state: null };
-    const json = withOrigins({ ...env, propertySources: served }, { ...env, propertySources: stored }) as {
-      propertySources: Array<{ source: Record<string, unknown> }>;
+    const { environment: served } = await decryptEnvironment(
+      { ...env, propertySources: stored.map((source) => ({ ...source })) },
+      { prefixInvalidProperties: true, decryptValue: () => 'decrypted' },
+    );
+    const json = environmentForJson(served, true) as {
+      propertySources: Array<{ source: Record<string, unknown>; decryptedKeys?: string[] }>;
     };
-    assert.deepEqual(json.propertySources[0]?.source, {
-      n: { value: new JavaDouble(Number.NaN), origin: '1:4' },
-      secret: 'decrypted',
-      plain: { value: 'y', origin: '3:8' },
+    assert.deepEqual(json.propertySources[0], {
+      name: 'repo/a.yml',
+      source: {
+        n: { value: new JavaDouble(Number.NaN), origin: '1:4' },
+        plain: { value: 'y', origin: '3:8' },
+        secret: 'decrypted',
+      },
+      decryptedKeys: ['secret'],
     });
   });
 });

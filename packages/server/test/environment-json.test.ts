@@ -1,8 +1,8 @@
 // An environment's JSON built in slices (large environments) is byte for byte the JSON built in one go.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Environment, type FlatProperties } from '@confbus/core';
-import { rememberOrigins, rememberSourceOrigin, setFlatProperty } from '@confbus/core/internal';
+import { type Environment, type FlatProperties, type PropertySource } from '@confbus/core';
+import { setFlatProperty } from '@confbus/core/internal';
 import { environmentJson, environmentJsonInSlices } from '../src/environment/environment-json.js';
 
 function source(size: number, prefix: string): FlatProperties {
@@ -15,19 +15,18 @@ function source(size: number, prefix: string): FlatProperties {
   return out;
 }
 
-function withOriginsOf(properties: FlatProperties): FlatProperties {
-  const origins: Record<string, string> = {};
+function originsOf(properties: FlatProperties): Record<string, string> {
+  const origins: FlatProperties = {};
   Object.keys(properties).forEach((key, i) => {
     if (i % 4 !== 0) setFlatProperty(origins, key, `${i}:1`);
   });
-  rememberOrigins(properties, origins);
-  return properties;
+  return origins as Record<string, string>;
 }
 
 describe('environment JSON in slices', () => {
   it('equals JSON.stringify of the environment, plain and with origins, for large and small sources', async () => {
-    const big = withOriginsOf(source(7000, 'big'));
-    const small = withOriginsOf(source(10, 'small'));
+    const big = source(7000, 'big');
+    const small = source(10, 'small');
     const stored: Environment = {
       name: 'app',
       profiles: ['dev,db'],
@@ -35,42 +34,51 @@ describe('environment JSON in slices', () => {
       version: 'c'.repeat(40),
       state: null,
       propertySources: [
-        { name: 'file:///repo/app-dev.yml', source: big },
+        { name: 'file:///repo/app-dev.yml', source: big, origins: originsOf(big) },
         { name: 'file:///repo/empty.yml', source: {} },
-        { name: 'file:///repo/application.yml (document #2)', source: small },
+        { name: 'file:///repo/application.yml (document #2)', source: small, origins: originsOf(small) },
       ],
     };
-    // Served after decryption: one source copied with a changed value (it loses that value's origin) and
-    // the marker naming it.
-    const decrypted = { ...big, 'big.key1[1]': 'clear text' };
+    // Served after decryption: one source copied with a changed value (which lost its origin) and the marker
+    // naming it.
+    const [file] = stored.propertySources as [PropertySource];
+    const { 'big.key1[1]': _changed, ...kept } = file.origins ?? {};
     // A large source with one origin for every value (as the overrides source has), sliced too.
     const overrides = source(3000, 'forced');
-    rememberSourceOrigin(overrides, 'Config server overrides');
     const served: Environment = {
       ...stored,
       propertySources: [
-        { name: 'overrides', source: overrides },
-        { name: 'file:///repo/app-dev.yml', source: decrypted, decryptedKeys: ['big.key1[1]'] },
+        { name: 'overrides', source: overrides, sourceOrigin: 'Config server overrides' },
+        {
+          ...file,
+          source: { ...big, 'big.key1[1]': 'clear text' },
+          origins: kept,
+          decryptedKeys: ['big.key1[1]'],
+        },
         ...stored.propertySources.slice(1),
       ],
     };
     for (const environment of [stored, served]) {
-      assert.equal(
-        (await environmentJsonInSlices(environment)).toString(),
-        environmentJson(environment).toString(),
-      );
-      assert.equal(
-        (await environmentJsonInSlices(environment, stored)).toString(),
-        environmentJson(environment, stored).toString(),
-      );
+      for (const withOrigins of [false, true]) {
+        assert.equal(
+          (await environmentJsonInSlices(environment, withOrigins)).toString(),
+          environmentJson(environment, withOrigins).toString(),
+        );
+      }
     }
-    assert.match(environmentJson(served, stored).toString(), /"big.key2\[2\]":\{"value":"v/);
-    const sliced = (await environmentJsonInSlices(served, stored)).toString();
+    const v2 = environmentJson(served, true).toString();
+    assert.match(v2, /"big.key2\[2\]":\{"value":"v/);
+    assert.match(v2, /"big.key1\[1\]":"clear text"/);
+    const sliced = (await environmentJsonInSlices(served, true)).toString();
     assert.match(sliced, /"forced.key2999\[2\]":\{"value":"v [^}]*","origin":"Config server overrides"\}/);
+    assert.ok(
+      !environmentJson(served).toString().includes('"origins"'),
+      'origins are data, not JSON members',
+    );
     // The marker follows its source's members, plain and with origins (a large source's JSON is not shown).
     const marked =
       /"name":"file:\/\/\/repo\/app-dev.yml","source":\{[^]*\},"decryptedKeys":\["big.key1\[1\]"\]\}/;
-    for (const json of [environmentJson(served), environmentJson(served, stored)])
+    for (const json of [environmentJson(served), environmentJson(served, true)])
       assert.ok(marked.test(json.toString()), 'decryptedKeys after the source');
   });
 });

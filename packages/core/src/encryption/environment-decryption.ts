@@ -4,10 +4,12 @@
  * `invalid.<key>` = `<n/a>` (or, with prefix-invalid-properties off, the cipher text without its marker under
  * the original key); either way the entry moves to the end of its source, as Java's map re-insertion leaves it.
  * Beyond Spring, a source names the keys it decrypted (`decryptedKeys`): they were secrets in the repository, and
- * a client keeps them masked and out of its backup whatever they are called.
+ * a client keeps them masked and out of its backup whatever they are called. A changed value loses its origin
+ * (Spring serves a decrypted value without one).
  */
 import type { Environment, PropertySource } from '../environment/environment.js';
 import { ConfbusError } from '../errors/confbus-error.js';
+import { originsWithout } from '../environment/property-origins.js';
 import { CIPHER_MARKER, isCipherValue } from './cipher-text.js';
 
 export const INVALID_VALUE = '<n/a>';
@@ -42,6 +44,7 @@ export async function decryptEnvironment(
   for (const source of environment.propertySources) {
     const decrypted: Record<string, (typeof source.source)[string]> = { ...source.source };
     const decryptedKeys: string[] = [];
+    const changed = new Set<string>();
     for (const [key, value] of Object.entries(source.source)) {
       if (!isCipherValue(value)) continue;
       if (performance.now() - sliceStart > SLICE_MS) {
@@ -49,6 +52,7 @@ export async function decryptEnvironment(
         sliceStart = performance.now();
       }
       const cipherText = value.slice(CIPHER_MARKER.length);
+      changed.add(key);
       delete decrypted[key];
       try {
         decrypted[key] = options.decryptValue(cipherText, environment);
@@ -62,6 +66,7 @@ export async function decryptEnvironment(
     propertySources.push({
       ...source,
       source: decrypted,
+      ...(source.origins && changed.size > 0 ? { origins: originsWithout(source.origins, changed) } : {}),
       ...(decryptedKeys.length > 0 ? { decryptedKeys } : {}),
     });
   }

@@ -10,7 +10,6 @@
 import type { ConfigDocument } from '../codecs/config-document.js';
 import { matchesProfiles } from '../codecs/profile-expression.js';
 import type { PropertySource } from './environment.js';
-import { rememberOrigins } from './property-origins.js';
 
 export interface CandidateFile {
   /** Repository-relative path, e.g. `foo-dev.yml` or `sub/application.properties`. */
@@ -89,9 +88,10 @@ export function propertySourcesOf(
   for (const { path, document } of documents) {
     if (Object.keys(document.properties).length === 0) continue;
     if (document.activation !== undefined && !matchesProfiles(document.activation, profiles)) continue;
-    if (document.origins !== undefined) rememberOrigins(document.properties, document.origins);
     const suffix = document.count > 1 ? ` (document #${document.index})` : '';
-    sources.push({ name: `${base}/${path}${suffix}`, source: document.properties });
+    const name = `${base}/${path}${suffix}`;
+    const { properties: source, origins } = document;
+    sources.push(origins === undefined ? { name, source } : { name, source, origins });
   }
   return sources;
 }

@@ -1,68 +1,54 @@
 /**
- * Origin tracking for Spring's v2 media type (`application/vnd.spring-cloud.config-server.v2+json`): each value
- * written as `{"value": …, "origin": "line:column"}` where the file recorded where it was written, as Spring's
- * PassthruEnvironmentRepository does. Values without a recorded origin stay bare: a decrypted `{cipher}` value
- * (Spring serves its clear text without origin) and `invalid.<key>`. A source the server makes itself can carry
- * one origin for all its values (the `overrides` source: "Config server overrides", as Spring's
- * EnvironmentEncryptorEnvironmentRepository describes them). Origins are remembered per properties object (a
- * WeakMap), so cached documents keep theirs.
+ * Spring's environment JSON with only Spring's members (plus confbus's `decryptedKeys`), plain or in Spring's v2
+ * media type (`application/vnd.spring-cloud.config-server.v2+json`), where each value is written as
+ * `{"value": …, "origin": "line:column"}` when its file recorded where it was written, as Spring's
+ * PassthruEnvironmentRepository does. The origins travel as data on the property source (`origins`), so every
+ * copy of a source carries them; a transform that changes a value drops its origin (server-side decryption:
+ * Spring serves a decrypted value without one). A source the server makes itself can give every value one origin
+ * (`sourceOrigin`: the `overrides` source's "Config server overrides").
  */
-import type { FlatProperties } from '../codecs/flatten.js';
+import { setFlatProperty, type FlatProperties } from '../codecs/flatten.js';
 import type { Environment, PropertySource } from './environment.js';
 
-const ORIGINS = new WeakMap<FlatProperties, Readonly<Record<string, string>>>();
-/** Sources whose every value has one origin, whatever the stored environment holds. */
-const SOURCE_ORIGINS = new WeakMap<FlatProperties, string>();
-
-export function rememberOrigins(properties: FlatProperties, origins: Readonly<Record<string, string>>): void {
-  ORIGINS.set(properties, origins);
-}
-
-/** Every value of `properties` (a source the server adds itself) has `origin` in the v2 media type. */
-export function rememberSourceOrigin(properties: FlatProperties, origin: string): void {
-  SOURCE_ORIGINS.set(properties, origin);
+/** The environment as Spring's JSON members, with (v2) or without its values' origins. */
+export function environmentForJson(environment: Environment, withOrigins: boolean): unknown {
+  const { name, profiles, label, version, state } = environment;
+  const propertySources = environment.propertySources.map((source) =>
+    propertySourceForJson(source, withOrigins),
+  );
+  return { name, profiles, label, version, state, propertySources };
 }
 
 /**
- * The environment as v2 JSON values. `stored` is the environment before server-side decryption: a value keeps
- * its origin only while it is still the value the file holds.
+ * One property source as Spring's JSON members (`name`, `source`, then confbus's `decryptedKeys` when it has
+ * any): with `properties`, a slice of its properties stands for `source` (a large source is written in steps).
  */
-export function withOrigins(served: Environment, stored: Environment): unknown {
-  const storedByName = storedSourcesByName(stored);
+export function propertySourceForJson(
+  source: PropertySource,
+  withOrigins: boolean,
+  properties: FlatProperties = source.source,
+): { name: string; source: Record<string, unknown>; decryptedKeys?: readonly string[] } {
   return {
-    ...served,
-    propertySources: served.propertySources.map((source) =>
-      sourceWithOrigins(source, storedByName.get(source.name)),
-    ),
+    name: source.name,
+    source: withOrigins ? describedProperties(properties, source.origins, source.sourceOrigin) : properties,
+    ...(source.decryptedKeys === undefined ? {} : { decryptedKeys: source.decryptedKeys }),
   };
 }
 
-/** The stored environment's sources by name, for sourceWithOrigins. */
-export function storedSourcesByName(stored: Environment): Map<string, FlatProperties> {
-  return new Map(stored.propertySources.map((source) => [source.name, source.source]));
-}
-
 /**
- * One property source as v2 JSON values (see withOrigins); `stored` is the same source before decryption, `whole`
- * the served source's properties when `source` holds a part of them.
+ * Properties as v2 JSON values: `{value, origin}` where an origin was recorded (`sourceOrigin` for every value
+ * when given), the bare value otherwise.
  */
-export function sourceWithOrigins(
-  source: PropertySource,
-  stored: FlatProperties | undefined,
-  whole: FlatProperties = source.source,
-): { name: string; source: Record<string, unknown>; decryptedKeys?: readonly string[] } {
-  const origins = stored === undefined ? undefined : ORIGINS.get(stored);
-  const sourceOrigin = SOURCE_ORIGINS.get(whole);
+export function describedProperties(
+  properties: FlatProperties,
+  origins: Readonly<Record<string, string>> | undefined,
+  sourceOrigin?: string,
+): Record<string, unknown> {
+  if (origins === undefined && sourceOrigin === undefined) return properties;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(source.source)) {
-    const origin = origins !== undefined && Object.hasOwn(origins, key) ? origins[key] : undefined;
-    const unchanged = stored !== undefined && Object.hasOwn(stored, key) && Object.is(stored[key], value);
-    const described =
-      sourceOrigin !== undefined
-        ? { value, origin: sourceOrigin }
-        : origin !== undefined && unchanged
-          ? { value, origin }
-          : value;
+  for (const [key, value] of Object.entries(properties)) {
+    const origin = sourceOrigin ?? (origins && Object.hasOwn(origins, key) ? origins[key] : undefined);
+    const described = origin === undefined ? value : { value, origin };
     // A plain assignment is several times cheaper than defining the property; `__proto__` must be defined.
     if (key === '__proto__')
       Object.defineProperty(out, key, {
@@ -73,10 +59,16 @@ export function sourceWithOrigins(
       });
     else out[key] = described;
   }
-  return { name: source.name, source: out, ...decryptedKeysOf(source) };
+  return out;
 }
 
-/** The source's `decryptedKeys` member, when it has one (written after `source`, as in the plain JSON). */
-export function decryptedKeysOf(source: PropertySource): { decryptedKeys?: readonly string[] } {
-  return source.decryptedKeys === undefined ? {} : { decryptedKeys: source.decryptedKeys };
+/** `origins` without the keys a transform changed (their values are no longer the ones the file holds). */
+export function originsWithout(
+  origins: Readonly<Record<string, string>>,
+  changed: ReadonlySet<string>,
+): Readonly<Record<string, string>> {
+  const kept: FlatProperties = {};
+  for (const key of Object.keys(origins))
+    if (!changed.has(key)) setFlatProperty(kept, key, origins[key] as string);
+  return kept as Readonly<Record<string, string>>;
 }

@@ -1,55 +1,42 @@
 /**
- * An environment's JSON answer, plain or Spring's v2 with origins. A small one is serialised in one go; a large
- * one a few thousand properties per step (time-slice.ts), so that serialising it never holds the event loop for
- * long: one source of 25,000 keys with origins took 50–120 ms in one turn on the loaded 2-core VM. Either way the
- * text is writeJson's for the whole environment (Jackson's numbers: see core's json-codec.ts): the same members,
- * in the same order.
+ * An environment's JSON answer, plain or Spring's v2 with origins (core's environmentForJson: Spring's members
+ * only). A small one is serialised in one go; a large one a few thousand properties per step (time-slice.ts), so
+ * that serialising it never holds the event loop for long: one source of 25,000 keys with origins took 50–120 ms
+ * in one turn on the loaded 2-core VM. Either way the text is writeJson's for the whole environment (Jackson's
+ * numbers: see core's json-codec.ts): the same members, in the same order.
  */
 import { type Environment, type FlatProperties, type PropertySource, writeJson } from '@confbus/core';
-import {
-  decryptedKeysOf,
-  setFlatProperty,
-  sourceWithOrigins,
-  storedSourcesByName,
-  withOrigins,
-} from '@confbus/core/internal';
+import { environmentForJson, propertySourceForJson, setFlatProperty } from '@confbus/core/internal';
 import { TimeSlice } from './time-slice.js';
 
 /** Properties serialised per step. */
 const STEP_PROPERTIES = 1024;
 
-/** In one go. With `stored` (the environment before decryption), the v2 media type's values with origins. */
-export function environmentJson(environment: Environment, stored?: Environment): Buffer {
-  return Buffer.from(writeJson(stored === undefined ? environment : withOrigins(environment, stored)));
+/** In one go; `withOrigins`: Spring's v2 media type, each value with its origin. */
+export function environmentJson(environment: Environment, withOrigins = false): Buffer {
+  return Buffer.from(writeJson(environmentForJson(environment, withOrigins)));
 }
 
 /** The same text, built a few thousand properties per step. */
 export async function environmentJsonInSlices(
   environment: Environment,
-  stored?: Environment,
+  withOrigins = false,
 ): Promise<Buffer> {
   const slice = new TimeSlice();
-  const storedByName = stored === undefined ? undefined : storedSourcesByName(stored);
   const sources: string[] = [];
   for (const source of environment.propertySources) {
-    const storedSource = storedByName?.get(source.name);
-    const v2 = storedByName !== undefined;
-    sources.push(
-      membersJson(v2 ? { name: source.name, source: null, ...decryptedKeysOf(source) } : source, {
-        source: await sourceJson(source, v2, storedSource, slice),
-      }),
-    );
+    const text = await sourceJson(source, withOrigins, slice);
+    sources.push(membersJson(propertySourceForJson(source, false, {}), { source: text }));
   }
-  return Buffer.from(membersJson(environment, { propertySources: `[${sources.join(',')}]` }));
+  return Buffer.from(
+    membersJson(environmentForJson({ ...environment, propertySources: [] }, false) as object, {
+      propertySources: `[${sources.join(',')}]`,
+    }),
+  );
 }
 
 /** A source's properties as a JSON object, plain or with origins, built a step at a time. */
-async function sourceJson(
-  source: PropertySource,
-  v2: boolean,
-  stored: FlatProperties | undefined,
-  slice: TimeSlice,
-): Promise<string> {
+async function sourceJson(source: PropertySource, withOrigins: boolean, slice: TimeSlice): Promise<string> {
   const keys = Object.keys(source.source);
   const members: string[] = [];
   for (let start = 0; start < keys.length; start += STEP_PROPERTIES) {
@@ -60,9 +47,7 @@ async function sourceJson(
       for (const key of keys.slice(start, start + STEP_PROPERTIES))
         setFlatProperty(part, key, source.source[key] as FlatProperties[string]);
     }
-    const text = writeJson(
-      v2 ? sourceWithOrigins({ name: source.name, source: part }, stored, source.source).source : part,
-    );
+    const text = writeJson(propertySourceForJson(source, withOrigins, part).source);
     if (text.length > 2) members.push(text.slice(1, -1));
   }
   return `{${members.join(',')}}`;

@@ -60,7 +60,7 @@ export class MultiLabelFinder implements EnvironmentFinder {
     const { environments } = this.options.caches;
     let resolved = environments.get(key);
     if (!resolved) {
-      // The labels' stored environments too, so v2 answers keep each value's origin.
+      // The labels' stored environments too: the console reads which values were {cipher} text there.
       const stored = combine(request, version, found, (each) => each.resolved.stored);
       resolved = new ResolvedEnvironment(combine(request, version, found), {
         stored,

@@ -7,7 +7,6 @@
  * the v2 media type each value's origin is "Config server overrides", as Spring gives it.
  */
 import type { Environment, Settings } from '@confbus/core';
-import { rememberSourceOrigin } from '@confbus/core/internal';
 
 export const OVERRIDES = 'spring.cloud.config.server.overrides';
 
@@ -33,7 +32,6 @@ export const OVERRIDES_ORIGIN = 'Config server overrides';
 
 export function withOverrides(environment: Environment, overrides: Record<string, string>): Environment {
   if (Object.keys(overrides).length === 0) return environment;
-  const source = { ...overrides };
-  rememberSourceOrigin(source, OVERRIDES_ORIGIN);
-  return { ...environment, propertySources: [{ name: 'overrides', source }, ...environment.propertySources] };
+  const source = { name: 'overrides', source: { ...overrides }, sourceOrigin: OVERRIDES_ORIGIN };
+  return { ...environment, propertySources: [source, ...environment.propertySources] };
 }

@@ -91,7 +91,7 @@ export class ResolvedEnvironment {
     const origins = wantsOrigins(accept);
     const built = origins ? this.originsBody : this.plainBody;
     if (built !== undefined || this.large) return built;
-    return this.keepBody(origins, environmentJson(this.environment, origins ? this.stored : undefined));
+    return this.keepBody(origins, environmentJson(this.environment, origins));
   }
 
   /** The body for a request's Accept header; a Buffer, so that sending it costs no re-encoding per request. */
@@ -101,7 +101,7 @@ export class ResolvedEnvironment {
     const origins = wantsOrigins(accept);
     let building = this.buildingBodies.get(origins);
     if (building === undefined) {
-      building = environmentJsonInSlices(this.environment, origins ? this.stored : undefined)
+      building = environmentJsonInSlices(this.environment, origins)
         .then((body) => this.keepBody(origins, body))
         .finally(() => this.buildingBodies.delete(origins));
       this.buildingBodies.set(origins, building);
@@ -159,7 +159,8 @@ export class ResolvedEnvironment {
   private async renderInWorker(workers: EnvironmentWorkers, task: RenderOptions): Promise<string> {
     const result = await workers.run(
       'render',
-      { sources: this.environment.propertySources, ...task },
+      // Origins are not rendered: they need not cross to the worker thread.
+      { sources: this.environment.propertySources.map(({ name, source }) => ({ name, source })), ...task },
       (seconds) =>
         new ConfbusError(
           coreErrors.CONFBUS_CONFIG_LIMIT,
