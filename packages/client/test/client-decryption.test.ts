@@ -157,6 +157,18 @@ describe('client-side decryption', () => {
     }
   });
 
+  it('refuses an environment whose decryptedKeys is not a list of keys', async () => {
+    stub.setEnvironment('app', 'default', {
+      propertySources: [
+        { name: 'repo/app.yml', source: { a: 'b' }, decryptedKeys: 'a' as unknown as string[] },
+      ],
+    });
+    await assert.rejects(
+      start(['--spring.cloud.config.fail-fast=true', '--spring.cloud.config.retry.max-attempts=1']),
+      /invalid environment: propertySources\[0\]\.decryptedKeys is not a list of keys/,
+    );
+  });
+
   it('keeps only cipher text in the backup, and decrypts it again when starting from it', async () => {
     const file = join(temp.path, 'backup.json');
     serve([{ 'db.password': cipher('backed-up secret'), 'app.token': cipher('token value') }]);
