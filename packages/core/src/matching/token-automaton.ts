@@ -1,6 +1,6 @@
 /**
  * Wildcard matching in time linear in the input, whatever the pattern: the one mechanism behind the bus's
- * destination patterns (Ant style, bus/ant-path-matcher.ts) and the server's repository patterns (Spring's
+ * destination patterns (Ant style, bus-events/ant-path-matcher.ts) and the server's repository patterns (Spring's
  * PatternMatchUtils.simpleMatch, simple-match.ts). Both kinds of pattern meet input from the network, where a
  * backtracking regular expression can be made to run for seconds (`*-*-*` against a long name).
  *
