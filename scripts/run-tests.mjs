@@ -3,13 +3,26 @@
 // sources through the build's source maps). Node 20's --test does not expand globs, so the files are
 // collected here.
 //
-// Usage: node scripts/run-tests.mjs [--only <substring>] [--interop] [--no-coverage] [files...]
+// Usage: node scripts/run-tests.mjs [--only <substring>] [--interop] [--tier fast] [--no-coverage] [files...]
 //   no files, no --only: every test file except e2e/interop/; the coverage floor is enforced.
 //   --interop: the e2e/interop/ suites (real Spring peers) instead.
+//   --tier fast: the fast tier, the files named `*.fast.test.ts` (fakes, pure code, loopback HTTP in this
+//     process), without coverage. They run with PATH holding node alone, so a fast test that reaches for git,
+//     ssh, rabbitmqctl, java, mvn or chromium fails at once instead of quietly needing it.
 //   --no-coverage: no c8, no report, no floor.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { join, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -21,12 +34,17 @@ let only;
 // Interop suites (real Spring peers, Java + Maven) run apart: `--interop` selects them, plain runs leave them out.
 let interop = false;
 let coverage = true;
+let fastTier = false;
 const explicit = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--only') only = args[++i];
   else if (args[i] === '--interop') interop = true;
   else if (args[i] === '--no-coverage') coverage = false;
-  else if (args[i].startsWith('--')) fail(`unknown option ${args[i]}`);
+  else if (args[i] === '--tier') {
+    if (args[++i] !== 'fast') fail(`unknown tier ${args[i]} (the one named tier is fast)`);
+    fastTier = true;
+    coverage = false;
+  } else if (args[i].startsWith('--')) fail(`unknown option ${args[i]}`);
   else explicit.push(relative(root, resolve(args[i])));
 }
 
@@ -73,8 +91,13 @@ const all = collectAll();
 checkTrackedAreCollected(all);
 
 let files = explicit;
-const wholeSuite = explicit.length === 0 && only === undefined && !interop;
-if (files.length === 0) {
+const wholeSuite = explicit.length === 0 && only === undefined && !interop && !fastTier;
+/** The fast tier is named by the file: `<name>.fast.test.ts`; every other test file needs a real component. */
+const FAST_SUFFIX = '.fast.test.ts';
+if (files.length === 0 && fastTier) {
+  files = all.filter((f) => f.endsWith(FAST_SUFFIX));
+  if (only) files = files.filter((f) => f.includes(only));
+} else if (files.length === 0) {
   files = all.filter((f) => f.startsWith('e2e/interop/') === interop);
   if (!interop)
     console.log('e2e/interop: left to `npm run test:interop` (real Spring peers; needs Java 17+ and Maven)');
@@ -121,13 +144,17 @@ const command = coverage
       ...testCommand,
     ]
   : testCommand;
-const child = spawn(process.execPath, command, {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, CONFBUS_FAULT_REPORT: reportFile },
-});
+const env = { ...process.env, CONFBUS_FAULT_REPORT: reportFile };
+// The fast tier's promise (no external tool) is kept by what it can run: node, and nothing else on PATH.
+if (fastTier) env.PATH = nodeOnlyPath();
+const started = performance.now();
+const child = spawn(process.execPath, command, { cwd: root, stdio: 'inherit', env });
 child.on('exit', (code, signal) => {
   let status = code ?? (signal ? 1 : 0);
+  if (fastTier)
+    console.log(
+      `run-tests: fast tier, ${files.length} files in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   if (existsSync(reportFile)) printFaultTable(readFileSync(reportFile, 'utf8'));
   const summary = join(coverageDir, 'coverage-summary.json');
   if (coverage && existsSync(summary)) {
@@ -142,6 +169,14 @@ child.on('exit', (code, signal) => {
   rmSync(reportDir, { recursive: true, force: true });
   process.exit(status);
 });
+
+/** A folder holding only a link to this node, rebuilt for each run (node's own folder may hold npm, git...). */
+function nodeOnlyPath() {
+  const bin = join(reportDir, 'bin');
+  mkdirSync(bin);
+  symlinkSync(process.execPath, join(bin, 'node'));
+  return bin;
+}
 
 function printFaultTable(text) {
   const rows = text
