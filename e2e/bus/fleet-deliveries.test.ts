@@ -15,7 +15,7 @@ import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { RABBIT_HOST, type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
 import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
-import { type TestServer, startTestServer } from '../../packages/server/test/server-harness.js';
+import { type TestServer, startGitTestServer } from '../../packages/server/test/git-server-harness.js';
 import { postPushWebhook } from '../support/bus-fleet.js';
 
 const N = 12;
@@ -34,7 +34,7 @@ describe('broker deliveries per refresh', () => {
     await remote.commit({ 'sample.yml': 'value: 0\n' });
     vhost = await createTestVhost();
     temp = await makeTempDir();
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.refresh-rate': '0',
       'spring.cloud.config.server.git.clone-on-start': 'true',

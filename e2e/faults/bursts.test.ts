@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
 import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
-import { type TestServer, startTestServer } from '../../packages/server/test/server-harness.js';
+import { type TestServer, startGitTestServer } from '../../packages/server/test/git-server-harness.js';
 import { postPushWebhook } from '../support/bus-fleet.js';
 import { recordFault } from '../support/fault-report.js';
 
@@ -35,7 +35,7 @@ describe('fault: bursts after a push', () => {
     remote = await createGitRemote();
     await remote.commit({ 'application.yml': 'shared: 0\n', 'sample-dev.yml': 'value: 0\n' });
     vhost = await createTestVhost();
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       // 0: every request checks upstream (concurrent ones share a check), so a GET right after a push sees it.
       'spring.cloud.config.server.git.refresh-rate': '0',

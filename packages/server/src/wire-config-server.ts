@@ -2,7 +2,7 @@
  * The config server wired from its ports: the repository port (`openMirror`: a Git mirror, the native folders or a
  * test's fake, read by the environment service), the bus (`bus`: publishes what /monitor announces), the logger
  * and the clock. `createConfigServer` (create-config-server.ts) builds the real adapters from settings and calls
- * this; the fast test tier calls it with fakes (test/fakes/) and no git or broker at all. Here: the stores, the
+ * this; the fast test tier calls it with fakes (test/server-harness.ts) and no git or broker at all. Here: the stores, the
  * refresh tracker and the console; the HTTP side (fastify and its routes) is wire-http.ts, start and stop
  * server-lifecycle.ts.
  */

@@ -12,7 +12,7 @@ import type { EnvironmentFinder } from '../src/environment/environment-finder.js
 import type { EnvironmentRequest } from '../src/environment/environment-service.js';
 import { MultiLabelFinder } from '../src/environment/multi-label-finder.js';
 import { ResolvedEnvironment } from '../src/environment/resolved-environment.js';
-import { type TestServer, startTestServer } from './server-harness.js';
+import { type TestServer, startGitTestServer } from './git-server-harness.js';
 
 const MAX_BYTES = 256 * 1024;
 const APPS = 40;
@@ -59,7 +59,7 @@ describe('cache byte bound', () => {
     const otherFiles: Record<string, string> = {};
     for (let i = 0; i < APPS; i++) otherFiles[`team${i}.yml`] = appFile(`team${i}`);
     await other.commit(otherFiles);
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.repos.team.uri': other.url,
       'spring.cloud.config.server.git.repos.team.pattern': 'team*',

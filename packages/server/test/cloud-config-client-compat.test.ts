@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from './server-harness.js';
+import { type TestServer, startGitTestServer } from './git-server-harness.js';
 
 interface CloudConfig {
   get(key: string): unknown;
@@ -29,7 +29,7 @@ describe('cloud-config-client compatibility', () => {
       'my-app-eu.yml': 'level: eu\n',
     });
     await remote.commit({ 'my-app-dev.yml': 'shared: feature\n' }, { branch: 'feature/x' });
-    server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
+    server = await startGitTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
   });
 
   after(async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from './server-harness.js';
+import { type TestServer, startGitTestServer } from './git-server-harness.js';
 
 interface EnvironmentJson {
   name: string;
@@ -29,7 +29,7 @@ describe('environment endpoint over file://', () => {
       'bar.yml':
         'greeting: plain\n---\nspring:\n  config:\n    activate:\n      on-profile: dev\ngreeting: dev\n',
     });
-    server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
+    server = await startGitTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
   });
 
   after(async () => {

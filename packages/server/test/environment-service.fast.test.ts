@@ -11,7 +11,7 @@ import {
   type EnvironmentRequest,
   type EnvironmentServiceOptions,
 } from '../src/environment/environment-service.js';
-import { FakeConfigRepository } from './fakes/fake-config-repository.js';
+import { FakeConfigRepository } from './repositories/fake-config-repository.js';
 
 const workers = new EnvironmentWorkers();
 const parser = new ConfigFileParser({ maxFileBytes: 64 * 1024, maxFileDocuments: 1000, workers });

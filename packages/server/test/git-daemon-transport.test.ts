@@ -4,7 +4,7 @@ import { basename, dirname } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type GitDaemon, startGitDaemon } from '@confbus/testkit/git-daemon';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from './server-harness.js';
+import { type TestServer, startGitTestServer } from './git-server-harness.js';
 
 describe('config server over git://', () => {
   let remote: GitRemote;
@@ -15,7 +15,7 @@ describe('config server over git://', () => {
     remote = await createGitRemote();
     await remote.commit({ 'app.yml': 'value: one\n' });
     daemon = await startGitDaemon(dirname(remote.path));
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': daemon.url(basename(remote.path)),
       'spring.cloud.config.server.git.clone-on-start': 'true',
     });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from './server-harness.js';
+import { type TestServer, startGitTestServer } from './git-server-harness.js';
 
 interface ErrorBody {
   code: string;
@@ -61,7 +61,7 @@ describe('hostile repository content', () => {
       'wide-dev.properties': `${Array.from({ length: 32_000 }, (_, i) => `d${i}=${i}`).join('\n')}\n`,
     });
     await commitGitTreeEntry(remote);
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.search-paths': '*',
       'confbus.server.max-file-bytes': '500000',

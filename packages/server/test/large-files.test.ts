@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { confirmStalls, watchEventLoop } from '@confbus/testkit/fuzz';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from './server-harness.js';
+import { type TestServer, startGitTestServer } from './git-server-harness.js';
 
 const STALL_LIMIT_MS = 100;
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -37,7 +37,7 @@ describe('files near the default limits', () => {
   let server: TestServer;
 
   const startServer = () =>
-    startTestServer({
+    startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.clone-on-start': 'true',
       // One commit for the whole test: no upstream check per request.

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from './server-harness.js';
+import { type TestServer, startGitTestServer } from './git-server-harness.js';
 
 interface Body {
   label: string;
@@ -21,11 +21,11 @@ describe('multi-label requests', () => {
     remote = await createGitRemote();
     master = await remote.commit({ 'app.yml': 'where: master\nonly.master: yes\n' });
     release = await remote.commit({ 'app.yml': 'where: release\n' }, { branch: 'release' });
-    strict = await startTestServer({
+    strict = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.overrides.forced': 'x',
     });
-    lenient = await startTestServer({
+    lenient = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.continue-on-multiple-label-failure': 'true',
     });

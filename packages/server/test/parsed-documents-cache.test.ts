@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from './server-harness.js';
+import { type TestServer, startGitTestServer } from './git-server-harness.js';
 
 describe('parsed documents cache', () => {
   let remote: GitRemote;
@@ -16,7 +16,7 @@ describe('parsed documents cache', () => {
       'foo-dev.yml': 'foo: dev\n',
       'bar.yml': 'bar: 1\n',
     });
-    server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
+    server = await startGitTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
   });
 
   after(async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from './server-harness.js';
+import { type TestServer, startGitTestServer } from './git-server-harness.js';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0x24, 0x7b]);
 
@@ -24,7 +24,7 @@ describe('plain-text resources', () => {
       'logo.png': PNG,
     });
     await remote.commit({ 'nginx.conf': 'release ${upstream}\n' }, { branch: 'release' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.search-paths': 'config/{application}',
     });
@@ -133,8 +133,8 @@ describe("plain-text resources: Spring's lookup order (GenericResourceRepository
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.search-paths': 'config/{application}',
     };
-    server = await startTestServer(settings);
-    reversed = await startTestServer({
+    server = await startGitTestServer(settings);
+    reversed = await startGitTestServer({
       ...settings,
       'spring.cloud.config.server.reverse-location-order': 'true',
     });

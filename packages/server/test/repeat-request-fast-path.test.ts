@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from './server-harness.js';
+import { type TestServer, startGitTestServer } from './git-server-harness.js';
 
 describe('repeat-request fast path', () => {
   let remote: GitRemote;
@@ -12,7 +12,7 @@ describe('repeat-request fast path', () => {
     remote = await createGitRemote();
     await remote.commit({ 'foo.yml': 'value: one\n' }, { branch: 'master' });
     await remote.commit({ 'foo.yml': 'value: feature\n' }, { branch: 'feature' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       // The failure below is a branch deleted upstream, which only goes with this setting (as in Spring).
       'spring.cloud.config.server.git.delete-untracked-branches': 'true',
@@ -88,7 +88,7 @@ describe('repeat-request fast path, cached mode (refresh-rate > 0)', () => {
   before(async () => {
     remote = await createGitRemote();
     await remote.commit({ 'foo.yml': 'value: one\n' }, { branch: 'master' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.refresh-rate': '3600',
     });

@@ -1,78 +1,80 @@
-/** Starts an in-process config server on 127.0.0.1 for a test and tears it down again. */
-import { type TempDir, makeTempDir } from '@confbus/testkit/temp-dir';
-import pino from 'pino';
-import { type ConfigServer, createConfigServer, resolveServerSettings } from '../src/index.js';
-
-export interface TestServer {
-  server: ConfigServer;
-  base: string;
-  logs: Array<Record<string, unknown>>;
-  get(
-    path: string,
-    headers?: Record<string, string>,
-  ): Promise<{ status: number; body: string; headers: Headers; json: () => unknown }>;
-  stop(): Promise<void>;
-}
-
 /**
- * Creates the server in `work` and opens its port. When either fails (tests that expect a start to fail), the
- * server is closed and the work folder removed, so that no `confbus-server-*` folder outlives the test.
+ * The default test server: the whole config server (every route, the error handler, the fast path, /monitor)
+ * wired on fakes — an in-memory repository in place of the Git mirror, a recording bus, a still clock — and
+ * listening on 127.0.0.1. No git, no broker: tests on it belong to the fast tier (`*.fast.test.ts`). What needs
+ * a real mirror, transport or broker starts one with git-server-harness.ts instead.
  */
-export async function createAndListen(
-  args: string[],
-  logger: pino.Logger,
-  work: TempDir,
-  prepare: (server: ConfigServer) => void = () => undefined,
-  /** A settings file, as `confbus server` reads one. */
-  file?: { path: string; text: string },
-): Promise<{ server: ConfigServer; base: string }> {
-  let server: ConfigServer | undefined;
-  try {
-    server = await createConfigServer({
-      settings: resolveServerSettings({ args, env: {}, ...(file ? { file } : {}) }),
-      logger,
-      cwd: work.path,
-    });
-    prepare(server);
-    return { server, base: await server.listen() };
-  } catch (error) {
-    await server?.close();
-    await work.remove();
-    throw error;
-  }
+import pino from 'pino';
+import { loadServerEncryption } from '../src/encryption/index.js';
+import { resolveServerSettings } from '../src/index.js';
+import { type ConfigServer, wireConfigServer } from '../src/wire-config-server.js';
+import { FakeBus } from './bus/fake-bus.js';
+import { FakeClock } from './fake-clock.js';
+import type { TestServer } from './git-server-harness.js';
+import { FakeConfigRepository } from './repositories/fake-config-repository.js';
+
+export type { TestServer } from './git-server-harness.js';
+
+export interface FakeTestServer extends TestServer {
+  /** The repository served: `push()` makes a new commit upstream. */
+  readonly repository: FakeConfigRepository;
+  /** The bus; undefined when the settings switch it off (spring.cloud.bus.enabled=false). */
+  readonly bus: FakeBus | undefined;
+  readonly clock: FakeClock;
 }
 
-export async function startTestServer(settings: Record<string, string>): Promise<TestServer> {
-  const work = await makeTempDir('confbus-server-');
+export interface FakeServerOptions {
+  /** The files of the repository's first commit, on `label`. */
+  files?: Record<string, string>;
+  /** The repository's default label (default master, as a new git remote's). */
+  label?: string;
+}
+
+/** Starts the server on `settings` (as `--key=value` arguments would set them) over a fake repository. */
+export async function startTestServer(
+  settings: Record<string, string>,
+  { files = {}, label = 'master' }: FakeServerOptions = {},
+): Promise<FakeTestServer> {
   const logs: Array<Record<string, unknown>> = [];
-  // DEBUG unless the test sets logging.level.root (a fuzz test measures the cost of the lines a server writes).
   const logger = pino(
     { level: settings['logging.level.root'] ?? 'debug' },
-    {
-      write(line: string) {
-        logs.push(JSON.parse(line) as Record<string, unknown>);
-      },
-    },
+    { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
   );
-  const args = Object.entries({
-    'server.port': '0',
-    'server.address': '127.0.0.1',
-    'spring.cloud.config.server.git.basedir': `${work.path}/mirror`,
-    ...settings,
-  }).map(([key, value]) => `--${key}=${value}`);
-  const { server, base } = await createAndListen(args, logger, work);
+  const args = Object.entries({ 'server.port': '0', 'server.address': '127.0.0.1', ...settings }).map(
+    ([key, value]) => `--${key}=${value}`,
+  );
+  const resolved = resolveServerSettings({ args, env: {} });
+  const repository = new FakeConfigRepository(files, label);
+  const bus = resolved.boolean('spring.cloud.bus.enabled') ? new FakeBus() : undefined;
+  const clock = new FakeClock();
+  const server: ConfigServer = await wireConfigServer({
+    settings: resolved,
+    logger,
+    clock,
+    uri: 'fake://config',
+    openMirror: () => ({ mirror: repository, close: async () => {} }),
+    bus,
+    encryption: await loadServerEncryption(resolved, process.cwd(), logger),
+  });
+  let base: string;
+  try {
+    base = await server.listen();
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
   return {
     server,
     base,
     logs,
+    repository,
+    bus,
+    clock,
     async get(path, headers = {}) {
       const response = await fetch(`${base}${path}`, { headers });
       const body = await response.text();
       return { status: response.status, body, headers: response.headers, json: () => JSON.parse(body) };
     },
-    async stop() {
-      await server.close();
-      await work.remove();
-    },
+    stop: () => server.close(),
   };
 }

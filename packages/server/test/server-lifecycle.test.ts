@@ -7,9 +7,9 @@ import { reserveFreePort } from '@confbus/testkit/confbus-processes';
 import { canConnect } from '@confbus/testkit/git-daemon';
 import { resolveServerSettings } from '../src/index.js';
 import { type ConfigServer, wireConfigServer } from '../src/wire-config-server.js';
-import { FakeBus } from './fakes/fake-bus.js';
-import { FakeClock } from './fakes/fake-clock.js';
-import { FakeConfigRepository } from './fakes/fake-config-repository.js';
+import { FakeBus } from './bus/fake-bus.js';
+import { FakeClock } from './fake-clock.js';
+import { FakeConfigRepository } from './repositories/fake-config-repository.js';
 
 /** A bus whose join waits for `admit()` and then fails or succeeds as told. */
 class GatedBus extends FakeBus {

@@ -8,7 +8,7 @@ import { type TextEncryptor, type TextEncryptorLocator, silentLogger } from '@co
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import Fastify from 'fastify';
 import { registerEncryptionRoutes } from '../src/encryption/index.js';
-import { type TestServer, startTestServer } from './server-harness.js';
+import { type TestServer, startGitTestServer } from './git-server-harness.js';
 
 describe('strip-document-from-yaml', () => {
   let remote: GitRemote;
@@ -25,7 +25,10 @@ describe('strip-document-from-yaml', () => {
   });
 
   const start = async (settings: Record<string, string> = {}) => {
-    const server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url, ...settings });
+    const server = await startGitTestServer({
+      'spring.cloud.config.server.git.uri': remote.url,
+      ...settings,
+    });
     servers.push(server);
     return server;
   };
@@ -56,12 +59,12 @@ describe('accept-empty=false in health', () => {
     remote = await createGitRemote();
     // Nothing the health query (application app, profile default) would read.
     await remote.commit({ 'orders.yml': 'a: 1\n' });
-    strict = await startTestServer({
+    strict = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.accept-empty': 'false',
       'spring.cloud.config.server.health.down-health-status': 'OUT_OF_SERVICE',
     });
-    lenient = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
+    lenient = await startGitTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
   });
 
   after(async () => {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from './server-harness.js';
+import { type TestServer, startGitTestServer } from './git-server-harness.js';
 
 describe('X-Config-Min-Version (version hint)', () => {
   let remote: GitRemote;
@@ -16,7 +16,7 @@ describe('X-Config-Min-Version (version hint)', () => {
   before(async () => {
     remote = await createGitRemote();
     await remote.commit({ 'sample-dev.yml': 'v: 1\n' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.refresh-rate': '3600',
       'spring.cloud.config.server.git.clone-on-start': 'true',

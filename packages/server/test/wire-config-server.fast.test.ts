@@ -5,9 +5,9 @@ import { afterEach, describe, it } from 'node:test';
 import pino from 'pino';
 import { resolveServerSettings } from '../src/index.js';
 import { type ConfigServer, wireConfigServer } from '../src/wire-config-server.js';
-import { FakeBus } from './fakes/fake-bus.js';
-import { FakeClock } from './fakes/fake-clock.js';
-import { FakeConfigRepository } from './fakes/fake-config-repository.js';
+import { FakeBus } from './bus/fake-bus.js';
+import { FakeClock } from './fake-clock.js';
+import { FakeConfigRepository } from './repositories/fake-config-repository.js';
 
 interface Wired {
   server: ConfigServer;

@@ -8,7 +8,7 @@ import { silentLogger } from '@confbus/core';
 import { amqpBusMember } from '@confbus/testkit/bus-member';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestVhost, RABBIT_HOST, createTestVhost } from '@confbus/testkit/rabbit-vhost';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
 import { waitFor } from '@confbus/testkit/wait-for';
 
@@ -33,7 +33,7 @@ describe('refresh acks at /actuator/refresh-events', () => {
     remote = await createGitRemote();
     await remote.commit({ 'foo.yml': 'value: 0\n', 'bar.yml': 'value: 0\n' });
     vhost = await createTestVhost();
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.clone-on-start': 'true',
       'spring.cloud.bus.enabled': 'true',

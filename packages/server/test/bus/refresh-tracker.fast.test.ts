@@ -17,7 +17,7 @@ import {
   MAX_ACK_SERVICE_LENGTH,
   RefreshTracker,
 } from '../../src/bus/refresh-tracker.js';
-import { FakeClock } from '../fakes/fake-clock.js';
+import { FakeClock } from '../fake-clock.js';
 
 const COMMIT = 'a'.repeat(40);
 

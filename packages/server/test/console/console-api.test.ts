@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 const SECRETS = ['tok-SECRET-1', 'pw-SECRET-2', 'pw-SECRET-3'];
 
@@ -45,7 +45,7 @@ describe('console JSON API', () => {
     commits.push(
       await remote.commit({ 'sample-dev.yml': 'greeting: hello dev 2\nfeature:\n  flag: true\n' }),
     );
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.search-paths': 'services/{application}',
       'spring.cloud.config.server.git.clone-on-start': 'true',

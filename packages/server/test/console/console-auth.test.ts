@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 const PASSWORD = 'console-password-1';
 
@@ -15,7 +15,7 @@ describe('console with basic auth', () => {
   before(async () => {
     remote = await createGitRemote();
     await remote.commit({ 'sample.yml': 'a: 1\n' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.security.user.name': 'ops',
       'spring.security.user.password': PASSWORD,

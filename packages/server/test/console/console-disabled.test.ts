@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 describe('console switched off', () => {
   let remote: GitRemote;
@@ -17,7 +17,7 @@ describe('console switched off', () => {
   before(async () => {
     remote = await createGitRemote();
     await remote.commit({ 'console.yml': 'a: 1\n' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'confbus.console.enabled': 'false',
     });
@@ -63,7 +63,7 @@ describe('console where it cannot work', () => {
   it('the native backend: 404 saying it has no history; environments served as usual', async () => {
     const folder = await makeTempDir('confbus-console-native-');
     await writeFile(join(folder.path, 'a.yml'), 'from: native\n');
-    const server = await startTestServer({
+    const server = await startGitTestServer({
       'spring.profiles.active': 'native',
       'spring.cloud.config.server.native.search-locations': `file:${folder.path}`,
     });
@@ -81,7 +81,7 @@ describe('console where it cannot work', () => {
     const remote = await createGitRemote('a');
     await remote.commit({ 'application.yml': 'from: template\n' });
     await symlink(remote.path, join(parent.path, 'a.git'));
-    const server = await startTestServer({
+    const server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': `${pathToFileURL(parent.path).href}/{application}.git`,
     });
     try {

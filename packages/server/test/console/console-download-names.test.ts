@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import contentDisposition from 'content-disposition';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { attachment } from '../../src/console/environment-routes.js';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 describe('console download: file names', () => {
   let remote: GitRemote;
@@ -19,7 +19,7 @@ describe('console download: file names', () => {
       '日本.yml': 'greeting: こんにちは\n',
       'team/orders.yml': 'greeting: nested\n',
     });
-    server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
+    server = await startGitTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
   });
   after(async () => {
     await server?.stop();

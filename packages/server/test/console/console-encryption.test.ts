@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AesTextEncryptor } from '@confbus/core';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 const KEY = 'console encryption key';
 const PLAIN = ['plain-greeting-4711', 'plain-greeting-4712'];
@@ -19,7 +19,10 @@ describe('console and {cipher} values', () => {
     remote = await createGitRemote();
     await remote.commit({ 'app.yml': `greeting: '{cipher}${encryptor.encrypt(PLAIN[0]!)}'\nvisible: yes\n` });
     await remote.commit({ 'app.yml': `greeting: '{cipher}${encryptor.encrypt(PLAIN[1]!)}'\nvisible: yes\n` });
-    server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url, 'encrypt.key': KEY });
+    server = await startGitTestServer({
+      'spring.cloud.config.server.git.uri': remote.url,
+      'encrypt.key': KEY,
+    });
   });
 
   after(async () => {

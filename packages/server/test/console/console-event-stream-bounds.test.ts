@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createRefreshEvent } from '@confbus/core';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { waitFor } from '@confbus/testkit/wait-for';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 interface RawStream {
   status: number;
@@ -53,7 +53,7 @@ describe('console event streams: clients that do not read', () => {
   before(async () => {
     remote = await createGitRemote();
     await remote.commit({ 'application.yml': 'greeting: hello\n' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'confbus.console.max-event-streams': '4',
       'confbus.console.max-event-streams-per-client': '2',

@@ -12,7 +12,7 @@ import { openEventStream } from '@confbus/testkit/event-stream';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
 import { RABBIT_HOST, type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 interface Instance {
   id: string;
@@ -40,7 +40,7 @@ describe('console fleet over the bus', () => {
     teamFirst = await team.commit({ 'payments.yml': 'fee: 1\n' });
     vhost = await createTestVhost();
     tap = await openRawBusTap(vhost.amqpUrl);
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.clone-on-start': 'true',
       'spring.cloud.bus.enabled': 'true',

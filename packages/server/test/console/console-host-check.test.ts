@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { AllowedHosts, hostnameOf } from '../../src/console/allowed-hosts.js';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 interface Answer {
   status: number;
@@ -23,7 +23,7 @@ describe('console actions: the Host header', () => {
   before(async () => {
     remote = await createGitRemote();
     await remote.commit({ 'application.yml': 'greeting: hello\n' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'confbus.console.allowed-hosts': 'config.example.com,.corp.example',
     });

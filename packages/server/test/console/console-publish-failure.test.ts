@@ -8,7 +8,7 @@ import { waitFor } from '@confbus/testkit/confbus-processes';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestRabbitUser, createTestRabbitUser } from '@confbus/testkit/rabbit-user';
 import { RABBIT_HOST, type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 interface ErrorBody {
   status: number;
@@ -27,7 +27,7 @@ describe('console bus refresh the broker refuses', () => {
     await remote.commit({ 'orders.yml': 'limit: 1\n' });
     vhost = await createTestVhost();
     user = await createTestRabbitUser(vhost.name);
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.bus.enabled': 'true',
       'spring.rabbitmq.host': RABBIT_HOST,

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { AesTextEncryptor, mergeForRendering } from '@confbus/core';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 const KEY = 'console repositories key';
 const PLAIN = ['plain-note-5501', 'plain-note-5502'];
@@ -53,7 +53,7 @@ describe('console on several repositories, with overrides and decryption', () =>
       `limit: ${limit}\nnote: '{cipher}${encryptor.encrypt(note)}'\n`;
     teamCommits.push(await team.commit({ 'orders.yml': orders(10, PLAIN[0]!) }, { message: 'orders 10' }));
     teamCommits.push(await team.commit({ 'orders.yml': orders(20, PLAIN[1]!) }, { message: 'orders 20' }));
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': fallback.url,
       [`${REPOS}.team.uri`]: team.url,
       [`${REPOS}.team.pattern`]: 'orders*',

@@ -16,7 +16,7 @@ import { type TestVhost, RABBIT_HOST, createTestVhost } from '@confbus/testkit/r
 import { waitFor } from '@confbus/testkit/wait-for';
 import amqplib from 'amqplib';
 import pino from 'pino';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 const SEED = Number(process.env.CONFBUS_FUZZ_SEED ?? 0xb05f022);
 const CASES = Number(process.env.CONFBUS_FUZZ_CASES ?? 3000);
@@ -96,7 +96,7 @@ interface Target {
 
 async function startTarget(remote: GitRemote): Promise<Target> {
   const vhost = await createTestVhost();
-  const server = await startTestServer({
+  const server = await startGitTestServer({
     'spring.cloud.config.server.git.uri': remote.url,
     'spring.cloud.config.server.git.clone-on-start': 'true',
     'spring.cloud.bus.enabled': 'true',

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Picker, confirmStalls, heapAfterGc, picker, watchEventLoop } from '@confbus/testkit/fuzz';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 const SEED = Number(process.env.CONFBUS_FUZZ_SEED ?? 0xf11e5);
 const CASES = Number(process.env.CONFBUS_FUZZ_CASES ?? 2000);
@@ -139,7 +139,7 @@ describe('repository file fuzz', () => {
   });
 
   const startServer = () =>
-    startTestServer({
+    startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.clone-on-start': 'true',
       'confbus.server.max-file-bytes': String(MAX_FILE_BYTES),

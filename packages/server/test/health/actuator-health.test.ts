@@ -5,7 +5,7 @@ import { rename } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 interface Health {
   status: string;
@@ -21,7 +21,7 @@ describe('actuator health with a repository that was never reachable', () => {
 
   before(async () => {
     missing = await makeTempDir('confbus-no-repo-');
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': `file://${missing.path}/none.git`,
     });
   });
@@ -68,7 +68,7 @@ describe('health.down-health-status and health.enabled, as Spring names them', (
   });
 
   const startBroken = async (settings: Record<string, string>): Promise<TestServer> => {
-    const server = await startTestServer({
+    const server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': `file://${missing.path}/none.git`,
       ...settings,
     });
@@ -114,8 +114,8 @@ describe('actuator health, index and info with a reachable repository', () => {
   before(async () => {
     remote = await createGitRemote();
     await remote.commit({ 'application.yml': 'a: 1\n' });
-    server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
-    secured = await startTestServer({
+    server = await startGitTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
+    secured = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.security.user.password': 'pw',
     });

@@ -6,7 +6,7 @@ import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
 import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
 import { metricSample as sample } from '@confbus/testkit/prometheus-text';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 describe('bus and process metrics', () => {
   let remote: GitRemote;
@@ -18,7 +18,7 @@ describe('bus and process metrics', () => {
     remote = await createGitRemote();
     await remote.commit({ 'foo.yml': 'a: 1\n' });
     vhost = await createTestVhost();
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.bus.enabled': 'true',
       'spring.rabbitmq.host': '127.0.0.1',

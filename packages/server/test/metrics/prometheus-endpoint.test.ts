@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { metricSample as sample } from '@confbus/testkit/prometheus-text';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 describe('prometheus endpoint', () => {
   let remote: GitRemote;
@@ -15,7 +15,7 @@ describe('prometheus endpoint', () => {
     remote = await createGitRemote();
     await remote.commit({ 'foo.yml': 'a: 1\n' });
     const settings = { 'spring.cloud.config.server.git.uri': remote.url };
-    [first, second] = await Promise.all([startTestServer(settings), startTestServer(settings)]);
+    [first, second] = await Promise.all([startGitTestServer(settings), startGitTestServer(settings)]);
   });
   after(async () => {
     await Promise.all([first?.stop(), second?.stop()]);

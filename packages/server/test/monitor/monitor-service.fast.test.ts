@@ -8,9 +8,9 @@ import { EnvironmentCaches } from '../../src/environment/environment-caches.js';
 import { EnvironmentWorkers } from '../../src/environment/environment-workers.js';
 import { ParsedFiles } from '../../src/environment/parsed-files.js';
 import { MonitorService, type MonitorServiceOptions } from '../../src/monitor/monitor-service.js';
-import { FakeClock } from '../fakes/fake-clock.js';
-import { FakeConfigRepository } from '../fakes/fake-config-repository.js';
-import { FakePublisher } from '../fakes/fake-publisher.js';
+import { FakeClock } from '../fake-clock.js';
+import { FakeConfigRepository } from '../repositories/fake-config-repository.js';
+import { FakePublisher } from '../bus/fake-publisher.js';
 
 // Small files only: they are parsed inline, and the workers never start a thread.
 const workers = new EnvironmentWorkers();

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestVhost, createTestVhost } from '@confbus/testkit/rabbit-vhost';
 import { type RawBusTap, openRawBusTap } from '@confbus/testkit/raw-bus-tap';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 const GITHUB_SECRET = 'gh-webhook-secret';
 const GITLAB_TOKEN = 'gl-webhook-token';
@@ -34,7 +34,7 @@ describe('POST /monitor over a real bus', () => {
       'baz.properties': 'value=0\n',
     });
     vhost = await createTestVhost();
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       // Only the webhook may make the server look upstream again.
       'spring.cloud.config.server.git.refresh-rate': '3600',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 async function post(
   server: TestServer,
@@ -33,7 +33,7 @@ describe('POST /monitor without a bus', () => {
   before(async () => {
     remote = await createGitRemote();
     await remote.commit({ 'foo.yml': 'value: 0\n' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.refresh-rate': '3600',
       'spring.cloud.config.server.git.clone-on-start': 'true',
@@ -74,7 +74,7 @@ describe('POST /monitor with confbus.monitor.require-signature', () => {
   before(async () => {
     remote = await createGitRemote();
     await remote.commit({ 'foo.yml': 'value: 0\n' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'spring.cloud.config.server.git.refresh-rate': '3600',
       'spring.cloud.config.server.git.clone-on-start': 'true',
@@ -126,7 +126,7 @@ describe('POST /monitor with a secret configured for one host', () => {
   before(async () => {
     remote = await createGitRemote();
     await remote.commit({ 'foo.yml': 'value: 0\n' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': remote.url,
       'confbus.monitor.github.secret': 'only-github',
     });

@@ -7,7 +7,7 @@ import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { resolveServerSettings } from '../../src/index.js';
 import { NativeRepository } from '../../src/native/native-repository.js';
 import { ServerOwnFiles } from '../../src/settings/server-own-files.js';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 interface Body {
   version: string;
@@ -33,7 +33,7 @@ describe('native backend', () => {
     await write('apps/foo/application.yml', 'per.app: foo\n');
     await write('base/nginx.conf', 'upstream ${foo};\n');
     await write('base/master/nginx.conf', 'the label folder comes after every location\n');
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.profiles.active': 'native',
       'spring.cloud.config.server.native.search-locations': [
         `file:${join(folder.path, 'base')}`,

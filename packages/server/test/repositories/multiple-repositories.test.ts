@@ -14,7 +14,7 @@ import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 
 type TempDir = Awaited<ReturnType<typeof makeTempDir>>;
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 interface Body {
   name: string;
@@ -43,7 +43,7 @@ describe('several repositories', () => {
     await team.commit({ 'foo.yml': 'foo.from: team\n', 'foo-dev.yml': 'foo.dev: team\n' });
     await bar.commit({ 'config/bar/bar.yml': 'bar.from: bar-subdir\n', 'bar.yml': 'bar.from: bar-root\n' });
     await qa.commit({ 'application-qa.yml': 'from: qa\n' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': fallback.url,
       [`${REPOS}.team.uri`]: team.url,
       [`${REPOS}.team.pattern`]: 'foo*,other/prod',
@@ -124,7 +124,7 @@ describe('one repository per application ({application} in the uri)', () => {
       await symlink(remote.path, join(parent.path, `${name}.git`));
       remotes.push(remote);
     }
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': `${pathToFileURL(parent.path).href}/{application}.git`,
       'spring.cloud.config.server.git.basedir': join(basedir.path, 'mirror'),
       'confbus.server.git.max-placeholder-repositories': '3',
@@ -238,7 +238,7 @@ describe('uri templates with {profile} and {label}; plain text and label lists t
       'nginx.conf': 'proxy_pass http://${upstream};\n',
     });
     teamHotfix = await team.commit({ 'team-app.yml': 'where: hotfix\n' }, { branch: 'hotfix' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': `${pathToFileURL(byLabel.path).href}/{label}.git`,
       [`${REPOS}.envs.uri`]: `${pathToFileURL(byProfile.path).href}/{profile}.git`,
       [`${REPOS}.envs.pattern`]: 'envs-*',
@@ -312,7 +312,7 @@ describe('twenty configured repositories, one in use', () => {
       repos[`${REPOS}.team-${i}.uri`] = `${fallback.url.replace(/fallback\.git$/, `team-${i}.git`)}`;
       repos[`${REPOS}.team-${i}.pattern`] = `team-${i}-*`;
     }
-    server = await startTestServer({ 'spring.cloud.config.server.git.uri': fallback.url, ...repos });
+    server = await startGitTestServer({ 'spring.cloud.config.server.git.uri': fallback.url, ...repos });
   });
 
   after(async () => {
@@ -344,7 +344,7 @@ describe('several repositories: cached answers at once', () => {
     [fallback, team] = await Promise.all([createGitRemote('default'), createGitRemote('team')]);
     await fallback.commit({ 'baz.yml': 'from: default\n' });
     await team.commit({ 'foo.yml': 'from: team\n' });
-    server = await startTestServer({
+    server = await startGitTestServer({
       'spring.cloud.config.server.git.uri': fallback.url,
       'spring.cloud.config.server.git.refresh-rate': '3600',
       [`${REPOS}.team.uri`]: team.url,

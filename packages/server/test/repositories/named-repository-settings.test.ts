@@ -14,7 +14,7 @@ import { type GitHttpServer, startGitHttpServer } from '@confbus/testkit/git-htt
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { waitFor } from '@confbus/testkit/wait-for';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 const GIT = 'spring.cloud.config.server.git';
 const REPOS = `${GIT}.repos`;
@@ -65,7 +65,7 @@ describe('named repositories: their own settings, and what they inherit', () => 
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const silentPort = (silent.address() as { port: number }).port;
 
-    server = await startTestServer({
+    server = await startGitTestServer({
       [`${GIT}.uri`]: aliceHttp.url('base.git'),
       [`${GIT}.username`]: 'alice',
       [`${GIT}.password`]: 'alice-pw',
@@ -173,7 +173,7 @@ describe('named repositories: a clone-on-start clone that fails stops the start'
     await remote.commit({ 'application.yml': 'a: 1\n' });
     try {
       await assert.rejects(
-        startTestServer({
+        startGitTestServer({
           [`${GIT}.uri`]: remote.url,
           [`${REPOS}.missing.uri`]: `${remote.url.replace(/present\.git$/, 'absent.git')}`,
           [`${REPOS}.missing.clone-on-start`]: 'true',

@@ -1,12 +1,12 @@
 /**
- * Like ../server-harness.ts, but keeps the raw log lines (for "no secret in the log" checks), exposes the
+ * Like ../git-server-harness.ts, but keeps the raw log lines (for "no secret in the log" checks), exposes the
  * working directory, and lets a test touch the fastify instance before the server listens.
  */
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { ConfigServer } from '../../src/index.js';
-import { createAndListen } from '../server-harness.js';
+import { createAndListen } from '../git-server-harness.js';
 
 export interface PreparedServer {
   server: ConfigServer;

@@ -10,7 +10,7 @@ import { SettingsError } from '@confbus/core';
 import { type GitHttpServer, startGitHttpServer } from '@confbus/testkit/git-http';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { listenOnLoopback } from '@confbus/testkit/loopback';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 /** A TCP listener that counts connections and closes each at once (so a forged request fails fast). */
 async function startTrap(): Promise<{ port: number; connections: () => number; stop: () => Promise<void> }> {
@@ -42,7 +42,7 @@ describe('uri templates cannot send the server elsewhere', () => {
   const tryServer = async (settings: Record<string, string>, paths: string[]): Promise<unknown> => {
     let server: TestServer;
     try {
-      server = await startTestServer(settings);
+      server = await startGitTestServer(settings);
     } catch (error) {
       return error;
     }
@@ -100,7 +100,7 @@ describe('uri templates cannot send the server elsewhere', () => {
       parent = await createGitRemote('orders');
       await parent.commit({ 'application.yml': 'from: orders\n' });
       http = await startGitHttpServer(parent.path.replace(/\/orders\.git$/, ''));
-      server = await startTestServer({
+      server = await startGitTestServer({
         'spring.cloud.config.server.git.uri': `http://127.0.0.1:${http.port}/{application}.git`,
       });
     });

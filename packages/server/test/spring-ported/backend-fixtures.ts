@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TempDir, makeTempDir } from '@confbus/testkit/temp-dir';
 import pino from 'pino';
-import { createAndListen } from '../server-harness.js';
+import { createAndListen } from '../git-server-harness.js';
 import type { ConfigServer } from '../../src/index.js';
 
 /** Spring's config-repo: `bar/staging` reads two files. */

@@ -5,7 +5,7 @@
  */
 import { get as httpGet } from 'node:http';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 export interface PortedServer {
   readonly remote: GitRemote;
@@ -40,7 +40,10 @@ export async function startPortedServer(
     await remote.commit(files);
     for (const [branch, branchFiles] of Object.entries(branches))
       await remote.commit(branchFiles, { branch });
-    const server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url, ...settings });
+    const server = await startGitTestServer({
+      'spring.cloud.config.server.git.uri': remote.url,
+      ...settings,
+    });
     return portedServerOn(remote, server);
   } catch (error) {
     await remote.remove();

@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type TempDir, makeTempDir } from '@confbus/testkit/temp-dir';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 import { rawGet } from './ported-server.js';
 
 /** Spring's src/test/resources/test, as far as these tests read it. */
@@ -38,7 +38,7 @@ describe("Spring's ResourceControllerTests over HTTP (native backend)", () => {
       await writeFile(join(folder.path, file), text);
     }
     for (const pattern of ['', '{application}/{label}', '{application}', '{label}', '{profile}']) {
-      servers[pattern] = await startTestServer({
+      servers[pattern] = await startGitTestServer({
         'spring.profiles.active': 'native',
         'spring.cloud.config.server.native.search-locations': `file:${folder.path}/${pattern}`,
       });

@@ -1,8 +1,10 @@
 /** Names Spring answers 200 for: an application path written with (_), profiles in any script. Real git. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestServer, startTestServer } from './server-harness.js';
+
+/** The uri the fake repository reports (its property sources are named after it). */
+const FAKE_URI = 'fake://config';
 
 interface EnvironmentJson {
   name: string;
@@ -10,22 +12,20 @@ interface EnvironmentJson {
 }
 
 describe('request names as Spring accepts them', () => {
-  let remote: GitRemote;
+  let files: Record<string, string>;
   let server: TestServer;
 
   before(async () => {
-    remote = await createGitRemote();
-    await remote.commit({
+    files = {
       'foo/spam.yml': 'where: foo/spam\n',
       'foo/spam-dev.yml': 'where: foo/spam-dev\n',
       'app-entwicklung-ü.yml': 'where: ü\n',
       'app.yml': 'where: app\n',
-    });
-    server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
+    };
+    server = await startTestServer({ 'spring.cloud.config.server.git.uri': FAKE_URI }, { files });
   });
   after(async () => {
     await server?.stop();
-    await remote?.remove();
   });
 
   it('reads foo/spam*.yml for the application foo(_)spam', async () => {

@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestServer, startTestServer } from './server-harness.js';
 
 const KEY = 'encrypt.key';
@@ -23,24 +22,22 @@ async function encrypt(server: TestServer, profiles: string): Promise<number> {
 }
 
 describe('profile validation', () => {
-  let remote: GitRemote;
+  let files: Record<string, string>;
   let strict: TestServer;
   let relaxed: TestServer;
 
   before(async () => {
-    remote = await createGitRemote();
-    await remote.commit({ 'foo.yml': 'a: 1\n', 'foo-dev.yml': 'b: 2\n' });
-    const common = { 'spring.cloud.config.server.git.uri': remote.url, [KEY]: 'secret' };
+    files = { 'foo.yml': 'a: 1\n', 'foo-dev.yml': 'b: 2\n' };
+    const common = { [KEY]: 'secret' };
     [strict, relaxed] = await Promise.all([
-      startTestServer(common),
-      startTestServer({ ...common, 'spring.profiles.validate': 'false' }),
+      startTestServer(common, { files }),
+      startTestServer({ ...common, 'spring.profiles.validate': 'false' }, { files }),
     ]);
   });
 
   after(async () => {
     await strict?.stop();
     await relaxed?.stop();
-    await remote?.remove();
   });
 
   const sentAsIs = ['dev,,mysql', 'dev,', 'dev,%20mysql', '-dev', 'dev.', 'dev!', 'de%20v'];

@@ -91,7 +91,9 @@ export class FakeConfigRepository implements ConfigRepository, MonitorRepository
   }
 
   #served(label: string | null): ResolvedRevision {
-    const name = label ?? this.defaultLabel;
+    let name = label ?? this.defaultLabel;
+    // As the mirror's try-master-branch (Spring's): a missing 'main' falls back to 'master'.
+    if (name === 'main' && !this.#fetched.has(name) && this.#fetched.has('master')) name = 'master';
     const commit = this.#fetched.get(name);
     if (commit === undefined) throw new LabelNotFoundError(name);
     return { label: name, commit, stale: this.upstreamDown };

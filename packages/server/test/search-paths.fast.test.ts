@@ -1,9 +1,11 @@
 /** `search-paths`: extra directories with {application}/{profile}/{label} placeholders and Ant wildcards. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { directoriesOf, expandSearchDirectories } from '../src/environment/search-directories.js';
 import { type TestServer, startTestServer } from './server-harness.js';
+
+/** The uri the fake repository reports (its property sources are named after it). */
+const FAKE_URI = 'fake://config';
 
 describe('search-paths', () => {
   it('expands placeholders and wildcards against the directories in the tree, root first', () => {
@@ -38,34 +40,34 @@ describe('search-paths', () => {
     assert.deepEqual(expandSearchDirectories(['t?ams/r*'], context, dirs), ['', 'teams/red']);
   });
 
-  describe('against a real repository', () => {
-    let remote: GitRemote;
+  describe('against a served repository', () => {
+    let files: Record<string, string>;
     let server: TestServer;
 
     before(async () => {
-      remote = await createGitRemote();
-      await remote.commit({
+      files = {
         'application.yml': 'where: root\nroot.only: yes\n',
         'foo/application.yml': 'where: foo-dir\n',
         'foo/foo-dev.yml': 'where: foo-dir-dev\n',
         'shared/common/application.yml': 'common: true\n',
-      });
-      server = await startTestServer({
-        'spring.cloud.config.server.git.uri': remote.url,
-        'spring.cloud.config.server.git.search-paths': '{application},shared/*',
-      });
+      };
+      server = await startTestServer(
+        {
+          'spring.cloud.config.server.git.search-paths': '{application},shared/*',
+        },
+        { files },
+      );
     });
 
     after(async () => {
       await server?.stop();
-      await remote?.remove();
     });
 
     it('reads files from the expanded directories, later directories winning within a tier', async () => {
       const env = (await server.get('/foo/dev')).json() as {
         propertySources: Array<{ name: string; source: Record<string, unknown> }>;
       };
-      const uri = remote.url.replace(/\/+$/, '');
+      const uri = FAKE_URI.replace(/\/+$/, '');
       assert.deepEqual(
         env.propertySources.map((s) => s.name),
         [

@@ -4,20 +4,21 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestServer, startTestServer } from './server-harness.js';
+
+/** The uri the fake repository reports (its property sources are named after it). */
+const FAKE_URI = 'fake://config';
 
 interface EnvironmentJson {
   propertySources: Array<{ name: string; source: Record<string, unknown> }>;
 }
 
 describe('spring.config.import in repository files', () => {
-  let remote: GitRemote;
+  let files: Record<string, string>;
   let server: TestServer;
 
   before(async () => {
-    remote = await createGitRemote();
-    await remote.commit({
+    files = {
       'application.yml': 'greeting: hello\nspring.config.import: optional:appextra.yml\n',
       'application-dev.yml': 'ad: 1\n',
       'foo.yml': [
@@ -60,19 +61,18 @@ describe('spring.config.import in repository files', () => {
         '  sub/../../x.yml, configserver:http://x/, sub/..%2F..%2Fx.yml, ..\\x.yml',
         '',
       ].join('\n'),
-    });
-    server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
+    };
+    server = await startTestServer({ 'spring.cloud.config.server.git.uri': FAKE_URI }, { files });
   });
 
   after(async () => {
     await server?.stop();
-    await remote?.remove();
   });
 
   const names = async (path: string): Promise<string[]> => {
     const response = await server.get(path);
     assert.equal(response.status, 200, response.body);
-    const uri = remote.url.replace(/\/+$/, '');
+    const uri = FAKE_URI.replace(/\/+$/, '');
     return (response.json() as EnvironmentJson).propertySources.map((s) => s.name.replace(`${uri}/`, ''));
   };
 

@@ -1,30 +1,32 @@
 /** spring.cloud.config.server.overrides.*: the first property source of every environment, as in Spring. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { resolveServerSettings } from '../src/index.js';
 import { readOverrides } from '../src/environment/property-overrides.js';
 import { type TestServer, startTestServer } from './server-harness.js';
 
+/** The uri the fake repository reports (its property sources are named after it). */
+const FAKE_URI = 'fake://config';
+
 describe('overrides', () => {
-  let remote: GitRemote;
+  let files: Record<string, string>;
   let server: TestServer;
 
   before(async () => {
-    remote = await createGitRemote();
-    await remote.commit({ 'application.yml': 'foo: from-repo\nother: kept\n', 'app-dev.yml': 'foo: dev\n' });
-    server = await startTestServer({
-      'spring.cloud.config.server.git.uri': remote.url,
-      'spring.cloud.config.server.overrides.foo': 'forced',
-      'spring.cloud.config.server.overrides.myKey': '${user.name}',
-      'spring.cloud.config.server.overrides.escaped': '\\${app.hello:Hello}',
-      'spring.cloud.config.server.overrides.fromServer': 'served by ${server.address}',
-    });
+    files = { 'application.yml': 'foo: from-repo\nother: kept\n', 'app-dev.yml': 'foo: dev\n' };
+    server = await startTestServer(
+      {
+        'spring.cloud.config.server.overrides.foo': 'forced',
+        'spring.cloud.config.server.overrides.myKey': '${user.name}',
+        'spring.cloud.config.server.overrides.escaped': '\\${app.hello:Hello}',
+        'spring.cloud.config.server.overrides.fromServer': 'served by ${server.address}',
+      },
+      { files },
+    );
   });
 
   after(async () => {
     await server?.stop();
-    await remote?.remove();
   });
 
   it('serves them first, as the `overrides` source, keys as written, placeholders the server cannot resolve passed through', async () => {
@@ -33,7 +35,7 @@ describe('overrides', () => {
     };
     assert.deepEqual(
       body.propertySources.map((source) => source.name),
-      ['overrides', `${remote.url}/app-dev.yml`, `${remote.url}/application.yml`],
+      ['overrides', `${FAKE_URI}/app-dev.yml`, `${FAKE_URI}/application.yml`],
     );
     assert.deepEqual(body.propertySources[0]?.source, {
       foo: 'forced',

@@ -4,29 +4,27 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { resolveServerSettings } from '../src/index.js';
 import { readRoutePrefix } from '../src/settings/prefix-settings.js';
 import { type TestServer, startTestServer } from './server-harness.js';
 
 describe('spring.cloud.config.server.prefix', () => {
-  let remote: GitRemote;
   let server: TestServer;
 
   before(async () => {
-    remote = await createGitRemote();
-    await remote.commit({ 'app.yml': 'greeting: hello\n', 'nginx.conf': 'says ${greeting}\n' });
-    server = await startTestServer({
-      'spring.cloud.config.server.git.uri': remote.url,
-      'spring.cloud.config.server.prefix': 'config/', // Spring's mapping takes it with or without the slashes
-      'spring.cloud.bus.enabled': 'false',
-      'encrypt.key': 'a-symmetric-key-for-the-test',
-    });
+    const files = { 'app.yml': 'greeting: hello\n', 'nginx.conf': 'says ${greeting}\n' };
+    server = await startTestServer(
+      {
+        'spring.cloud.config.server.prefix': 'config/', // Spring's mapping takes it with or without the slashes
+        'spring.cloud.bus.enabled': 'false',
+        'encrypt.key': 'a-symmetric-key-for-the-test',
+      },
+      { files },
+    );
   });
 
   after(async () => {
     await server?.stop();
-    await remote?.remove();
   });
 
   it('serves the environment, file-format and plain-text endpoints under the prefix only', async () => {

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../src/clock.js';
 
 /** A clock that stands still until a test moves it. */
 export class FakeClock implements Clock {

@@ -6,8 +6,10 @@ import { stripVTControlCharacters } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { SettingsError, resolveSettings } from '@confbus/core';
 import { createLogger, loggerFromSettings, serverSettingSpecs } from '@confbus/server';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestServer, startTestServer } from './server-harness.js';
+
+/** The uri the fake repository reports (its property sources are named after it). */
+const FAKE_URI = 'fake://config';
 
 /** A destination that keeps what is written; `isTTY` as a terminal or a pipe would say. */
 function capture(isTTY: boolean) {
@@ -75,25 +77,29 @@ describe('server log format', () => {
 });
 
 describe('server start-up summary and access log', () => {
-  let remote: GitRemote;
+  let files: Record<string, string>;
   let quiet: TestServer;
   let logged: TestServer;
 
   before(async () => {
-    remote = await createGitRemote();
-    await remote.commit({ 'foo.yml': 'a: 1\n' });
-    const uri = remote.url;
+    files = { 'foo.yml': 'a: 1\n' };
+    const uri = FAKE_URI;
     [quiet, logged] = await Promise.all([
-      startTestServer({
-        'spring.cloud.config.server.git.uri': uri,
-        'spring.cloud.config.server.git.password': 'git-s3cret',
-      }),
-      startTestServer({ 'spring.cloud.config.server.git.uri': uri, 'confbus.logging.access-log': 'true' }),
+      startTestServer(
+        {
+          'spring.cloud.config.server.git.uri': uri,
+          'spring.cloud.config.server.git.password': 'git-s3cret',
+        },
+        { files },
+      ),
+      startTestServer(
+        { 'spring.cloud.config.server.git.uri': uri, 'confbus.logging.access-log': 'true' },
+        { files },
+      ),
     ]);
   });
   after(async () => {
     await Promise.all([quiet?.stop(), logged?.stop()]);
-    await remote?.remove();
   });
 
   it('logs the version and the non-default settings once at start, secrets masked', () => {

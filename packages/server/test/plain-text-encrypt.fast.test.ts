@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestServer, startTestServer } from './server-harness.js';
 
 const KEY = 'probe-secret-key';
@@ -12,31 +11,31 @@ const KEY = 'probe-secret-key';
 const CIPHER = '694142f072ef97791c7c513dd30b8631e9582f0ec3fb0618684792d8de4aec4e';
 
 describe('plain-text resources with {cipher} values', () => {
-  let remote: GitRemote;
+  let files: Record<string, string>;
   const servers: TestServer[] = [];
 
   before(async () => {
-    remote = await createGitRemote();
-    await remote.commit({
+    files = {
       'application.yml': 'greeting: hello\n',
       'secret.yml': `# keep me\npassword: '{cipher}${CIPHER}'\nplain: \${greeting}\nlist:\n  - "{cipher}${CIPHER}"\n`,
       'secret.properties': `p={cipher}${CIPHER}\nq=\${greeting}\n`,
       'secret.json': `{"j": "{cipher}${CIPHER}", "n": 1}\n`,
       'secret.conf': `password {cipher}${CIPHER};\n`,
-    });
+    };
   });
 
   after(async () => {
     for (const server of servers) await server.stop();
-    await remote?.remove();
   });
 
   const start = async (settings: Record<string, string>) => {
-    const server = await startTestServer({
-      'spring.cloud.config.server.git.uri': remote.url,
-      'encrypt.key': KEY,
-      ...settings,
-    });
+    const server = await startTestServer(
+      {
+        'encrypt.key': KEY,
+        ...settings,
+      },
+      { files },
+    );
     servers.push(server);
     return server;
   };

@@ -5,8 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestServer, startTestServer } from './server-harness.js';
+
+/** The uri the fake repository reports (its property sources are named after it). */
+const FAKE_URI = 'fake://config';
 
 const V2 = 'application/vnd.spring-cloud.config-server.v2+json';
 const CIPHER = '694142f072ef97791c7c513dd30b8631e9582f0ec3fb0618684792d8de4aec4e'; // "s3cret", key below
@@ -44,12 +46,11 @@ const APPLICATION_YML = [
 ].join('\n');
 
 describe('v2 environment JSON with origins', () => {
-  let remote: GitRemote;
+  let files: Record<string, string>;
   let server: TestServer;
 
   before(async () => {
-    remote = await createGitRemote();
-    await remote.commit({
+    files = {
       'application.yml': APPLICATION_YML,
       'foo.yml': [
         'spring:',
@@ -63,23 +64,24 @@ describe('v2 environment JSON with origins', () => {
       ].join('\n'),
       'secret.yml': `password: '{cipher}${CIPHER}'\nplain: \${greeting}\n`,
       'secret.properties': `p={cipher}${CIPHER}\nq=\${greeting}\n`,
-    });
-    server = await startTestServer({
-      'spring.cloud.config.server.git.uri': remote.url,
-      'encrypt.key': 'probe-secret-key',
-    });
+    };
+    server = await startTestServer(
+      {
+        'encrypt.key': 'probe-secret-key',
+      },
+      { files },
+    );
   });
 
   after(async () => {
     await server?.stop();
-    await remote?.remove();
   });
 
   const sources = async (path: string, accept: string) => {
     const response = await server.get(path, { accept });
     assert.equal(response.status, 200, response.body);
     assert.equal(response.headers.get('content-type'), accept === V2 ? V2 : 'application/json');
-    const uri = remote.url.replace(/\/+$/, '');
+    const uri = FAKE_URI.replace(/\/+$/, '');
     return Object.fromEntries(
       (response.json() as Environment).propertySources.map((s) => [s.name.replace(`${uri}/`, ''), s.source]),
     );

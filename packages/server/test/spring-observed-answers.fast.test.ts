@@ -10,16 +10,17 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestServer, startTestServer } from './server-harness.js';
 
+/** The uri the fake repository reports (its property sources are named after it). */
+const FAKE_URI = 'fake://config';
+
 describe('answers as Spring Cloud Config Server gives them', () => {
-  let remote: GitRemote;
+  let files: Record<string, string>;
   let server: TestServer;
 
   before(async () => {
-    remote = await createGitRemote();
-    await remote.commit({
+    files = {
       'application.yml': [
         'greeting: hello',
         'spaced: "${ greeting } world"',
@@ -31,13 +32,12 @@ describe('answers as Spring Cloud Config Server gives them', () => {
       'foo-dev.yml': 'dev: yes\n',
       'foo-mysql.yml': 'mysql: yes\n',
       'nginx.conf': 'server ${greeting} ${ greeting };\n',
-    });
-    server = await startTestServer({ 'spring.cloud.config.server.git.uri': remote.url });
+    };
+    server = await startTestServer({ 'spring.cloud.config.server.git.uri': FAKE_URI }, { files });
   });
 
   after(async () => {
     await server?.stop();
-    await remote?.remove();
   });
 
   it('resolves ${ key } with spaces in .yml and .json values only', async () => {
