@@ -2,6 +2,7 @@
  * A small fleet for system tests: a real git remote, `confbus server` and `confbus sample-client` child
  * processes, started exactly as users start them (the CLI), all cleaned up by `stopFleet()`.
  */
+import { rm } from 'node:fs/promises';
 import type { NodeProcess } from '@confbus/testkit/child-process';
 import {
   CONFBUS_BIN,
@@ -48,6 +49,8 @@ export async function startServer(
   settings: Record<string, string | number | boolean>,
 ): Promise<RunningServer> {
   const basedir = await tempDir('confbus-e2e-mirror-');
+  // Named repositories' mirrors live beside an explicit basedir (open-repositories.ts).
+  cleanups.push(() => rm(`${basedir}.repos`, { recursive: true, force: true }));
   const { 'spring.cloud.config.server.git.uri': gitUri, ...rest } = settings;
   const launch = async (port: number): Promise<{ process: NodeProcess; base: string }> => {
     const started = await startConfbusServer({ gitUri: String(gitUri), basedir, port, args: toArgs(rest) });

@@ -5,6 +5,7 @@
 import { connect, type Socket } from 'node:net';
 import { GitCommandError } from './errors.js';
 import { pktLine, readAdvertisement } from './ref-advertisement.js';
+import { IdleDeadline } from './upstream-deadline.js';
 
 /** A git:// uri split for the request line; undefined when this client does not handle it (git will). */
 export interface DaemonAddress {
@@ -51,12 +52,11 @@ export function readDaemonRefs(
     socket.setNoDelay(true);
     const refs = new Map<string, string>();
     let buffer: Buffer = Buffer.alloc(0);
-    let idle: NodeJS.Timeout | undefined;
     let settled = false;
     const finish = (error?: Error) => {
       if (settled) return;
       settled = true;
-      clearTimeout(idle);
+      deadline.stop();
       options.signal.removeEventListener('abort', aborted);
       if (error) {
         socket.destroy();
@@ -67,23 +67,17 @@ export function readDaemonRefs(
         resolve(refs);
       }
     };
-    const activity = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        const seconds = options.idleTimeoutMs / 1000;
-        const reason = `timed out: no data from the upstream for ${seconds} s (${options.idleTimeoutHint})`;
-        finish(new GitCommandError(`${what} ${reason}`, null, true));
-      }, options.idleTimeoutMs);
-    };
+    const deadline = new IdleDeadline(options, (reason) =>
+      finish(new GitCommandError(`${what} ${reason}`, null, true)),
+    );
     const aborted = () => finish(new Error('GitMirror is closed'));
     if (options.signal.aborted) return aborted();
     options.signal.addEventListener('abort', aborted);
-    activity();
     socket.on('connect', () => {
       socket.write(pktLine(`git-upload-pack ${address.path}\0host=${address.hostHeader}\0`));
     });
     socket.on('data', (chunk: Buffer) => {
-      activity();
+      deadline.activity();
       buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
       try {
         const consumed = readAdvertisement(buffer, refs);

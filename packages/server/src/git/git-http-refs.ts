@@ -12,6 +12,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { GitCommandError } from './errors.js';
 import { readAdvertisement, readServiceHeader } from './ref-advertisement.js';
+import { IdleDeadline } from './upstream-deadline.js';
 
 const ADVERTISEMENT_TYPE = 'application/x-git-upload-pack-advertisement';
 
@@ -85,6 +86,7 @@ export class SmartHttpRefs {
       const finish = (error?: Error, refs?: Map<string, string>) => {
         if (settled) return;
         settled = true;
+        deadline.stop();
         signal.removeEventListener('abort', aborted);
         if (error) {
           req.destroy();
@@ -98,14 +100,15 @@ export class SmartHttpRefs {
         finish(new Error('GitMirror is closed'));
       };
       signal.addEventListener('abort', aborted);
-      req.setTimeout(idleTimeoutMs, () => {
-        const reason = `timed out: no data from the upstream for ${idleTimeoutMs / 1000} s (${idleTimeoutHint})`;
-        finish(new GitCommandError(`${what} ${reason}`, null, true));
-      });
-      req.on('error', (error) => stepAside(error.message));
-      req.on('response', (res: IncomingMessage) =>
-        readRefsAnswer(res, (refs) => finish(undefined, refs), stepAside),
+      const deadline = new IdleDeadline({ idleTimeoutMs, idleTimeoutHint }, (reason) =>
+        finish(new GitCommandError(`${what} ${reason}`, null, true)),
       );
+      req.on('error', (error) => stepAside(error.message));
+      req.on('response', (res: IncomingMessage) => {
+        deadline.activity();
+        res.on('data', () => deadline.activity());
+        readRefsAnswer(res, (refs) => finish(undefined, refs), stepAside);
+      });
       req.end();
     });
   }

@@ -22,7 +22,6 @@ import type { FetchOutcome, GitMirrorEvents, GitMirrorOptions, MirrorHealth } fr
 import { Upstream } from './upstream.js';
 import { UpstreamChecks } from './upstream-checks.js';
 import { UpstreamSync } from './upstream-sync.js';
-import { upstreamWorkTree } from './upstream-work-tree.js';
 import { VersionHintChecks } from './version-hint-checks.js';
 
 // The mirror implements the environment service's repository port; the revision type is the port's.
@@ -35,6 +34,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly safeUri: string;
   private readonly basedir: string;
   private readonly logger: Logger;
+  private readonly upstream: Upstream;
   private readonly git: MirrorGit;
   private readonly refs: LocalRefs;
   private readonly reader: CatFileBatch;
@@ -52,7 +52,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
 
   constructor(private readonly options: GitMirrorOptions) {
     super();
-    const upstream = new Upstream({
+    this.upstream = new Upstream({
       uri: options.uri,
       username: options.username,
       password: options.password,
@@ -64,6 +64,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
       progressLogIntervalMs: options.progressLogIntervalMs ?? 4000,
       logger: options.logger,
     });
+    const upstream = this.upstream;
     this.safeUri = upstream.safeUri;
     this.basedir = resolvePath(options.basedir);
     this.logger = options.logger;
@@ -119,8 +120,10 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     this.basedirState = state;
     // The server's own settings file in the upstream's work tree is served from no commit.
     const { ownFiles } = this.options;
-    const workTree = ownFiles && (await upstreamWorkTree(this.options.uri));
-    if (ownFiles && workTree) this.files.hide(await ownFiles.inside(workTree));
+    if (ownFiles !== undefined && ownFiles.paths.length > 0) {
+      const workTree = await this.upstream.workTree(this.git.run);
+      if (workTree !== undefined) this.files.hide(ownFiles.inside(workTree));
+    }
     if (state.adopted)
       this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Adopted the Git repository in basedir');
     if (state.fetched) {

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { GitCommandError } from './errors.js';
 import { summarizeGitStderr } from './git-stderr.js';
+import { IdleDeadline } from './upstream-deadline.js';
 import { redactText } from './uri.js';
 
 // Variables git legitimately needs from the surrounding environment (paths, proxies, ssh agent).
@@ -163,40 +164,34 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
   });
 }
 
-/** The two timeouts of a git process: one for its whole run, one restarted by each sign of life. */
+/** The two timeouts of a git process: one for its whole run, and the upstream deadline (upstream-deadline.ts). */
 class Watchdog {
   /** Why the process was killed, once it was. */
   reason: string | undefined;
   private readonly total: NodeJS.Timeout | undefined;
-  private idle: NodeJS.Timeout | undefined;
+  private readonly idle: IdleDeadline;
 
   constructor(
-    private readonly options: RunGitOptions,
+    options: RunGitOptions,
     private readonly kill: () => void,
   ) {
     const { timeoutMs } = options;
     if (timeoutMs && timeoutMs > 0)
       this.total = setTimeout(() => this.fire(`timed out after ${timeoutMs / 1000} s`), timeoutMs);
-    this.activity();
+    this.idle = new IdleDeadline(options, (reason) => this.fire(reason));
   }
 
   activity(): void {
-    const { idleTimeoutMs, idleTimeoutHint } = this.options;
-    if (!idleTimeoutMs || idleTimeoutMs <= 0 || this.reason !== undefined) return;
-    clearTimeout(this.idle);
-    const hint = idleTimeoutHint ? ` (${idleTimeoutHint})` : '';
-    this.idle = setTimeout(
-      () => this.fire(`timed out: no data from the upstream for ${idleTimeoutMs / 1000} s${hint}`),
-      idleTimeoutMs,
-    );
+    this.idle.activity();
   }
 
   stop(): void {
     clearTimeout(this.total);
-    clearTimeout(this.idle);
+    this.idle.stop();
   }
 
   private fire(reason: string): void {
+    if (this.reason !== undefined) return;
     this.reason = reason;
     this.stop();
     this.kill();

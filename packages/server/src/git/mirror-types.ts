@@ -53,7 +53,7 @@ export interface GitMirrorOptions {
    * The server's own files (its settings file, its key store): when the upstream is a repository on this machine
    * whose work tree holds one, that path is served from no commit (../settings/server-own-files.ts).
    */
-  ownFiles?: { inside(directory: string): Promise<readonly string[]> };
+  ownFiles?: { readonly paths: readonly string[]; inside(realDirectory: string): readonly string[] };
   logger: Logger;
 }
 

@@ -1,17 +1,17 @@
 // The network side of the mirror: how git reaches the upstream (credentials, SSH, TLS, proxy), the inactivity
-// timeout, and progress reporting. Every git command that talks to the upstream goes through here, so each
-// gets the same environment and no secret reaches argv, logs or errors.
+// timeout, and progress reporting. Every operation that reads the upstream goes through here, so each gets the
+// same environment and the same deadline (upstream-deadline.ts), and no secret reaches argv, logs or errors.
 import { readFileSync } from 'node:fs';
 import { ConfbusError, type Logger, coreErrors } from '@confbus/core';
 import { daemonAddress, readDaemonRefs, type DaemonAddress } from './git-daemon-refs.js';
 import { SmartHttpRefs, smartHttpRefsUrl } from './git-http-refs.js';
 import { GitCommandError } from './errors.js';
 import { basicAuthHeader, gitConfigEnv, type GitResult, type RunGitOptions } from './git-process.js';
-import { localUpstreamPath, readLocalUpstreamRefs } from './local-upstream-refs.js';
 import { ProgressTracker } from './git-progress.js';
 import { parseLsRemote } from './refs.js';
 import { isSshUri, needsSshCommand, SshCommand, type SshSettings } from './ssh.js';
 import { redactUri, splitCredentials } from './uri.js';
+import { localUpstreamPath, upstreamWorkTree } from './upstream-work-tree.js';
 
 /** Named in timeout errors, so an operator knows what to raise (a named repository names its own). */
 const TIMEOUT_SETTING = 'spring.cloud.config.server.git.timeout';
@@ -54,7 +54,7 @@ export class Upstream {
   readonly secrets: readonly string[];
   private readonly env: Record<string, string>;
   private readonly ssh: SshCommand | undefined;
-  /** Set when the refs can be listed without spawning git (see listRefs). */
+  /** A repository on this machine: read by git only, never in this process (upstream-deadline.ts). */
   private readonly localPath: string | undefined;
   private readonly daemon: DaemonAddress | undefined;
   private readonly smartHttp: SmartHttpRefs | undefined;
@@ -96,10 +96,11 @@ export class Upstream {
 
   /**
    * The upstream's branches and tags (full ref name -> object id): what `git ls-remote --heads --tags --refs`
-   * prints. The upstream check with refresh-rate 0, so as cheap as the transport allows: a local repository's
-   * refs are read from its files, a git:// daemon's over a socket and a smart-HTTP server's over a kept-alive
-   * connection from Node; otherwise, and whenever those cannot answer faithfully, git is spawned (its error
-   * messages are the ones operators know).
+   * prints. The upstream check with refresh-rate 0, so as cheap as the transport allows: a git:// daemon's refs
+   * are read over a socket and a smart-HTTP server's over a kept-alive connection from Node; otherwise, and
+   * whenever those cannot answer faithfully, git is spawned (its error messages are the ones operators know).
+   * A local repository's refs are listed by git too (4-6 ms a check): reading its files here could block for
+   * good (upstream-deadline.ts).
    */
   async listRefs(git: MirrorGit, signal: AbortSignal): Promise<Map<string, string>> {
     const request = {
@@ -107,10 +108,7 @@ export class Upstream {
       idleTimeoutHint: this.options.timeoutSetting ?? TIMEOUT_SETTING,
       signal,
     };
-    if (this.localPath !== undefined) {
-      const refs = await readLocalUpstreamRefs(this.localPath);
-      if (refs !== undefined) return refs;
-    } else if (this.daemon !== undefined || this.smartHttp !== undefined) {
+    if (this.daemon !== undefined || this.smartHttp !== undefined) {
       try {
         if (this.smartHttp !== undefined) return await this.smartHttp.read(request);
         if (this.daemon !== undefined)
@@ -183,16 +181,29 @@ export class Upstream {
     }
   }
 
+  /**
+   * The work tree of a local upstream, if it has one (upstream-work-tree.ts); undefined for any other upstream.
+   * Throws when git timed out.
+   */
+  workTree(git: MirrorGit): Promise<string | undefined> {
+    if (this.localPath === undefined) return Promise.resolve(undefined);
+    return upstreamWorkTree(this.localPath, (args, env) =>
+      this.network(git, args, { what: `git rev-parse ${this.safeUri}`, env }),
+    );
+  }
+
+  /** Runs git against the upstream, under the upstream deadline. */
   private async network(git: MirrorGit, args: readonly string[], options: RunGitOptions): Promise<GitResult> {
+    const env = { ...this.env, ...options.env };
     const base: RunGitOptions = {
       ...options,
       idleTimeoutMs: this.options.timeoutSeconds * 1000,
       idleTimeoutHint: this.options.timeoutSetting ?? TIMEOUT_SETTING,
       secrets: this.secrets,
-      env: this.env,
+      env,
     };
     if (!this.ssh) return git(args, base);
-    return this.ssh.run((sshEnv) => git(args, { ...base, env: { ...this.env, ...sshEnv } }));
+    return this.ssh.run((sshEnv) => git(args, { ...base, env: { ...env, ...sshEnv } }));
   }
 }
 

@@ -65,11 +65,12 @@ export class ServerOwnFiles {
     return this.identities.has(identityOf(info)) || this.paths.includes(realPath);
   }
 
-  /** The server's files inside `directory`, as `/`-separated paths relative to it (a Git work tree's). */
-  async inside(directory: string): Promise<string[]> {
-    if (this.paths.length === 0) return [];
-    const root = await realpath(directory).catch(() => undefined);
-    if (root === undefined) return [];
+  /**
+   * The server's files inside `realDirectory` (a real path: git's `--show-toplevel`), as `/`-separated paths
+   * relative to it (a Git work tree's). Reads no file: the directory may be a hung upstream's.
+   */
+  inside(realDirectory: string): string[] {
+    const root = realDirectory;
     return this.paths
       .map((path) => relative(root, path))
       .filter((path) => path !== '' && !path.startsWith(`..${sep}`) && path !== '..')

@@ -2,16 +2,20 @@
 // must equal what a full `for-each-ref` load of the same mirror gives: moved and new branches, lightweight
 // and annotated tags, a tag moved to another commit, and tags of a tree and of a blob (left out).
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { CatFileBatch } from '../../src/git/cat-file-batch.js';
 import type { GitMirror } from '../../src/git/index.js';
 import { LocalRefs } from '../../src/git/local-refs.js';
-import { readLocalUpstreamRefs } from '../../src/git/local-upstream-refs.js';
+import { parseLsRemote } from '../../src/git/refs.js';
 import { MirrorGit } from '../../src/git/mirror-git.js';
 import { testMirror } from './helpers.js';
+
+const exec = promisify(execFile);
 
 describe('LocalRefs.applyFetched', () => {
   let remote: GitRemote;
@@ -59,8 +63,9 @@ describe('LocalRefs.applyFetched', () => {
     await remote.git('push', '--quiet', '--force', 'origin', 'master:other', 'refs/tags/*');
     await mirror.refreshNow();
 
-    const listed = await readLocalUpstreamRefs(remote.path);
-    assert.ok(listed, 'the bare remote has a plain layout');
+    const listed = parseLsRemote(
+      (await exec('git', ['ls-remote', '--heads', '--tags', '--refs', remote.url])).stdout,
+    );
     const applied = await incremental.applyFetched(listed);
     const full = await refsOf(gitDir).load();
 

@@ -1,12 +1,11 @@
-// The upstream checks that spawn no git: a local repository's refs read from its files, a git:// daemon's read
-// over a socket, a smart-HTTP server's over a kept-alive connection. Each must answer exactly what
-// `git ls-remote --heads --tags --refs` answers, or step aside.
+// The upstream checks that spawn no git: a git:// daemon's refs read over a socket, a smart-HTTP server's over a
+// kept-alive connection. Each must answer exactly what `git ls-remote --heads --tags --refs` answers, or step
+// aside. (A local repository's are listed by git: upstream-deadline.test.ts.)
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { type Server, type Socket, createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startGitDaemon, type GitDaemon } from '@confbus/testkit/git-daemon';
@@ -16,7 +15,6 @@ import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
 import { GitCommandError } from '../../src/git/errors.js';
 import { daemonAddress, readDaemonRefs } from '../../src/git/git-daemon-refs.js';
 import { SmartHttpRefs, smartHttpRefsUrl } from '../../src/git/git-http-refs.js';
-import { localUpstreamPath, readLocalUpstreamRefs } from '../../src/git/local-upstream-refs.js';
 import { parseLsRemote } from '../../src/git/refs.js';
 
 const exec = promisify(execFile);
@@ -32,7 +30,6 @@ const sorted = (refs: Map<string, string> | undefined) => [...(refs ?? new Map()
 describe('upstream refs without spawning git', () => {
   let remote: GitRemote;
   let daemon: GitDaemon;
-  const bareGit = (...args: string[]) => exec('git', ['-C', remote.path, ...args], { env });
 
   before(async () => {
     remote = await createGitRemote();
@@ -45,42 +42,6 @@ describe('upstream refs without spawning git', () => {
   after(async () => {
     await daemon?.stop();
     await remote?.remove();
-  });
-
-  it('a local repository: the same refs as ls-remote, loose, packed, then loose over packed, and deleted', async () => {
-    assert.equal(localUpstreamPath(remote.url), remote.path);
-    assert.deepEqual(sorted(await readLocalUpstreamRefs(remote.path)), sorted(await lsRemote(remote.url)));
-    await bareGit('pack-refs', '--all');
-    assert.deepEqual(sorted(await readLocalUpstreamRefs(remote.path)), sorted(await lsRemote(remote.url)));
-    const pushed = await remote.commit({ 'application.yml': 'a: 3\n' });
-    const afterPush = await readLocalUpstreamRefs(remote.path);
-    assert.equal(afterPush?.get('refs/heads/master'), pushed, 'a loose ref written after packing wins');
-    assert.deepEqual(sorted(afterPush), sorted(await lsRemote(remote.url)));
-    await remote.git('push', '--quiet', 'origin', ':refs/heads/feature/nested');
-    const afterDelete = await readLocalUpstreamRefs(remote.path);
-    assert.equal(afterDelete?.has('refs/heads/feature/nested'), false);
-    assert.deepEqual(sorted(afterDelete), sorted(await lsRemote(remote.url)));
-  });
-
-  it('a local repository it does not model exactly steps aside (symbolic ref, hidden refs, not a repository)', async () => {
-    const other = await createGitRemote('odd');
-    try {
-      await other.commit({ 'a.yml': 'a: 1\n' });
-      assert.ok(await readLocalUpstreamRefs(other.path));
-      await writeFile(join(other.path, 'refs', 'heads', 'alias'), 'ref: refs/heads/master\n');
-      assert.equal(await readLocalUpstreamRefs(other.path), undefined, 'symbolic ref');
-      await rm(join(other.path, 'refs', 'heads', 'alias'));
-      assert.ok(await readLocalUpstreamRefs(other.path));
-      await appendFile(join(other.path, 'config'), '[uploadpack]\n\thideRefs = refs/tags\n');
-      assert.equal(await readLocalUpstreamRefs(other.path), undefined, 'hidden refs');
-      const empty = join(dirname(other.path), 'not-a-repo');
-      await mkdir(empty);
-      assert.equal(await readLocalUpstreamRefs(empty), undefined, 'not a repository');
-      assert.equal(localUpstreamPath('https://host/repo.git'), undefined);
-      assert.equal(localUpstreamPath('relative/path'), undefined);
-    } finally {
-      await other.remove();
-    }
   });
 
   it('git://: the same refs as ls-remote over the daemon', async () => {
@@ -250,7 +211,7 @@ describe('upstream refs without spawning git', () => {
         skipSslValidation: true,
       });
       const refs = await skipping.read(request());
-      assert.deepEqual(sorted(refs), sorted(await readLocalUpstreamRefs(remote.path)));
+      assert.deepEqual(sorted(refs), sorted(await lsRemote(remote.url)));
       // The CA file git would trust (the upstream passes GIT_SSL_CAINFO's file): here, the certificate itself.
       const trusting = new SmartHttpRefs(url, {
         safeUri: uri,
