@@ -183,7 +183,14 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (!this.refs.fetched) return this.start().then(() => this.revisionOf(requested));
+    if (!this.refs.fetched) {
+      // The first clone may have been started before this request (at boot) and have listed the upstream's refs
+      // before a push this request must see: then the request asks again, as refresh-rate says.
+      const arrivedAt = performance.now();
+      return this.start().then(() =>
+        this.checks.freshSince(arrivedAt) ? this.revisionOf(requested) : this.resolve(label, atLeast),
+      );
+    }
     const wait =
       atLeast === undefined ? this.checks.freshen() : this.hints.freshenFor(requested, atLeast.toLowerCase());
     return wait === undefined ? this.revisionOf(requested) : wait.then(() => this.revisionOf(requested));
@@ -224,7 +231,10 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   /** Forced upstream check (e.g. from a webhook); coalesced with concurrent checks like resolve(). */
   async refreshNow(): Promise<FetchOutcome> {
     if (!this.refs.fetched) {
+      const arrivedAt = performance.now();
       await this.start();
+      // As resolve(): a clone that listed the refs before this call may have missed the push it announces.
+      if (!this.checks.freshSince(arrivedAt)) await this.checks.requestFresh();
       return { changed: true, refs: this.refs.count, stale: this.checks.stale };
     }
     return this.checks.requestFresh();

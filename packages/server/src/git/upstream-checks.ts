@@ -42,6 +42,8 @@ export class UpstreamChecks {
   lastError: string | undefined;
   staleSince: Date | undefined;
   private lastCheckMonotonic: number | undefined;
+  /** When the last successful check started: the mirror holds every push made before it. */
+  private syncedMonotonic: number | undefined;
   /** The background check of an outage, and the delay before the next one. */
   private probeTimer: NodeJS.Timeout | undefined;
   private probeDelayMs: number;
@@ -81,6 +83,11 @@ export class UpstreamChecks {
     );
   }
 
+  /** Whether the state served now was listed by a check that started at or after `monotonicMs` (performance.now()). */
+  freshSince(monotonicMs: number): boolean {
+    return this.syncedMonotonic !== undefined && this.syncedMonotonic >= monotonicMs;
+  }
+
   /** Settles when the next outage is discovered. */
   outageStarted(): Promise<void> {
     if (!this.nextOutage) {
@@ -98,10 +105,12 @@ export class UpstreamChecks {
   /** One upstream check. Never throws. */
   private async runCheck(): Promise<FetchOutcome> {
     this.checks++;
-    this.lastCheckMonotonic = performance.now();
+    const started = performance.now();
+    this.lastCheckMonotonic = started;
     this.lastCheckAt = new Date();
     try {
       const { changed, refs } = await this.options.sync.sync();
+      this.syncedMonotonic = started;
       this.markHealthy();
       this.options.logger.debug({ uri: this.options.safeUri, changed, refs }, 'Checked Git upstream');
       this.options.events.emit('fetched', { changed, refs });

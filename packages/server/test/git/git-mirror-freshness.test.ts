@@ -1,9 +1,11 @@
 // Freshness: a push between two resolves is seen (refresh-rate 0), bursts are coalesced into 1-2
 // checks, refresh-rate N does not re-check within N, and refreshNow() forces a check.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createGitRemote, type GitRemote } from '@confbus/testkit/git-remote';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { waitFor } from '@confbus/testkit/wait-for';
 import type { GitMirror, GitMirrorOptions } from '../../src/git/index.js';
 import { testMirror } from './helpers.js';
 
@@ -76,6 +78,31 @@ describe('GitMirror freshness', () => {
     // Whether or not the first check saw the push, a resolve made after it must.
     assert.equal((await mirror.resolve('master')).commit, pushed);
     await first;
+  });
+
+  it('refresh-rate 0: the first request sees a push made while the boot-time clone runs (many tries)', async () => {
+    // A clone slow enough (incompressible data) that the push lands after it listed the refs, before it ends.
+    const slow = await createGitRemote('slow-clone');
+    try {
+      await slow.commit({ 'application.yml': 'v: 0\n', 'ballast.bin': randomBytes(2 << 20) });
+      for (let i = 0; i < 6; i++) {
+        const mirror = open({ uri: slow.url });
+        const booting = mirror.start(); // as the server does when it starts, before any request
+        await waitFor(
+          'the boot-time clone to list the refs',
+          () => mirror.health().lastCheckAt !== undefined,
+        );
+        const pushed = await slow.commit({ 'application.yml': `v: ${i + 1}\n` });
+        const [resolved, webhook] = await Promise.all([mirror.resolve(null), mirror.refreshNow()]);
+        assert.equal(resolved.commit, pushed, `try ${i}: the request sees the push made before it`);
+        assert.equal(webhook.stale, false);
+        assert.equal((await mirror.resolveFetched(null)).commit, pushed, `try ${i}: the webhook saw it too`);
+        await booting;
+        await mirror.close();
+      }
+    } finally {
+      await slow.remove();
+    }
   });
 
   it('refresh-rate N: no second check within N seconds; refreshNow() forces one', async () => {
