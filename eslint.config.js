@@ -51,4 +51,43 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The server reads its settings once, by area: `<area>/<area>-settings.ts` declares an area's keys and reads
+    // them into typed values; settings/ assembles them (resolveServerConfig). Nothing else sees the string-keyed
+    // Settings map, so a mistyped key is a compile error rather than a silent false or [].
+    files: ['packages/server/src/**/*.ts'],
+    ignores: [
+      'packages/server/src/**/*-settings.ts',
+      'packages/server/src/settings/**',
+      // The composition root takes the settings and hands them to resolveServerConfig; logging.ts to core's reader.
+      'packages/server/src/create-config-server.ts',
+      'packages/server/src/logging.ts',
+      // Still read where the repositories are opened (their reader comes next).
+      'packages/server/src/repositories/open-repositories.ts',
+      'packages/server/src/repositories/repository-definitions.ts',
+      'packages/server/src/repositories/uri-template.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@confbus/core',
+              importNames: ['Settings'],
+              message:
+                'Read settings in an <area>-settings.ts reader (see packages/server/src/settings/server-config.ts) and take its typed value',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        ...['callee.object.name', 'callee.object.property.name'].map((object) => ({
+          selector: `CallExpression[${object}=/[sS]ettings$/][callee.property.name=/^(string|optionalString|number|boolean|list|get|has|keysUnder|sourceOf|spellingOf|isSecret|isDeclared|entries)$/]`,
+          message: 'A string-keyed settings read belongs in an <area>-settings.ts reader',
+        })),
+      ],
+    },
+  },
 );

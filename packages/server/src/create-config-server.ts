@@ -1,10 +1,9 @@
 /**
- * The composition root of the config server: reads settings, builds the real adapters (the Git mirrors or the
+ * The composition root of the config server: reads the settings once (resolveServerConfig), builds the real adapters (the Git mirrors or the
  * native folders, the bus, the encryption key, the system clock) and hands them to wireConfigServer, which builds
  * the environment service and the HTTP routes on them. Nothing else in the server `new`s an adapter.
  */
 import { resolve } from 'node:path';
-import { isBusEnabled } from '@confbus/core/internal';
 import type { Logger, Settings } from '@confbus/core';
 import type { Logger as PinoLogger } from 'pino';
 import { busFromSettings } from './bus/server-bus.js';
@@ -13,6 +12,7 @@ import { loadServerEncryption } from './encryption/index.js';
 import { mirrorsFromSettings } from './repositories/open-repositories.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { type RepositorySource, repositorySourceOf } from './settings/repository-source.js';
+import { resolveServerConfig } from './settings/server-config.js';
 import { ServerOwnFiles } from './settings/server-own-files.js';
 import { SAMPLE_REPOSITORY } from './settings/source-settings.js';
 import { type ConfigServer, wireConfigServer } from './wire-config-server.js';
@@ -32,11 +32,18 @@ export async function createConfigServer({
   logger,
   cwd = process.cwd(),
 }: ConfigServerDependencies): Promise<ConfigServer> {
-  // Settings are checked (each of these throws naming the setting) before anything is made on disk.
+  // Settings are checked (a bad one throws naming it) before anything is made on disk.
+  // Which repository adapter to build is the root's choice; everything else is read for the wiring below.
   const source = repositorySourceOf(settings);
-  const encryption = await loadServerEncryption(settings, cwd, logger.child({ component: 'encryption' }));
-  const bus = isBusEnabled(settings)
-    ? busFromSettings(settings, logger.child({ component: 'bus' }))
+  const config = resolveServerConfig(settings);
+  const encryption = await loadServerEncryption(
+    config.encryption,
+    cwd,
+    logger.child({ component: 'encryption' }),
+  );
+  const busSettings = config.bus.bus;
+  const bus = busSettings
+    ? busFromSettings(busSettings, config.bus.applicationName, logger.child({ component: 'bus' }))
     : undefined;
   const uri = await defaultRepositoryUri(source, logger, cwd);
   // Known once, before anything is served: no backend ever serves these (its settings file, its key store).
@@ -45,7 +52,7 @@ export async function createConfigServer({
     logger.info({ files: ownFiles.paths }, "The server's own settings files are never served");
   const { openMirror, basedir } = mirrorsFromSettings({ settings, uri, cwd, ownFiles, logger });
   return wireConfigServer({
-    settings,
+    config,
     logger,
     clock: systemClock,
     uri,

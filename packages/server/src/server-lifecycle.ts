@@ -3,8 +3,7 @@
  * line) and close (requests get a grace period, then everything else within the shutdown budget).
  */
 import type { BusNode } from '@confbus/bus';
-import { type Logger, type Settings } from '@confbus/core';
-import { effectiveSettings } from '@confbus/core/internal';
+import type { Logger } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import type { RefreshTracker } from './bus/refresh-tracker.js';
 import type { ServerBus } from './bus/server-bus.js';
@@ -12,13 +11,13 @@ import type { OperatorConsole } from './console/index.js';
 import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import type { GitMirror } from './git/index.js';
 import { displayUri } from './git/uri.js';
-import { GIT } from './repositories/repository-definitions.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
+import type { ServerConfig } from './settings/server-config.js';
 import { REQUEST_GRACE_MS, SHUTDOWN_BUDGET_MS, settlesBefore } from './shutdown-deadline.js';
 
 /** The parts of a wired server that start and stop. */
 export interface ServerParts {
-  settings: Settings;
+  config: ServerConfig;
   logger: Logger;
   uri: string;
   basedir?: string;
@@ -46,7 +45,7 @@ export async function listen(w: ServerParts, app: FastifyInstance): Promise<stri
 }
 
 async function start(w: ServerParts, app: FastifyInstance): Promise<string> {
-  const { settings, logger, repositories } = w;
+  const { config, logger, repositories } = w;
   // basedir is checked before anything else: a wrong one stops the start (naming the setting).
   await repositories.open();
   // The port opens at once, even while a large first clone runs (health reports the repository as not
@@ -54,19 +53,16 @@ async function start(w: ServerParts, app: FastifyInstance): Promise<string> {
   const cloned = repositories.startCloning((name, error) =>
     logger.warn({ err: error, repository: name }, 'Initial clone failed; will retry on the first request'),
   );
-  const address = await app.listen({
-    port: settings.number('server.port'),
-    host: settings.string('server.address'),
-  });
+  const address = await app.listen({ port: config.http.port, host: config.http.address });
   await w.bus?.join(address, (node) => listenToBus(w, node));
   if (w.bus?.node) w.console?.busStarted(w.bus.node);
   // The start-up summary: what runs and with which settings (non-default ones, secrets masked).
   logger.info(
     {
       version: w.build.version,
-      uri: displayUri(w.uri, settings.isSecret(`${GIT}.uri`)),
+      uri: displayUri(w.uri, config.git.uriIsSecret),
       basedir: w.basedir ?? w.mirror?.gitDir,
-      settings: effectiveSettings(settings),
+      settings: config.effective,
     },
     `Config server listening on ${address}`,
   );

@@ -2,7 +2,6 @@
  * The ports a config server is wired from, and what wiring builds once from them (wire-config-server.ts builds
  * it; wire-http.ts and server-lifecycle.ts read it).
  */
-import type { Settings } from '@confbus/core';
 import type { Logger } from 'pino';
 import type { BuildInfo } from './actuator/build-info.js';
 import type { RefreshTracker } from './bus/refresh-tracker.js';
@@ -16,10 +15,11 @@ import type { GitMirror } from './git/index.js';
 import type { OpenMirror } from './repositories/open-repositories.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import type { ServedMirror } from './repositories/served-repository.js';
+import type { ServerConfig } from './settings/server-config.js';
 
 export interface ConfigServerPorts {
-  /** Resolved server settings (see resolveServerSettings). */
-  settings: Settings;
+  /** The settings, read once (resolveServerConfig). */
+  config: ServerConfig;
   /** pino's, as the HTTP app needs it (fastify logs through it); every other part takes core's Logger. */
   logger: Logger;
   /** Wall-clock time (webhook signature windows). */

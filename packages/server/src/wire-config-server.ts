@@ -7,7 +7,6 @@
  * server-lifecycle.ts.
  */
 import type { BusNode } from '@confbus/bus';
-import type { Settings } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import { readBuildInfo } from './actuator/build-info.js';
 import { RefreshTracker } from './bus/refresh-tracker.js';
@@ -18,13 +17,11 @@ import { ConfigFileParser } from './environment/config-file-parser.js';
 import { EnvironmentCaches } from './environment/environment-caches.js';
 import type { EnvironmentService } from './environment/environment-service.js';
 import { EnvironmentWorkers } from './environment/environment-workers.js';
-import { readOverrides, withOverrides } from './environment/property-overrides.js';
+import { withOverrides } from './environment/property-overrides.js';
 import { GitMirror } from './git/index.js';
 import type { RepeatRequestFastPath } from './http/repeat-request-fast-path.js';
 import { openRepositories } from './repositories/open-repositories.js';
-import { GIT } from './repositories/repository-definitions.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
-import { isAuthEnabled } from './security/install-security.js';
 import { close, listen } from './server-lifecycle.js';
 import type { ConfigServerPorts, Wiring } from './server-wiring.js';
 import { buildHttp } from './wire-http.js';
@@ -61,7 +58,10 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
   const { repositories } = stores;
   const defaultMirror = repositories.defaultRepository?.mirror;
   const mirror = defaultMirror instanceof GitMirror ? defaultMirror : undefined;
-  const tracker = new RefreshTracker(ports.logger.child({ component: 'bus' }), trackerLimits(ports.settings));
+  const tracker = new RefreshTracker(
+    ports.logger.child({ component: 'bus' }),
+    ports.config.bus.refreshEvents,
+  );
   const partial = { ...ports, ...stores, encryption, defaultMirror, mirror, tracker };
   const wiring: Wiring = { ...partial, console: buildConsole(partial), build: readBuildInfo() };
   const { app, fastPath } = await buildHttp(wiring);
@@ -91,28 +91,18 @@ function openStores(
   ports: ConfigServerPorts,
   encryption: ServerEncryption,
 ): Pick<Wiring, 'caches' | 'workers' | 'repositories'> {
-  const { settings } = ports;
+  const { environment } = ports.config;
   const workers = new EnvironmentWorkers();
-  const parser = new ConfigFileParser({
-    maxFileBytes: settings.number('confbus.server.max-file-bytes'),
-    maxFileDocuments: settings.number('confbus.server.max-file-documents'),
-    workers,
-  });
-  const caches = new EnvironmentCaches({
-    maxEntries: settings.number('confbus.server.cache.max-entries'),
-    maxBytes: settings.number('confbus.server.cache.max-bytes'),
-  });
+  const parser = new ConfigFileParser({ ...environment.files, workers });
+  const caches = new EnvironmentCaches(environment.cache);
   const { decryptor } = encryption;
-  const overrides = readOverrides(settings);
+  const { overrides } = environment;
   const repositories = openRepositories({
-    settings,
+    settings: ports.config.repositorySettings,
     uri: ports.uri,
     openMirror: ports.openMirror,
     parser,
-    buildGate: new BuildGate(
-      settings.number('confbus.server.max-concurrent-builds'),
-      settings.number('confbus.server.max-queued-builds'),
-    ),
+    buildGate: new BuildGate(environment.builds.maxConcurrent, environment.builds.maxQueued),
     caches,
     workers,
     transform:
@@ -124,40 +114,32 @@ function openStores(
   return { caches, workers, repositories };
 }
 
-function trackerLimits(settings: Settings): { maxEvents: number; maxAcksPerEvent: number; maxBytes: number } {
-  return {
-    maxEvents: settings.number('confbus.server.refresh-events.max-events'),
-    maxAcksPerEvent: settings.number('confbus.server.refresh-events.max-acks-per-event'),
-    maxBytes: settings.number('confbus.server.refresh-events.max-bytes'),
-  };
-}
-
 /**
  * The operator console, on the default repository's Git mirror, reading environments through the router; none
  * when switched off, or when it cannot work here (native backend, a uri template: then its paths say why).
  */
 function buildConsole(w: Omit<Wiring, 'console' | 'build'>): OperatorConsole | undefined {
-  const { settings, mirror, logger } = w;
-  if (!settings.boolean('confbus.console.enabled')) return undefined;
+  const { config, mirror, logger } = w;
+  if (!config.console.enabled) return undefined;
   const unavailable = consoleUnavailableReason(w.repositories);
   if (unavailable !== undefined) logger.info({}, `The operator console is off: ${unavailable}`);
   if (unavailable !== undefined || !mirror) return undefined;
-  const refreshRate = settings.number(`${GIT}.refresh-rate`);
+  const { console: consoleSettings, git } = config;
   const operatorConsole = new OperatorConsole({
     repositories: w.repositories,
     mirror,
     tracker: w.tracker,
-    searchPaths: settings.list(`${GIT}.search-paths`),
-    maxProfiles: settings.number('confbus.server.max-profiles'),
+    searchPaths: git.searchPaths,
+    maxProfiles: config.environment.maxProfiles,
     busEnabled: w.bus !== undefined,
-    authEnabled: isAuthEnabled(settings),
+    authEnabled: config.security.credentials !== undefined,
     // refresh-rate < 0 means "never check upstream": an open console does not override that.
-    watchIntervalSeconds: refreshRate < 0 ? 0 : settings.number('confbus.console.watch-interval'),
-    presenceIntervalSeconds: settings.number('confbus.console.presence-interval'),
-    maxEventStreams: settings.number('confbus.console.max-event-streams'),
-    maxEventStreamsPerClient: settings.number('confbus.console.max-event-streams-per-client'),
-    allowedHosts: settings.list('confbus.console.allowed-hosts'),
-    serverAddress: settings.string('server.address'),
+    watchIntervalSeconds: git.refreshRateSeconds < 0 ? 0 : consoleSettings.watchIntervalSeconds,
+    presenceIntervalSeconds: consoleSettings.presenceIntervalSeconds,
+    maxEventStreams: consoleSettings.maxEventStreams,
+    maxEventStreamsPerClient: consoleSettings.maxEventStreamsPerClient,
+    allowedHosts: consoleSettings.allowedHosts,
+    serverAddress: config.http.address,
     logger: logger.child({ component: 'console' }),
   });
   mirror.on('fetched', ({ changed }) => void operatorConsole.repositoryChecked(changed));

@@ -4,7 +4,7 @@
  * health and the actuator, Spring's encryption and environment endpoints, the console.
  */
 import { busErrors } from '@confbus/bus';
-import { ConfbusError, type Settings } from '@confbus/core';
+import { ConfbusError } from '@confbus/core';
 import type { ServerBus } from './bus/server-bus.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerActuatorRoutes } from './actuator/actuator-routes.js';
@@ -26,34 +26,23 @@ import { installAccessLog } from './http/access-log.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { createHttpApp } from './http/http-app.js';
 import { RepeatRequestFastPath } from './http/repeat-request-fast-path.js';
-import type { RequestLimits } from './http/request-limits.js';
 import { registerMetricsRoutes } from './metrics/metrics-routes.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
-import { WEBHOOK_SECRET_HOSTS, type WebhookSecrets } from './monitor/index.js';
 import { registerMonitorRoutes } from './monitor/monitor-controller.js';
 import { type MonitorRepository, MonitorService } from './monitor/monitor-service.js';
-import { GIT } from './repositories/repository-definitions.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import type { ServedMirror } from './repositories/served-repository.js';
-import { installSecurity, isAuthEnabled } from './security/install-security.js';
+import { installSecurity } from './security/install-security.js';
 import type { Wiring } from './server-wiring.js';
-import { readHealthSettings } from './settings/health-settings.js';
-import { readRoutePrefix } from './settings/prefix-settings.js';
 
 const isMonitorRepository = (mirror: ServedMirror | undefined): mirror is ServedMirror & MonitorRepository =>
   mirror !== undefined && 'refreshNow' in mirror && 'resolveFetched' in mirror;
 
 /** /monitor re-reads the default repository; absent for the native backend and for a uri template. */
 function buildMonitor(w: Wiring): MonitorService | undefined {
-  const { settings } = w;
   const served = w.repositories.defaultRepository;
   const defaultMirror = served?.mirror;
   if (served === undefined || !isMonitorRepository(defaultMirror)) return undefined;
-  const secrets: WebhookSecrets = {};
-  for (const host of WEBHOOK_SECRET_HOSTS) {
-    const secret = settings.optionalString(`confbus.monitor.${host}.secret`);
-    if (secret !== undefined) secrets[host] = secret;
-  }
   const bus = w.bus;
   return new MonitorService({
     repository: defaultMirror,
@@ -68,21 +57,10 @@ function buildMonitor(w: Wiring): MonitorService | undefined {
     },
     busEnabled: bus !== undefined,
     published: w.tracker,
-    secrets,
-    requireSignature: settings.boolean('confbus.monitor.require-signature'),
-    allowUnsigned: settings.boolean('confbus.monitor.allow-unsigned'),
-    maxFiles: settings.number('confbus.monitor.max-files'),
+    ...w.config.monitor,
     logger: w.logger.child({ component: 'monitor' }),
     clock: w.clock,
   });
-}
-
-function requestLimits(settings: Settings): RequestLimits {
-  return {
-    maxUrlLength: settings.number('confbus.server.max-url-length'),
-    maxBodyBytes: settings.number('confbus.server.max-body-bytes'),
-    maxHeaderBytes: settings.number('confbus.server.max-header-bytes'),
-  };
 }
 
 /** The default repository's health; without a mirror (the native backend) its first repository's. */
@@ -102,8 +80,8 @@ function defaultHealth(w: Wiring): () => MirrorHealth {
 export async function buildHttp(
   w: Wiring,
 ): Promise<{ app: FastifyInstance; fastPath: RepeatRequestFastPath | undefined }> {
-  const { settings, logger, repositories } = w;
-  const limits = requestLimits(settings);
+  const { config, logger, repositories } = w;
+  const { limits, accessLog } = config.http;
   const health = defaultHealth(w);
   const metrics = new ServerMetrics({
     build: w.build,
@@ -112,16 +90,16 @@ export async function buildHttp(
     bus: () => w.bus?.node,
   });
   const finder = new MultiLabelFinder(repositories, {
-    continueOnFailure: settings.boolean(`${GIT}.continue-on-multiple-label-failure`),
+    continueOnFailure: config.environment.continueOnMultipleLabelFailure,
     caches: w.caches,
     workers: w.workers,
     logger,
   });
-  const accessLog = settings.boolean('confbus.logging.access-log');
-  const fastPath = buildFastPath(settings, accessLog, repositories, finder, metrics);
+  const authEnabled = config.security.credentials !== undefined;
+  const fastPath = buildFastPath(authEnabled || accessLog, repositories, finder, metrics);
   const app = createHttpApp({ logger, limits, fastPath });
   installErrorHandling(app, limits.maxUrlLength);
-  const showHealthDetails = installSecurity(app, settings);
+  const showHealthDetails = installSecurity(app, config.security);
   registerMetricsRoutes(app, metrics);
   if (accessLog) installAccessLog(app, logger);
   registerOperationRoutes(app, w, { health, showHealthDetails });
@@ -139,21 +117,19 @@ function registerOperationRoutes(
     showHealthDetails,
   }: { health: () => MirrorHealth; showHealthDetails: (request: FastifyRequest) => boolean },
 ): void {
-  const { settings, repositories } = w;
+  const { config, repositories } = w;
   const monitor = buildMonitor(w);
   if (monitor) {
-    const maxAcksPerEvent = settings.number('confbus.server.refresh-events.max-acks-per-event');
+    const { maxAcksPerEvent } = config.bus.refreshEvents;
     registerMonitorRoutes(app, { service: monitor, tracker: w.tracker, maxAcksPerEvent });
   }
   registerHealthRoutes(app, {
-    settings: readHealthSettings(settings),
+    settings: config.health,
     showDetails: showHealthDetails,
     git: health,
     repositories: () => repositories.health(),
     components: () => busHealth(w.bus),
-    ...(settings.boolean('spring.cloud.config.server.accept-empty')
-      ? {}
-      : { findsNothing: () => healthQueryFindsNothing(repositories) }),
+    ...(config.environment.acceptEmpty ? {} : { findsNothing: () => healthQueryFindsNothing(repositories) }),
   });
   registerActuatorRoutes(app, w.build);
 }
@@ -165,27 +141,29 @@ function registerConfigRoutes(
   finder: EnvironmentFinder,
   fastPath: RepeatRequestFastPath | undefined,
 ): void {
-  const { settings, logger } = w;
-  const prefix = readRoutePrefix(settings);
+  const { logger } = w;
+  const { prefix } = w.config.http;
+  const environment = w.config.environment;
   registerEncryptionRoutes(app, {
     locator: w.encryption.locator,
     logger: logger.child({ component: 'encryption' }),
     prefix,
-    validateProfiles: settings.boolean('spring.profiles.validate'),
-    defaultScope: {
-      name: settings.string('spring.cloud.config.server.default-application-name'),
-      profiles: settings.string('spring.cloud.config.server.default-profile'),
-    },
+    validateProfiles: environment.validateProfiles,
+    defaultScope: environment.defaultScope,
   });
   registerEnvironmentRoutes(app, {
     prefix,
-    stripDocumentFromYaml: settings.boolean('spring.cloud.config.server.strip-document-from-yaml'),
-    reverseLocationOrder: settings.boolean('spring.cloud.config.server.reverse-location-order'),
+    stripDocumentFromYaml: environment.stripDocumentFromYaml,
+    reverseLocationOrder: environment.reverseLocationOrder,
     service: finder,
     resources: w.repositories,
-    decryptResource: plainTextDecryptor(settings, w.encryption.locator, w.encryption.decryptor !== undefined),
-    maxProfiles: settings.number('confbus.server.max-profiles'),
-    validateProfiles: settings.boolean('spring.profiles.validate'),
+    decryptResource: plainTextDecryptor(
+      environment.plainTextEncrypt,
+      w.encryption.locator,
+      w.encryption.decryptor !== undefined,
+    ),
+    maxProfiles: environment.maxProfiles,
+    validateProfiles: environment.validateProfiles,
     ...(fastPath ? { fastPath } : {}),
   });
 }
@@ -195,7 +173,7 @@ async function registerConsole(app: FastifyInstance, w: Wiring): Promise<void> {
   reserveConsolePrefix(app);
   const unavailable = consoleUnavailableReason(w.repositories);
   if (w.console) await w.console.register(app);
-  else if (unavailable !== undefined && w.settings.boolean('confbus.console.enabled'))
+  else if (unavailable !== undefined && w.config.console.enabled)
     registerConsoleUnavailable(app, unavailable);
 }
 
@@ -204,13 +182,12 @@ async function registerConsole(app: FastifyInstance, w: Wiring): Promise<void> {
  * request keeps going through the credentials check, nor with the access log on, so that every one is logged.
  */
 function buildFastPath(
-  settings: Settings,
-  accessLog: boolean,
+  everyRequestThroughFastify: boolean,
   repositories: RepositoryRouter,
   finder: MultiLabelFinder,
   metrics: ServerMetrics,
 ): RepeatRequestFastPath | undefined {
-  if (isAuthEnabled(settings) || accessLog) return undefined;
+  if (everyRequestThroughFastify) return undefined;
   // A single label needs no combining: straight to the repositories, without the multi-label finder's turn.
   const single: EnvironmentFinder = {
     find: (request) => (request.label?.includes(',') ? finder.find(request) : repositories.find(request)),

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { resolveServerSettings } from '../src/index.js';
-import { readOverrides } from '../src/environment/property-overrides.js';
+import { readOverrides } from '../src/environment/environment-settings.js';
 import { type TestServer, startTestServer } from './server-harness.js';
 
 /** The uri the fake repository reports (its property sources are named after it). */

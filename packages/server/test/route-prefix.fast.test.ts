@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { resolveServerSettings } from '../src/index.js';
-import { readRoutePrefix } from '../src/settings/prefix-settings.js';
+import { readRoutePrefix } from '../src/http/http-settings.js';
 import { type TestServer, startTestServer } from './server-harness.js';
 
 describe('spring.cloud.config.server.prefix', () => {

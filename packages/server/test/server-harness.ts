@@ -7,6 +7,7 @@
 import pino from 'pino';
 import { loadServerEncryption } from '../src/encryption/index.js';
 import { resolveServerSettings } from '../src/index.js';
+import { resolveServerConfig } from '../src/settings/server-config.js';
 import { type ConfigServer, wireConfigServer } from '../src/wire-config-server.js';
 import { FakeBus } from './bus/fake-bus.js';
 import { FakeClock } from './fake-clock.js';
@@ -43,18 +44,18 @@ export async function startTestServer(
   const args = Object.entries({ 'server.port': '0', 'server.address': '127.0.0.1', ...settings }).map(
     ([key, value]) => `--${key}=${value}`,
   );
-  const resolved = resolveServerSettings({ args, env: {} });
+  const config = resolveServerConfig(resolveServerSettings({ args, env: {} }));
   const repository = new FakeConfigRepository(files, label);
-  const bus = resolved.boolean('spring.cloud.bus.enabled') ? new FakeBus() : undefined;
+  const bus = config.bus.bus ? new FakeBus() : undefined;
   const clock = new FakeClock();
   const server: ConfigServer = await wireConfigServer({
-    settings: resolved,
+    config,
     logger,
     clock,
     uri: 'fake://config',
     openMirror: () => ({ mirror: repository, close: async () => {} }),
     bus,
-    encryption: await loadServerEncryption(resolved, process.cwd(), logger),
+    encryption: await loadServerEncryption(config.encryption, process.cwd(), logger),
   });
   let base: string;
   try {

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { reserveFreePort } from '@confbus/testkit/confbus-processes';
 import { canConnect } from '@confbus/testkit/git-daemon';
 import { resolveServerSettings } from '../src/index.js';
+import { resolveServerConfig } from '../src/settings/server-config.js';
 import { type ConfigServer, wireConfigServer } from '../src/wire-config-server.js';
 import { FakeBus } from './bus/fake-bus.js';
 import { FakeClock } from './fake-clock.js';
@@ -41,10 +42,12 @@ afterEach(async () => {
 async function wire(port: number, bus: FakeBus): Promise<ConfigServer> {
   const repository = new FakeConfigRepository({ 'application.yml': 'greeting: hello\n' });
   const server = await wireConfigServer({
-    settings: resolveServerSettings({
-      args: [`--server.port=${port}`, '--server.address=127.0.0.1', '--spring.cloud.bus.enabled=true'],
-      env: {},
-    }),
+    config: resolveServerConfig(
+      resolveServerSettings({
+        args: [`--server.port=${port}`, '--server.address=127.0.0.1', '--spring.cloud.bus.enabled=true'],
+        env: {},
+      }),
+    ),
     logger: pino({ level: 'silent' }),
     clock: new FakeClock(),
     uri: 'fake://config',

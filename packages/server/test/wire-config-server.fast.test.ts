@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import pino from 'pino';
 import { resolveServerSettings } from '../src/index.js';
+import { resolveServerConfig } from '../src/settings/server-config.js';
 import { type ConfigServer, wireConfigServer } from '../src/wire-config-server.js';
 import { FakeBus } from './bus/fake-bus.js';
 import { FakeClock } from './fake-clock.js';
@@ -30,7 +31,7 @@ async function wire(options: { bus?: boolean; settings?: Record<string, string> 
   const bus = new FakeBus();
   const args = Object.entries({ 'server.port': '0', ...options.settings }).map(([k, v]) => `--${k}=${v}`);
   const server = await wireConfigServer({
-    settings: resolveServerSettings({ args, env: {} }),
+    config: resolveServerConfig(resolveServerSettings({ args, env: {} })),
     logger: pino({ level: 'silent' }),
     clock: new FakeClock(),
     uri: 'fake://config',

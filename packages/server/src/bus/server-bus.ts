@@ -5,12 +5,11 @@
  */
 import { type BusNode, busErrors, busNodeFromSettings } from '@confbus/bus';
 import {
+  type BusSettings,
   ConfbusError,
   type Logger,
   type RefreshBusEvent,
-  type Settings,
   defaultBusId,
-  readBusSettings,
 } from '@confbus/core';
 import type { RefreshPublisher } from '../monitor/monitor-service.js';
 
@@ -26,12 +25,11 @@ export interface ServerBus extends RefreshPublisher {
 }
 
 /**
- * The bus of spring.cloud.bus.* (call only when the bus is enabled). Its settings are read here, before the server
- * listens, into the settings the bus node is built from: a malformed broker address or destination stops the start
- * before the port opens. The node is made in `join`, once the port (part of its bus id) is known.
+ * The bus of spring.cloud.bus.* (bus-settings.ts read them before the server listens: a malformed broker address
+ * or destination stops the start before the port opens). The node is made in `join`, once the port (part of its
+ * bus id) is known.
  */
-export function busFromSettings(settings: Settings, logger: Logger): ServerBus {
-  const bus = readBusSettings(settings);
+export function busFromSettings(bus: BusSettings, applicationName: string, logger: Logger): ServerBus {
   let node: BusNode | undefined;
   return {
     get node() {
@@ -44,8 +42,7 @@ export function busFromSettings(settings: Settings, logger: Logger): ServerBus {
     },
     async join(address, attach) {
       const port = new URL(address).port;
-      const busId =
-        bus.id ?? defaultBusId({ applicationName: settings.string('spring.application.name'), port });
+      const busId = bus.id ?? defaultBusId({ applicationName, port });
       // The server publishes refreshes and collects acks; it has nothing of its own to refresh, so it sends no acks.
       node = busNodeFromSettings(bus, { role: 'server', busId, logger });
       attach(node);

@@ -1,7 +1,13 @@
-/** The server's encryption settings: Spring's `encrypt.*` keys plus the config server's own two. */
-import { type SettingSpec, encryptionSettingSpecs } from '@confbus/core';
+/** The server's encryption settings, read once: Spring's `encrypt.*` keys plus the config server's own two. */
+import {
+  type EncryptionSettings,
+  type SettingSpec,
+  type Settings,
+  encryptionSettingSpecs,
+  readEncryptionSettings,
+} from '@confbus/core';
 
-export const ENCRYPT = 'spring.cloud.config.server.encrypt';
+const ENCRYPT = 'spring.cloud.config.server.encrypt';
 
 export const serverEncryptionSettingSpecs: readonly SettingSpec[] = [
   ...encryptionSettingSpecs,
@@ -21,3 +27,20 @@ export const serverEncryptionSettingSpecs: readonly SettingSpec[] = [
       'A value that does not decrypt is served as invalid.<key> = <n/a>; false serves its cipher text (without {cipher}) under its key',
   },
 ];
+
+export interface ServerEncryptionSettings {
+  /** The key or key store (core reads `encrypt.*`). */
+  readonly key: EncryptionSettings;
+  /** Decrypt `{cipher}` values before serving them. */
+  readonly enabled: boolean;
+  /** A value that does not decrypt is served as `invalid.<key>`. */
+  readonly prefixInvalidProperties: boolean;
+}
+
+export function readServerEncryptionSettings(settings: Settings): ServerEncryptionSettings {
+  return {
+    key: readEncryptionSettings(settings),
+    enabled: settings.boolean(`${ENCRYPT}.enabled`),
+    prefixInvalidProperties: settings.boolean(`${ENCRYPT}.prefix-invalid-properties`),
+  };
+}

@@ -4,16 +4,10 @@
  * message naming the setting; the key itself is never logged.
  */
 import { readFile } from 'node:fs/promises';
-import {
-  type Logger,
-  type Settings,
-  type TextEncryptorLocator,
-  createEncryptorLocator,
-  readEncryptionSettings,
-} from '@confbus/core';
+import { type Logger, type TextEncryptorLocator, createEncryptorLocator } from '@confbus/core';
 import { keyStorePath, keyStoreReadError } from '@confbus/core/internal';
 import { EnvironmentDecryptor } from './environment-decryptor.js';
-import { ENCRYPT } from './encryption-settings.js';
+import type { ServerEncryptionSettings } from './encryption-settings.js';
 
 export interface ServerEncryption {
   /** Undefined when no key is configured. */
@@ -23,11 +17,11 @@ export interface ServerEncryption {
 }
 
 export async function loadServerEncryption(
-  settings: Settings,
+  settings: ServerEncryptionSettings,
   cwd: string,
   logger: Logger,
 ): Promise<ServerEncryption> {
-  const encryption = readEncryptionSettings(settings);
+  const encryption = settings.key;
   for (const note of encryption.ignored) logger.warn({}, note);
   let keyStoreBytes: Buffer | undefined;
   if (encryption.keyStore !== undefined) {
@@ -37,7 +31,7 @@ export async function loadServerEncryption(
     });
   }
   const locator = await createEncryptorLocator(encryption, keyStoreBytes);
-  const enabled = settings.boolean(`${ENCRYPT}.enabled`);
+  const { enabled } = settings;
   if (locator === undefined) {
     logger.info(
       { serverSideDecryption: enabled },
@@ -51,7 +45,7 @@ export async function loadServerEncryption(
   const decryptor = enabled
     ? new EnvironmentDecryptor({
         locator,
-        prefixInvalidProperties: settings.boolean(`${ENCRYPT}.prefix-invalid-properties`),
+        prefixInvalidProperties: settings.prefixInvalidProperties,
         logger,
       })
     : undefined;

@@ -7,9 +7,8 @@
  * extensions are served as they are.
  */
 import { posix } from 'node:path';
-import { type Settings, type TextEncryptorLocator, decryptText } from '@confbus/core';
+import { type TextEncryptorLocator, decryptText } from '@confbus/core';
 import { cipherValuesIn } from '@confbus/core/internal';
-import { PLAIN_TEXT_ENCRYPT } from '../settings/source-settings.js';
 
 const CIPHER = '{cipher}';
 
@@ -22,12 +21,11 @@ export type PlainTextDecryptor = (
 
 /** The decryptor when plain-text-encrypt is on, server-side decryption is enabled and a key exists. */
 export function plainTextDecryptor(
-  settings: Settings,
+  plainTextEncrypt: boolean,
   locator: TextEncryptorLocator | undefined,
   serverSideDecryption: boolean,
 ): PlainTextDecryptor | undefined {
-  if (!settings.boolean(PLAIN_TEXT_ENCRYPT) || !serverSideDecryption || locator === undefined)
-    return undefined;
+  if (!plainTextEncrypt || !serverSideDecryption || locator === undefined) return undefined;
   return (text, path, scope) => {
     const values = cipherValuesIn(text, posix.extname(path).toLowerCase());
     let out = text;

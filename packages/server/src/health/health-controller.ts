@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MirrorHealth } from '../git/index.js';
 import { ConfbusError } from '@confbus/core';
 import { serverErrors } from '../errors.js';
-import type { HealthSettings } from '../settings/health-settings.js';
+import type { HealthSettings } from './health-settings.js';
 import { type ComponentHealth, type HealthStatus, aggregateStatus, httpStatusOf } from './health-status.js';
 
 export interface HealthSources {

@@ -1,8 +1,8 @@
-/** Reads the security settings and installs basic auth when a password is configured. */
-import type { Settings } from '@confbus/core';
+/** Installs basic auth when a password is configured (security-settings.ts reads them). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LIVENESS_PATH, READINESS_PATH } from '../health/health-controller.js';
 import { type OpenRoute, installBasicAuth } from './basic-auth.js';
+import type { SecuritySettings } from './security-settings.js';
 
 export const HEALTH_ROUTE: OpenRoute = { method: 'GET', url: '/actuator/health' };
 /** Kubernetes probes: open with health, and like it show only a status to anonymous callers. */
@@ -12,11 +12,6 @@ export const PROBE_ROUTES: readonly OpenRoute[] = [
 ];
 export const MONITOR_ROUTE: OpenRoute = { method: 'POST', url: '/monitor' };
 
-/** Basic auth is on when a password is set. An empty one would let an empty Authorization through: not "on". */
-export function isAuthEnabled(settings: Settings): boolean {
-  return (settings.optionalString('spring.security.user.password') ?? '') !== '';
-}
-
 /**
  * Installs basic auth when a password is configured. Returns who may see health details: everyone without
  * auth; with auth, only requests that present valid credentials (Spring's `show-details: when-authorized`),
@@ -24,16 +19,11 @@ export function isAuthEnabled(settings: Settings): boolean {
  */
 export function installSecurity(
   app: FastifyInstance,
-  settings: Settings,
+  { credentials, healthOpen, monitorOpen }: SecuritySettings,
 ): (request: FastifyRequest) => boolean {
-  const password = settings.optionalString('spring.security.user.password');
-  // An empty password would let an empty Authorization through; treat it as "not configured".
-  if (password === undefined || password === '') return () => true;
+  if (credentials === undefined) return () => true;
   const openRoutes: OpenRoute[] = [];
-  if (settings.boolean('confbus.security.health-open')) openRoutes.push(HEALTH_ROUTE, ...PROBE_ROUTES);
-  if (settings.boolean('confbus.security.monitor-open')) openRoutes.push(MONITOR_ROUTE);
-  return installBasicAuth(app, {
-    credentials: { username: settings.string('spring.security.user.name'), password },
-    openRoutes,
-  });
+  if (healthOpen) openRoutes.push(HEALTH_ROUTE, ...PROBE_ROUTES);
+  if (monitorOpen) openRoutes.push(MONITOR_ROUTE);
+  return installBasicAuth(app, { credentials, openRoutes });
 }

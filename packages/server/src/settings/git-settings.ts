@@ -1,5 +1,5 @@
 /** The Git backend's settings, with Spring's names and defaults (docs/git.md, docs/repositories.md). */
-import type { SettingSpec } from '@confbus/core';
+import type { SettingSpec, Settings } from '@confbus/core';
 
 const git = 'spring.cloud.config.server.git';
 
@@ -192,4 +192,21 @@ function gitTransportSettingSpecs(): SettingSpec[] {
     ...proxy('http'),
     ...proxy('https'),
   ];
+}
+
+/** What parts besides the repositories need of the default repository's settings (the console's watch). */
+export interface DefaultGitSettings {
+  /** Seconds between upstream checks (< 0: never). */
+  readonly refreshRateSeconds: number;
+  readonly searchPaths: readonly string[];
+  /** Whether the uri was set as a secret (the start-up line masks it). */
+  readonly uriIsSecret: boolean;
+}
+
+export function readDefaultGitSettings(settings: Settings): DefaultGitSettings {
+  return {
+    refreshRateSeconds: settings.number(`${git}.refresh-rate`),
+    searchPaths: settings.list(`${git}.search-paths`),
+    uriIsSecret: settings.isSecret(`${git}.uri`),
+  };
 }

@@ -1,45 +1,49 @@
-/** Every setting the config server understands, with Spring's names and defaults, assembled by area. */
+/**
+ * Every setting the config server understands, with Spring's names and defaults: each area declares its own
+ * beside its code (`<area>/<area>-settings.ts`, with the typed reader), assembled here in the order the settings
+ * table shows them.
+ */
 import { type SettingSpec, busSettingSpecs, settingsFileSpecs } from '@confbus/core';
+import { applicationNameSettingSpecs, refreshEventSettingSpecs } from '../bus/bus-settings.js';
+import { consoleSettingSpecs } from '../console/console-settings.js';
 import { serverEncryptionSettingSpecs } from '../encryption/encryption-settings.js';
-import { gitSettingSpecs, placeholderRepositorySettingSpecs } from './git-settings.js';
-import { healthSettingSpecs } from './health-settings.js';
-import { cacheAndFileLimitSettingSpecs, requestLimitSettingSpecs } from './limit-settings.js';
 import {
-  loggingSettingSpecs,
-  monitorAndConsoleSettingSpecs,
-  securitySettingSpecs,
-} from './operation-settings.js';
-import { prefixSettingSpecs } from './prefix-settings.js';
-import { emptyAndResourceSettingSpecs, sourceSettingSpecs } from './source-settings.js';
+  cacheAndFileLimitSettingSpecs,
+  emptyAndResourceSettingSpecs,
+  overrideSettingSpecs,
+} from '../environment/environment-settings.js';
+import { healthSettingSpecs } from '../health/health-settings.js';
+import {
+  accessLogSettingSpecs,
+  listenSettingSpecs,
+  prefixSettingSpecs,
+  requestLimitSettingSpecs,
+} from '../http/http-settings.js';
+import { monitorSettingSpecs } from '../monitor/monitor-settings.js';
+import { nativeSettingSpecs } from '../native/native-settings.js';
+import { securitySettingSpecs } from '../security/security-settings.js';
+import { gitSettingSpecs, placeholderRepositorySettingSpecs } from './git-settings.js';
+import { sourceSettingSpecs } from './source-settings.js';
 
 export const serverSettingSpecs: readonly SettingSpec[] = [
   ...settingsFileSpecs,
-  {
-    key: 'server.port',
-    type: 'integer',
-    default: 8888,
-    min: 0,
-    max: 65535,
-    description: 'HTTP port (0 = any free port)',
-  },
-  { key: 'server.address', type: 'string', default: '0.0.0.0', description: 'Interface to listen on' },
-  {
-    key: 'spring.application.name',
-    type: 'string',
-    default: 'configserver',
-    description: "The server's own name (its bus id starts with it)",
-  },
+  ...listenSettingSpecs,
+  ...applicationNameSettingSpecs,
   ...prefixSettingSpecs,
   ...gitSettingSpecs,
   ...sourceSettingSpecs,
+  ...nativeSettingSpecs,
+  ...overrideSettingSpecs,
   ...placeholderRepositorySettingSpecs,
   ...emptyAndResourceSettingSpecs,
   ...cacheAndFileLimitSettingSpecs,
-  ...loggingSettingSpecs,
+  ...accessLogSettingSpecs,
   ...requestLimitSettingSpecs,
+  ...refreshEventSettingSpecs,
   ...securitySettingSpecs,
   ...healthSettingSpecs,
   ...serverEncryptionSettingSpecs,
   ...busSettingSpecs,
-  ...monitorAndConsoleSettingSpecs,
+  ...monitorSettingSpecs,
+  ...consoleSettingSpecs,
 ];

@@ -1,0 +1,56 @@
+/**
+ * The server's settings read once, into typed values per area: `resolveServerConfig` is called at the top
+ * (create-config-server.ts) and every part below takes its slice. Each area reads its own keys in its
+ * `<area>-settings.ts`, so a setting's declaration and its one read sit side by side, and a mistyped key fails
+ * the build instead of reading a silent `false`; lint keeps string-keyed reads out of every other file.
+ */
+import type { Settings } from '@confbus/core';
+import { effectiveSettings } from '@confbus/core/internal';
+import { type ServerBusSettings, readServerBusSettings } from '../bus/bus-settings.js';
+import { type ConsoleSettings, readConsoleSettings } from '../console/console-settings.js';
+import {
+  type ServerEncryptionSettings,
+  readServerEncryptionSettings,
+} from '../encryption/encryption-settings.js';
+import { type EnvironmentSettings, readEnvironmentSettings } from '../environment/environment-settings.js';
+import { type HealthSettings, readHealthSettings } from '../health/health-settings.js';
+import { type HttpSettings, readHttpSettings } from '../http/http-settings.js';
+import { type MonitorSettings, readMonitorSettings } from '../monitor/monitor-settings.js';
+import { type NativeSettings, readNativeSettings } from '../native/native-settings.js';
+import { type SecuritySettings, readSecuritySettings } from '../security/security-settings.js';
+import { type DefaultGitSettings, readDefaultGitSettings } from './git-settings.js';
+
+export interface ServerConfig {
+  readonly http: HttpSettings;
+  readonly security: SecuritySettings;
+  readonly health: HealthSettings;
+  readonly environment: EnvironmentSettings;
+  readonly encryption: ServerEncryptionSettings;
+  readonly monitor: MonitorSettings;
+  readonly console: ConsoleSettings;
+  readonly bus: ServerBusSettings;
+  readonly native: NativeSettings;
+  readonly git: DefaultGitSettings;
+  /** The settings the repositories are opened from (repositories/ reads them itself). */
+  readonly repositorySettings: Settings;
+  /** The non-default settings, secrets masked, for the start-up line. */
+  readonly effective: Record<string, string>;
+}
+
+/** Reads every area's settings; throws a SettingsError naming the first bad setting. */
+export function resolveServerConfig(settings: Settings): ServerConfig {
+  return {
+    http: readHttpSettings(settings),
+    security: readSecuritySettings(settings),
+    health: readHealthSettings(settings),
+    environment: readEnvironmentSettings(settings),
+    encryption: readServerEncryptionSettings(settings),
+    monitor: readMonitorSettings(settings),
+    console: readConsoleSettings(settings),
+    bus: readServerBusSettings(settings),
+    native: readNativeSettings(settings),
+    git: readDefaultGitSettings(settings),
+    repositorySettings: settings,
+    effective: effectiveSettings(settings),
+  };
+}
