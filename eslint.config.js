@@ -62,10 +62,6 @@ export default tseslint.config(
       // The composition root takes the settings and hands them to resolveServerConfig; logging.ts to core's reader.
       'packages/server/src/create-config-server.ts',
       'packages/server/src/logging.ts',
-      // Still read where the repositories are opened (their reader comes next).
-      'packages/server/src/repositories/open-repositories.ts',
-      'packages/server/src/repositories/repository-definitions.ts',
-      'packages/server/src/repositories/uri-template.ts',
     ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -50,7 +50,14 @@ export async function createConfigServer({
   const ownFiles = await ServerOwnFiles.of(settings, cwd);
   if (ownFiles.paths.length > 0)
     logger.info({ files: ownFiles.paths }, "The server's own settings files are never served");
-  const { openMirror, basedir } = mirrorsFromSettings({ settings, uri, cwd, ownFiles, logger });
+  const { openMirror, basedir } = mirrorsFromSettings({
+    repositories: config.repositories,
+    native: config.native,
+    uri,
+    cwd,
+    ownFiles,
+    logger,
+  });
   return wireConfigServer({
     config,
     logger,

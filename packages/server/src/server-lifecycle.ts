@@ -60,7 +60,7 @@ async function start(w: ServerParts, app: FastifyInstance): Promise<string> {
   logger.info(
     {
       version: w.build.version,
-      uri: displayUri(w.uri, config.git.uriIsSecret),
+      uri: displayUri(w.uri, config.repositories.uriIsSecret),
       basedir: w.basedir ?? w.mirror?.gitDir,
       settings: config.effective,
     },

@@ -98,7 +98,8 @@ function openStores(
   const { decryptor } = encryption;
   const { overrides } = environment;
   const repositories = openRepositories({
-    settings: ports.config.repositorySettings,
+    repositories: ports.config.repositories,
+    environment,
     uri: ports.uri,
     openMirror: ports.openMirror,
     parser,
@@ -124,17 +125,18 @@ function buildConsole(w: Omit<Wiring, 'console' | 'build'>): OperatorConsole | u
   const unavailable = consoleUnavailableReason(w.repositories);
   if (unavailable !== undefined) logger.info({}, `The operator console is off: ${unavailable}`);
   if (unavailable !== undefined || !mirror) return undefined;
-  const { console: consoleSettings, git } = config;
+  const { console: consoleSettings } = config;
+  const { searchPaths, refreshRateSeconds } = config.repositories.defaultRepository;
   const operatorConsole = new OperatorConsole({
     repositories: w.repositories,
     mirror,
     tracker: w.tracker,
-    searchPaths: git.searchPaths,
+    searchPaths,
     maxProfiles: config.environment.maxProfiles,
     busEnabled: w.bus !== undefined,
     authEnabled: config.security.credentials !== undefined,
     // refresh-rate < 0 means "never check upstream": an open console does not override that.
-    watchIntervalSeconds: git.refreshRateSeconds < 0 ? 0 : consoleSettings.watchIntervalSeconds,
+    watchIntervalSeconds: refreshRateSeconds < 0 ? 0 : consoleSettings.watchIntervalSeconds,
     presenceIntervalSeconds: consoleSettings.presenceIntervalSeconds,
     maxEventStreams: consoleSettings.maxEventStreams,
     maxEventStreamsPerClient: consoleSettings.maxEventStreamsPerClient,

@@ -10,7 +10,7 @@ import { resolveServerSettings } from '../src/index.js';
 import {
   defaultRepositoryDefinition,
   namedRepositoryDefinitions,
-} from '../src/repositories/repository-definitions.js';
+} from '../src/repositories/repository-settings.js';
 
 const SPRING_SETTING = /is a Spring setting that confbus does not implement/;
 

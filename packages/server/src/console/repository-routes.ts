@@ -19,7 +19,7 @@ import { messageOf } from '@confbus/core/internal';
 import type { FastifyInstance } from 'fastify';
 import { serverErrors } from '../errors.js';
 import type { ResolvedRevision } from '../environment/config-repository.js';
-import type { RepositoryDefinition } from '../repositories/repository-definitions.js';
+import type { RepositoryDefinition } from '../repositories/repository-settings.js';
 import type { ServedRepository } from '../repositories/served-repository.js';
 import type { CatalogueApplication } from './application-catalogue.js';
 import { CONSOLE_API, type ConsoleContext, refreshEventsOf } from './console-context.js';

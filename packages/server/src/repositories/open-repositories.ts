@@ -7,25 +7,21 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type Environment, type Logger, type Settings, maskUriUserInfo } from '@confbus/core';
+import { type Environment, type Logger, maskUriUserInfo } from '@confbus/core';
 import type { ConfigFileParser } from '../environment/config-file-parser.js';
 import type { BuildGate } from '../environment/build-gate.js';
 import type { EnvironmentCaches } from '../environment/environment-caches.js';
+import type { EnvironmentSettings } from '../environment/environment-settings.js';
 import type { EnvironmentWorkers } from '../environment/environment-workers.js';
 import { EnvironmentService } from '../environment/environment-service.js';
 import { GitMirror } from '../git/index.js';
-import {
-  GIT,
-  type RepositoryDefinition,
-  defaultRepositoryDefinition,
-  namedRepositoryDefinitions,
-} from './repository-definitions.js';
+import type { NativeSettings } from '../native/native-settings.js';
+import type { RepositorySettings } from './repository-settings.js';
+import type { RepositoryDefinition } from './repository-settings.js';
 import { RepositoryRouter } from './repository-router.js';
 import type { OpenRepository, ServedMirror, ServedRepository } from './served-repository.js';
 import { NativeRepository } from '../native/native-repository.js';
 import { ServerOwnFiles } from '../settings/server-own-files.js';
-
-const NATIVE = 'spring.cloud.config.server.native';
 
 /** One repository's store, opened: what the environment service reads through. */
 export interface OpenedMirror {
@@ -42,7 +38,8 @@ export interface OpenedMirror {
 export type OpenMirror = (definition: RepositoryDefinition, uri: string, name: string) => OpenedMirror;
 
 export interface MirrorSettings {
-  settings: Settings;
+  repositories: RepositorySettings;
+  native: NativeSettings;
   /** The default repository's uri (the embedded sample's path when none is configured). */
   uri: string;
   cwd: string;
@@ -51,11 +48,10 @@ export interface MirrorSettings {
   logger: Logger;
 }
 
-const isNative = (settings: Settings): boolean => settings.list('spring.profiles.active').includes('native');
-
 /** The real stores: Git mirrors under basedir (or `.confbus/mirrors/`), or the native backend's folders. */
 export function mirrorsFromSettings({
-  settings,
+  repositories,
+  native,
   uri,
   cwd,
   ownFiles = ServerOwnFiles.none,
@@ -67,9 +63,9 @@ export function mirrorsFromSettings({
 } {
   const mirrorsDir = (key: string): string =>
     `.confbus/mirrors/${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
-  const configuredBasedir = settings.optionalString(`${GIT}.basedir`);
+  const configuredBasedir = repositories.basedir;
   const basedir = resolve(cwd, configuredBasedir ?? mirrorsDir(uri));
-  if (isNative(settings)) return { openMirror: () => openNative(settings, cwd, ownFiles, logger), basedir };
+  if (repositories.native) return { openMirror: () => openNative(native, cwd, ownFiles, logger), basedir };
 
   const directoryOf = (definition: RepositoryDefinition, expandedUri: string): string => {
     // The default repository is the one without patterns (a named one matches at least its own name).
@@ -112,11 +108,14 @@ export function mirrorsFromSettings({
 }
 
 /** The native backend: the folders of spring.cloud.config.server.native.search-locations. */
-function openNative(settings: Settings, cwd: string, ownFiles: ServerOwnFiles, logger: Logger): OpenedMirror {
+function openNative(
+  native: NativeSettings,
+  cwd: string,
+  ownFiles: ServerOwnFiles,
+  logger: Logger,
+): OpenedMirror {
   const repository = new NativeRepository({
-    searchLocations: settings.list(`${NATIVE}.search-locations`),
-    defaultLabel: settings.string(`${NATIVE}.default-label`),
-    addLabelLocations: settings.boolean(`${NATIVE}.add-label-locations`),
+    ...native,
     cwd,
     ownFiles,
     warn: (message) => logger.warn({}, message),
@@ -130,7 +129,8 @@ function openNative(settings: Settings, cwd: string, ownFiles: ServerOwnFiles, l
 }
 
 export interface RepositoryDependencies {
-  settings: Settings;
+  repositories: RepositorySettings;
+  environment: EnvironmentSettings;
   /** The default repository's uri. */
   uri: string;
   openMirror: OpenMirror;
@@ -147,21 +147,9 @@ export interface RepositoryDependencies {
 
 /** The router over every configured repository (default, repos.*, placeholder-made ones). */
 export function openRepositories(dependencies: RepositoryDependencies): RepositoryRouter {
-  const { settings, uri, openMirror, logger } = dependencies;
-  const native = isNative(settings);
-  const defaultRepository = native
-    ? { ...defaultRepositoryDefinition(settings, 'native'), searchPaths: [] }
-    : defaultRepositoryDefinition(settings, uri);
-  const named = namedRepositoryDefinitions(settings, defaultRepository, (message) =>
-    logger.warn({}, message),
-  );
-  if (native && named.length > 0) {
-    logger.warn(
-      {},
-      `spring.profiles.active=native: ${GIT}.repos.* are ignored (one set of folders is served)`,
-    );
-    named.length = 0;
-  }
+  const { repositories, uri, openMirror, logger } = dependencies;
+  for (const warning of repositories.warnings) logger.warn({}, warning);
+  const defaultRepository = { ...repositories.defaultRepository, uri };
   const open: OpenRepository = (definition, expandedUri, name): ServedRepository => {
     const opened = openMirror(definition, expandedUri, name);
     return {
@@ -178,15 +166,15 @@ export function openRepositories(dependencies: RepositoryDependencies): Reposito
   };
   return new RepositoryRouter({
     defaultRepository,
-    named,
+    named: [...repositories.named],
     open,
-    maxPlaceholderRepositories: settings.number('confbus.server.git.max-placeholder-repositories'),
+    maxPlaceholderRepositories: repositories.maxPlaceholderRepositories,
     logger: logger.child({ component: 'repositories' }),
   });
 }
 
 function environmentsOf(
-  { settings, parser, buildGate, caches, workers, transform }: RepositoryDependencies,
+  { environment, parser, buildGate, caches, workers, transform }: RepositoryDependencies,
   repository: ServedMirror,
   displayUri: string,
   searchPaths: readonly string[],
@@ -197,10 +185,10 @@ function environmentsOf(
     searchPaths,
     caches,
     workers,
-    maxEnvironmentBytes: settings.number('confbus.server.max-environment-bytes'),
+    maxEnvironmentBytes: environment.maxEnvironmentBytes,
     parser,
     buildGate,
-    acceptEmpty: settings.boolean('spring.cloud.config.server.accept-empty'),
+    acceptEmpty: environment.acceptEmpty,
     ...(transform ? { transform } : {}),
   });
 }

@@ -15,7 +15,7 @@ import { serverErrors } from '../errors.js';
 import { RepositoryUnavailableError } from '../git/index.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import type { FoundEnvironment } from '../environment/environment-finder.js';
-import type { RepositoryDefinition } from './repository-definitions.js';
+import type { RepositoryDefinition } from './repository-settings.js';
 import type { OpenRepository, ServedRepository } from './served-repository.js';
 import { expandUriTemplate } from './uri-template.js';
 

@@ -12,7 +12,7 @@ import type { EnvironmentFinder, FoundEnvironment } from '../environment/environ
 import { LruCache } from '../environment/lru-cache.js';
 import type { MirrorHealth } from '../git/index.js';
 import { PlaceholderRepositories } from './placeholder-repositories.js';
-import type { RepositoryDefinition } from './repository-definitions.js';
+import type { RepositoryDefinition } from './repository-settings.js';
 import { RepositoryPatterns } from './repository-patterns.js';
 import { isUriTemplate } from './uri-template.js';
 import type { OpenRepository, ServedRepository } from './served-repository.js';

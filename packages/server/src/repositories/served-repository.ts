@@ -2,7 +2,7 @@
 import type { EnvironmentService } from '../environment/environment-service.js';
 import type { ConfigRepository } from '../environment/config-repository.js';
 import type { MirrorHealth } from '../git/index.js';
-import type { RepositoryDefinition } from './repository-definitions.js';
+import type { RepositoryDefinition } from './repository-settings.js';
 
 /** A GitMirror, or the native backend's folders. */
 export interface ServedMirror extends ConfigRepository {

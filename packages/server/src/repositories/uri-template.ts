@@ -15,7 +15,7 @@
  * their use, with 400 CONFBUS_INVALID_REPOSITORY_NAME naming the value: so no request makes git connect anywhere
  * but the configured host and port, nor read another path than a sibling (or child) of the template's.
  */
-import { ConfbusError, type Settings, SettingsError } from '@confbus/core';
+import { ConfbusError } from '@confbus/core';
 import { serverErrors } from '../errors.js';
 
 const PLACEHOLDER = /\{(?:application|profile|label)\}/;
@@ -45,13 +45,6 @@ export function uriTemplateProblem(uri: string): string | undefined {
   return part === 'path'
     ? undefined
     : `a placeholder in the ${part} would let a request choose where the server connects; placeholders may fill the path only (Spring's (_) for a sub-folder)`;
-}
-
-/** Throws the settings error for a uri template with a placeholder outside its path, naming `key`. */
-export function requirePathOnlyTemplate(uri: string, key: string, settings: Settings): void {
-  const problem = uriTemplateProblem(uri);
-  if (problem !== undefined)
-    throw new SettingsError(`${settings.spellingOf(key)}: ${problem}`, key, settings.sourceOf(key) ?? 'file');
 }
 
 type UriPart = 'scheme' | 'user info' | 'host' | 'port' | 'query or fragment' | 'path';

@@ -17,8 +17,8 @@ import { type HealthSettings, readHealthSettings } from '../health/health-settin
 import { type HttpSettings, readHttpSettings } from '../http/http-settings.js';
 import { type MonitorSettings, readMonitorSettings } from '../monitor/monitor-settings.js';
 import { type NativeSettings, readNativeSettings } from '../native/native-settings.js';
+import { type RepositorySettings, readRepositorySettings } from '../repositories/repository-settings.js';
 import { type SecuritySettings, readSecuritySettings } from '../security/security-settings.js';
-import { type DefaultGitSettings, readDefaultGitSettings } from './git-settings.js';
 
 export interface ServerConfig {
   readonly http: HttpSettings;
@@ -30,9 +30,8 @@ export interface ServerConfig {
   readonly console: ConsoleSettings;
   readonly bus: ServerBusSettings;
   readonly native: NativeSettings;
-  readonly git: DefaultGitSettings;
-  /** The settings the repositories are opened from (repositories/ reads them itself). */
-  readonly repositorySettings: Settings;
+  /** The repositories served: the default one, repos.*, where their mirrors live. */
+  readonly repositories: RepositorySettings;
   /** The non-default settings, secrets masked, for the start-up line. */
   readonly effective: Record<string, string>;
 }
@@ -49,8 +48,7 @@ export function resolveServerConfig(settings: Settings): ServerConfig {
     console: readConsoleSettings(settings),
     bus: readServerBusSettings(settings),
     native: readNativeSettings(settings),
-    git: readDefaultGitSettings(settings),
-    repositorySettings: settings,
+    repositories: readRepositorySettings(settings),
     effective: effectiveSettings(settings),
   };
 }

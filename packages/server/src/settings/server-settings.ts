@@ -21,8 +21,8 @@ import {
 } from '../http/http-settings.js';
 import { monitorSettingSpecs } from '../monitor/monitor-settings.js';
 import { nativeSettingSpecs } from '../native/native-settings.js';
+import { gitSettingSpecs, placeholderRepositorySettingSpecs } from '../repositories/git-settings.js';
 import { securitySettingSpecs } from '../security/security-settings.js';
-import { gitSettingSpecs, placeholderRepositorySettingSpecs } from './git-settings.js';
 import { sourceSettingSpecs } from './source-settings.js';
 
 export const serverSettingSpecs: readonly SettingSpec[] = [

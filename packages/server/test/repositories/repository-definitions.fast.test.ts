@@ -6,7 +6,7 @@ import { serverSettingSpecs } from '../../src/settings/server-settings.js';
 import {
   defaultRepositoryDefinition,
   namedRepositoryDefinitions,
-} from '../../src/repositories/repository-definitions.js';
+} from '../../src/repositories/repository-settings.js';
 
 const GIT = 'spring.cloud.config.server.git';
 

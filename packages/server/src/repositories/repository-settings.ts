@@ -1,19 +1,22 @@
 /**
- * Reads the repositories a server serves from its settings: the default one (`spring.cloud.config.server.git.*`)
- * and the named ones (`spring.cloud.config.server.git.repos.<name>.*`), in the order they were configured.
- * Unset values of a named repository are inherited from the default one as Spring's
- * MultipleJGitEnvironmentRepository does (timeout, refresh-rate, username with password); confbus also inherits
- * the default label. The transport settings (try-master-branch, delete-untracked-branches, skip-ssl-validation,
- * and each scheme's proxy.*) are inherited too unless a named repository sets its own; SSH settings are per
- * repository, as Spring keys them by host (a named repository without them uses the machine's ssh setup).
- * A Spring repository setting confbus does not implement (clone-submodules) stops the start, as it does for the
- * default repository.
+ * The repositories a server serves, read once from its settings (git-settings.ts declares the keys): the default
+ * one (`spring.cloud.config.server.git.*`) and the named ones (`git.repos.<name>.*`), in the order configured.
+ * A named repository inherits what it leaves unset from the default one as Spring's
+ * MultipleJGitEnvironmentRepository does (timeout, refresh-rate, username with password), plus the default label
+ * and the transport settings (try-master-branch, delete-untracked-branches, skip-ssl-validation, proxy.*); SSH
+ * settings are per repository, as Spring keys them by host. An unimplemented Spring repository setting
+ * (clone-submodules) stops the start, as it does for the default repository.
  */
 import { type Settings, SettingsError } from '@confbus/core';
 import { splitList, unsupportedSettingMessage } from '@confbus/core/internal';
 import type { ProxySettings, SshSettings } from '../git/index.js';
 import { unsupportedSpringServerSettings } from '../settings/unsupported-spring-settings.js';
-import { requirePathOnlyTemplate } from './uri-template.js';
+import {
+  NAMED_REPOSITORY_PROPERTIES as PROPERTIES,
+  type NamedRepositoryProperty as Property,
+  UNSUPPORTED_NAMED_PROPERTIES as UNSUPPORTED,
+} from './git-settings.js';
+import { uriTemplateProblem } from './uri-template.js';
 
 export const GIT = 'spring.cloud.config.server.git';
 const REPOS = `${GIT}.repos.`;
@@ -40,44 +43,6 @@ export interface RepositoryDefinition {
   proxy: { http: ProxySettings; https: ProxySettings };
   ssh: SshSettings;
 }
-
-/** The properties a named repository accepts, keyed without dashes (relaxed names: searchPaths, search-paths). */
-const PROPERTIES = [
-  'uri',
-  'pattern',
-  'searchpaths',
-  'username',
-  'password',
-  'defaultlabel',
-  'cloneonstart',
-  'timeout',
-  'refreshrate',
-  'trymasterbranch',
-  'deleteuntrackedbranches',
-  'skipsslvalidation',
-  'forcepull',
-  'privatekey',
-  'passphrase',
-  'hostkey',
-  'hostkeyalgorithm',
-  'knownhostsfile',
-  'stricthostkeychecking',
-  'ignorelocalsshsettings',
-  'preferredauthentications',
-  ...(['http', 'https'] as const).flatMap(
-    (scheme) =>
-      [
-        `proxy${scheme}host`,
-        `proxy${scheme}port`,
-        `proxy${scheme}username`,
-        `proxy${scheme}password`,
-        `proxy${scheme}nonproxyhosts`,
-      ] as const,
-  ),
-] as const;
-/** Spring repository properties confbus does not implement, with the default repository's verdict. */
-const UNSUPPORTED = new Map([['clonesubmodules', `${GIT}.clone-submodules`]]);
-type Property = (typeof PROPERTIES)[number];
 
 export function defaultRepositoryDefinition(settings: Settings, uri: string): RepositoryDefinition {
   requirePathOnlyTemplate(uri, `${GIT}.uri`, settings);
@@ -119,6 +84,13 @@ function proxySettings(settings: Settings, scheme: 'http' | 'https'): ProxySetti
     password: settings.optionalString(`${key}.password`),
     nonProxyHosts: settings.optionalString(`${key}.non-proxy-hosts`),
   };
+}
+
+/** Throws the settings error for a uri template with a placeholder outside its path, naming `key`. */
+function requirePathOnlyTemplate(uri: string, key: string, settings: Settings): void {
+  const problem = uriTemplateProblem(uri);
+  if (problem !== undefined)
+    throw new SettingsError(`${settings.spellingOf(key)}: ${problem}`, key, settings.sourceOf(key) ?? 'file');
 }
 
 /** Throws a message naming the key for a named repository without a uri or with a value of the wrong type. */
@@ -290,4 +262,39 @@ class RepositoryValues {
     const setting = `${this.prefix}.${key}`;
     return new SettingsError(message, setting, this.settings.sourceOf(setting) ?? 'file');
   }
+}
+
+export interface RepositorySettings {
+  /** spring.profiles.active=native: the native backend's folders are served, not Git. */
+  readonly native: boolean;
+  /** Its uri as configured ('' when none is: the embedded sample's path or a test's fake is filled in). */
+  readonly defaultRepository: RepositoryDefinition;
+  readonly named: readonly RepositoryDefinition[];
+  /** What was ignored (unknown repos.* properties, repos.* under native): logged when they are opened. */
+  readonly warnings: readonly string[];
+  readonly basedir: string | undefined;
+  readonly maxPlaceholderRepositories: number;
+  readonly uriIsSecret: boolean; // the start-up line masks a secret uri
+}
+
+export function readRepositorySettings(settings: Settings): RepositorySettings {
+  const native = settings.list('spring.profiles.active').includes('native');
+  const warnings: string[] = [];
+  const defaultRepository = native
+    ? { ...defaultRepositoryDefinition(settings, 'native'), searchPaths: [] }
+    : defaultRepositoryDefinition(settings, settings.optionalString(`${GIT}.uri`) ?? '');
+  let named = namedRepositoryDefinitions(settings, defaultRepository, (message) => warnings.push(message));
+  if (native && named.length > 0) {
+    warnings.push(`spring.profiles.active=native: ${GIT}.repos.* are ignored (one set of folders is served)`);
+    named = [];
+  }
+  return {
+    native,
+    defaultRepository,
+    named,
+    warnings,
+    basedir: settings.optionalString(`${GIT}.basedir`),
+    maxPlaceholderRepositories: settings.number('confbus.server.git.max-placeholder-repositories'),
+    uriIsSecret: settings.isSecret(`${GIT}.uri`),
+  };
 }

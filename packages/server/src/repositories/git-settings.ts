@@ -1,5 +1,8 @@
-/** The Git backend's settings, with Spring's names and defaults (docs/git.md, docs/repositories.md). */
-import type { SettingSpec, Settings } from '@confbus/core';
+/**
+ * The Git backend's settings, with Spring's names and defaults (docs/git.md, docs/repositories.md), and the
+ * properties a named repository (`repos.<name>.*`) accepts; repository-settings.ts reads them.
+ */
+import type { SettingSpec } from '@confbus/core';
 
 const git = 'spring.cloud.config.server.git';
 
@@ -194,19 +197,40 @@ function gitTransportSettingSpecs(): SettingSpec[] {
   ];
 }
 
-/** What parts besides the repositories need of the default repository's settings (the console's watch). */
-export interface DefaultGitSettings {
-  /** Seconds between upstream checks (< 0: never). */
-  readonly refreshRateSeconds: number;
-  readonly searchPaths: readonly string[];
-  /** Whether the uri was set as a secret (the start-up line masks it). */
-  readonly uriIsSecret: boolean;
-}
-
-export function readDefaultGitSettings(settings: Settings): DefaultGitSettings {
-  return {
-    refreshRateSeconds: settings.number(`${git}.refresh-rate`),
-    searchPaths: settings.list(`${git}.search-paths`),
-    uriIsSecret: settings.isSecret(`${git}.uri`),
-  };
-}
+/** The properties a named repository accepts, keyed without dashes (relaxed names: searchPaths, search-paths). */
+export const NAMED_REPOSITORY_PROPERTIES = [
+  'uri',
+  'pattern',
+  'searchpaths',
+  'username',
+  'password',
+  'defaultlabel',
+  'cloneonstart',
+  'timeout',
+  'refreshrate',
+  'trymasterbranch',
+  'deleteuntrackedbranches',
+  'skipsslvalidation',
+  'forcepull',
+  'privatekey',
+  'passphrase',
+  'hostkey',
+  'hostkeyalgorithm',
+  'knownhostsfile',
+  'stricthostkeychecking',
+  'ignorelocalsshsettings',
+  'preferredauthentications',
+  ...(['http', 'https'] as const).flatMap(
+    (scheme) =>
+      [
+        `proxy${scheme}host`,
+        `proxy${scheme}port`,
+        `proxy${scheme}username`,
+        `proxy${scheme}password`,
+        `proxy${scheme}nonproxyhosts`,
+      ] as const,
+  ),
+] as const;
+/** Spring repository properties confbus does not implement, with the default repository's verdict. */
+export const UNSUPPORTED_NAMED_PROPERTIES = new Map([['clonesubmodules', `${git}.clone-submodules`]]);
+export type NamedRepositoryProperty = (typeof NAMED_REPOSITORY_PROPERTIES)[number];
