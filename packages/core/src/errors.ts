@@ -61,6 +61,11 @@ export const coreErrors = defineErrors({
     description:
       'A setting has a bad value, an unknown key or a missing companion; the message names the key and where it came from (argument, environment, file), never a secret value',
   },
+  CONFBUS_TLS_MATERIAL: {
+    status: 500,
+    description:
+      'A TLS key store, trust store, PEM certificate or private key a setting names cannot be read or opened (missing file, wrong password, unsupported type, several keys without an alias); the message names the setting',
+  },
   CONFBUS_BAD_BUS_MESSAGE: {
     status: 400,
     description:

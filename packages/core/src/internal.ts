@@ -29,3 +29,13 @@ export { reasonPhrase } from './errors/spring-error-body.js';
 export { isDebugEnabled } from './logger.js';
 export { carriesKeySecret, locateEncryptor } from './encryption/cipher-text.js';
 export { keyStorePath, keyStoreReadError } from './encryption/encryption-settings.js';
+export {
+  loadTlsMaterial,
+  tlsFilePath,
+  type TlsFileReader,
+  type TlsFileSource,
+  type TlsKeyStoreSource,
+  type TlsMaterial,
+  type TlsSources,
+  type TlsStoreSource,
+} from './tls/tls-material.js';

@@ -9,6 +9,7 @@ import type { Logger as PinoLogger } from 'pino';
 import { busFromSettings } from './bus/server-bus.js';
 import { systemClock } from './clock.js';
 import { loadServerEncryption } from './encryption/index.js';
+import { ServerTls } from './http/tls/server-tls.js';
 import { mirrorsFromSettings } from './repositories/open-repositories.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { type RepositorySource, repositorySourceOf } from './settings/repository-source.js';
@@ -45,6 +46,7 @@ export async function createConfigServer({
   const bus = busSettings
     ? busFromSettings(busSettings, config.bus.applicationName, logger.child({ component: 'bus' }))
     : undefined;
+  const tls = config.tls && (await ServerTls.load(config.tls, cwd, logger.child({ component: 'tls' })));
   const uri = await defaultRepositoryUri(source, logger, cwd);
   // Known once, before anything is served: no backend ever serves these (its settings file, its key store).
   const ownFiles = await ServerOwnFiles.of(settings, cwd);
@@ -67,6 +69,7 @@ export async function createConfigServer({
     bus,
     encryption,
     basedir,
+    tls,
   });
 }
 

@@ -12,6 +12,7 @@ import type { ServerEncryption } from './encryption/index.js';
 import type { EnvironmentCaches } from './environment/environment-caches.js';
 import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import type { GitMirror } from './git/index.js';
+import type { ServerTls } from './http/tls/server-tls.js';
 import type { OpenMirror } from './repositories/open-repositories.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import type { ServedMirror } from './repositories/served-repository.js';
@@ -32,6 +33,8 @@ export interface ConfigServerPorts {
   bus: ServerBus | undefined;
   /** The encryption key and decryptor (default: none). */
   encryption?: ServerEncryption;
+  /** HTTPS (server.ssl.*); undefined: plain HTTP. */
+  tls?: ServerTls | undefined;
   /** Where the default repository's mirror lives, for the start-up line (default: the Git mirror's). */
   basedir?: string;
 }

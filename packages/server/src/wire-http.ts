@@ -97,7 +97,7 @@ export async function buildHttp(
   });
   const authEnabled = config.security.credentials !== undefined;
   const fastPath = buildFastPath(authEnabled || accessLog, repositories, finder, metrics);
-  const app = createHttpApp({ logger, limits, fastPath });
+  const app = createHttpApp({ logger, limits, fastPath, tls: w.tls });
   installErrorHandling(app, limits.maxUrlLength);
   const showHealthDetails = installSecurity(app, config.security);
   registerMetricsRoutes(app, metrics);

@@ -15,6 +15,7 @@ import {
 import { type EnvironmentSettings, readEnvironmentSettings } from '../environment/environment-settings.js';
 import { type HealthSettings, readHealthSettings } from '../health/health-settings.js';
 import { type HttpSettings, readHttpSettings } from '../http/http-settings.js';
+import { type ServerTlsSettings, readServerTlsSettings } from '../http/tls/tls-settings.js';
 import { type MonitorSettings, readMonitorSettings } from '../monitor/monitor-settings.js';
 import { type NativeSettings, readNativeSettings } from '../native/native-settings.js';
 import { type RepositorySettings, readRepositorySettings } from '../repositories/repository-settings.js';
@@ -22,6 +23,8 @@ import { type SecuritySettings, readSecuritySettings } from '../security/securit
 
 export interface ServerConfig {
   readonly http: HttpSettings;
+  /** HTTPS (server.ssl.*); undefined for plain HTTP. */
+  readonly tls: ServerTlsSettings | undefined;
   readonly security: SecuritySettings;
   readonly health: HealthSettings;
   readonly environment: EnvironmentSettings;
@@ -40,6 +43,7 @@ export interface ServerConfig {
 export function resolveServerConfig(settings: Settings): ServerConfig {
   return {
     http: readHttpSettings(settings),
+    tls: readServerTlsSettings(settings),
     security: readSecuritySettings(settings),
     health: readHealthSettings(settings),
     environment: readEnvironmentSettings(settings),

@@ -1,6 +1,7 @@
 /**
  * The files the server itself was configured from — its settings file (`application.yml`, or the
- * `spring.config.location` it read) and the key store behind `encrypt.key-store.location` — which no backend may
+ * `spring.config.location` it read), the key store behind `encrypt.key-store.location` and its HTTPS key material
+ * (`server.ssl.*`) — which no backend may
  * ever serve: with the native backend's default search locations (`file:./`) a client asking for
  * `/anything/default` got the server's own `application.yml`, `encrypt.key` and passwords included (issue 23).
  * Spring drops the property sources its own environment holds (NativeEnvironmentRepository.clean); confbus decides
@@ -20,7 +21,14 @@ import type { Settings } from '@confbus/core';
 import { keyStorePath } from '@confbus/core/internal';
 
 /** Settings naming a file the server reads its secrets from (besides the settings files themselves). */
-const FILE_SETTINGS = ['encrypt.key-store.location'] as const;
+const FILE_SETTINGS = [
+  'encrypt.key-store.location',
+  'server.ssl.key-store',
+  'server.ssl.certificate',
+  'server.ssl.certificate-private-key',
+  'server.ssl.trust-store',
+  'server.ssl.trust-certificate',
+] as const;
 
 interface FileIdentity {
   readonly dev: number;

@@ -13,6 +13,7 @@ import {
   overrideSettingSpecs,
 } from '../environment/environment-settings.js';
 import { healthSettingSpecs } from '../health/health-settings.js';
+import { serverTlsSettingSpecs } from '../http/tls/tls-settings.js';
 import {
   accessLogSettingSpecs,
   listenSettingSpecs,
@@ -28,6 +29,7 @@ import { sourceSettingSpecs } from './source-settings.js';
 export const serverSettingSpecs: readonly SettingSpec[] = [
   ...settingsFileSpecs,
   ...listenSettingSpecs,
+  ...serverTlsSettingSpecs,
   ...applicationNameSettingSpecs,
   ...prefixSettingSpecs,
   ...gitSettingSpecs,

@@ -159,7 +159,7 @@ export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
   ),
   refuse(
     'server.ssl',
-    'confbus serves plain HTTP; terminate TLS in front of it (a proxy or load balancer).',
+    'confbus reads the server.ssl keys docs/settings.md lists (no bundle, provider or trust-certificate-private-key); these would go unused.',
     true,
   ),
   refuse(
