@@ -4,6 +4,7 @@
  * variables, the YAML settings file, defaults — resolved by @confbus/core's settings resolver.
  */
 import type { EncryptionSettings, SettingSpec, Settings } from '@confbus/core';
+import type { TlsSources } from '@confbus/core/internal';
 import {
   busSettingSpecs,
   encryptionSettingSpecs,
@@ -15,6 +16,7 @@ import {
   readClientBusSettings,
   type ClientBusSettings,
 } from './bus-member/bus-member-settings.js';
+import { clientTlsSettingSpecs, readClientTlsSources } from './fetch/client-tls.js';
 
 export const clientSettingSpecs: readonly SettingSpec[] = [
   ...settingsFileSpecs,
@@ -108,6 +110,7 @@ export const clientSettingSpecs: readonly SettingSpec[] = [
     default: 10000,
     description: 'Connect timeout of a fetch in ms',
   },
+  ...clientTlsSettingSpecs,
   {
     key: 'spring.config.import',
     type: 'list',
@@ -185,6 +188,8 @@ export interface ClientSettings {
   readonly retry: RetryPolicy;
   readonly readTimeout: number;
   readonly connectTimeout: number;
+  /** spring.cloud.config.tls.*: key and trust stores for https:// URIs; undefined when not enabled. */
+  readonly tls: TlsSources | undefined;
   readonly exposure: readonly string[];
   readonly backup: {
     readonly file: string | undefined;
@@ -226,6 +231,7 @@ export function readClientSettings(settings: Settings): ClientSettings {
     retry: { ...retry, maxAttempts: Math.max(1, Math.floor(retry.maxAttempts)) },
     readTimeout: settings.number('spring.cloud.config.request-read-timeout'),
     connectTimeout: settings.number('spring.cloud.config.request-connect-timeout'),
+    tls: readClientTlsSources(settings),
     exposure: settings.list('management.endpoints.web.exposure.include'),
     backup: {
       file: settings.optionalString('confbus.client.backup.file'),

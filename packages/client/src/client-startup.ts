@@ -12,6 +12,7 @@ import { createClientDecryptor } from './snapshot/cipher-values.js';
 import { readClientSettings, type ClientSettings } from './client-settings.js';
 import { clientVersion } from './client-version.js';
 import { localSettingsLayer, type ConfigSnapshot, type SnapshotMeta } from './snapshot/config-snapshot.js';
+import { loadClientTls } from './fetch/client-tls.js';
 import { EnvironmentSource } from './fetch/environment-source.js';
 import { ConfigClientError } from './errors.js';
 import { LiveConfig } from './snapshot/live-config.js';
@@ -50,11 +51,10 @@ export async function prepareClient(options: ConfigClientOptions): Promise<Prepa
   const logger: Logger = options.logger ?? loggerFromSettings(localSettings, { name: 'confbus-client' });
   // A SPRING_/CONFBUS_ variable that nearly spells a client setting: a typo, otherwise silently ignored.
   for (const warning of localSettings.warnings) logger.warn({}, warning);
-  const decryptor = await createClientDecryptor(settings, options.cwd ?? process.cwd(), (message) =>
-    logger.warn({}, message),
-  );
+  const cwd = options.cwd ?? process.cwd();
+  const decryptor = await createClientDecryptor(settings, cwd, (message) => logger.warn({}, message));
   const snapshots = new SnapshotFactory(settings, localSettingsLayer(localSettings, env), decryptor);
-  const source = new EnvironmentSource(settings, logger);
+  const source = new EnvironmentSource(settings, logger, await loadClientTls(settings.tls, cwd));
   const backup = new BackupStore(settings.backup, logger);
 
   const fetched = await fetchAtStart(source, settings, logger).catch((error: unknown) => {

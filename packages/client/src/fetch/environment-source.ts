@@ -4,7 +4,7 @@
  * retry backoff. It owns the kept-alive connections it fetches on and closes them with the client.
  */
 import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import { type AgentOptions, Agent as HttpsAgent } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
 import { maskUriUserInfo, parseJsonExactIntegers, type Environment, type Logger } from '@confbus/core';
 import { isDebugEnabled, messageOf } from '@confbus/core/internal';
@@ -52,16 +52,18 @@ interface ServerTargets {
 export class EnvironmentSource implements EnvironmentFetcher {
   // Kept-alive connections: after a bus event a whole fleet re-fetches at once, and a TCP handshake per fetch
   // showed in the 200-instance profile. Idle sockets are closed after 30 s (the server keeps them 72 s).
-  readonly #agents = {
-    http: new HttpAgent({ keepAlive: true, keepAliveMsecs: 30_000, timeout: 30_000 }),
-    https: new HttpsAgent({ keepAlive: true, keepAliveMsecs: 30_000, timeout: 30_000 }),
-  };
+  readonly #agents: { readonly http: HttpAgent; readonly https: HttpsAgent };
   #targets: ServerTargets[] | undefined;
 
+  /** `tls`: the https agent's key, certificate and CAs (spring.cloud.config.tls.*, see client-tls.ts). */
   constructor(
     private readonly settings: ClientSettings,
     private readonly logger: Logger,
-  ) {}
+    tls: AgentOptions = {},
+  ) {
+    const keepAlive = { keepAlive: true, keepAliveMsecs: 30_000, timeout: 30_000 };
+    this.#agents = { http: new HttpAgent(keepAlive), https: new HttpsAgent({ ...keepAlive, ...tls }) };
+  }
 
   /** A refresh's fetch: Spring's fetch lines are DEBUG here, the refresh logs its own line. */
   fetch(minVersion?: string): Promise<Environment> {
