@@ -69,8 +69,8 @@ describe(
         'spring.cloud.config.tls.key-store': `file:${clientStore}`,
         'spring.cloud.config.tls.key-store-password': 'clientpw',
         'spring.cloud.config.tls.key-store-type': 'PKCS12',
-      // Spring does not fall back to the store password for the key (confbus does): it must be given.
-      'spring.cloud.config.tls.key-password': 'clientpw',
+        // Spring does not fall back to the store password for the key (confbus does): it must be given.
+        'spring.cloud.config.tls.key-password': 'clientpw',
       };
     });
 

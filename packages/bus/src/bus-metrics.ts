@@ -45,6 +45,13 @@ export function registerBusMetrics(registry: Registry, node: () => BusNode | und
     'Bus messages dropped because they were not a valid bus event',
     () => stats()?.dropped,
   );
+  followCounterByLabel(
+    registry,
+    'confbus_bus_messages_rejected_total',
+    'Bus messages not obeyed because of their signature (confbus.bus.signing.*), by reason: unsigned, bad-signature, stale, replayed',
+    'reason',
+    () => stats()?.rejected,
+  );
   followCounter(
     registry,
     'confbus_bus_refreshes_handled_total',

@@ -8,6 +8,7 @@ import { AmqpTransport } from './amqp/amqp-transport.js';
 import { BusNode } from './bus-node.js';
 import type { BusCommandHandler, BusRefreshHandler } from './bus-node-options.js';
 import { KafkaTransport } from './kafka/kafka-transport.js';
+import { MessageSigning } from './signing/message-signing.js';
 import type { BusTransport } from './transport.js';
 
 export interface TransportContext {
@@ -83,6 +84,7 @@ export function busNodeFromSettings(
     ackEnabled: client !== undefined && settings.ackEnabled,
     ...(settings.ackDestination === undefined ? {} : { ackDestination: settings.ackDestination }),
     publishTimeoutMs: settings.publishTimeoutMs,
+    ...(settings.signing.mode === 'off' ? {} : { signing: new MessageSigning(settings.signing) }),
     ...(client === undefined
       ? {}
       : {

@@ -2,6 +2,7 @@
  * What a BusNode is built from and what it reports: its options and handlers (this node's refresh, Spring's
  * other bus commands), the counts it keeps for the metrics, and the events it emits.
  */
+import type { MessageSigning } from './signing/message-signing.js';
 import type { AckBusEvent, BusEvent, Logger, RefreshBusEvent } from '@confbus/core';
 import type { BusTransport } from './transport.js';
 
@@ -54,6 +55,8 @@ export interface BusNodeOptions {
    * counted in the next line and in `stats.dropped`. A test that reads every drop's reason raises it.
    */
   readonly droppedMessageLog?: { readonly lines: number; readonly windowMs: number };
+  /** Signs what is sent and checks what is received (confbus.bus.signing.*); absent: off, as in Spring. */
+  readonly signing?: MessageSigning;
 }
 
 /**
@@ -68,6 +71,8 @@ export interface BusNodeStats {
   readonly received: Record<string, number>;
   /** Messages dropped because they did not decode as a bus event. */
   readonly dropped: number;
+  /** Messages not obeyed because of their signature (confbus.bus.signing.*), by reason. */
+  readonly rejected: Record<string, number>;
   /** Refreshes addressed to this node and handled by it. */
   readonly refreshesHandled: number;
   /** Times the transport came up after having been down (the first connection excluded). */

@@ -28,9 +28,17 @@ import { sendWithin } from './bounded-send.js';
 import type { BusNodeEvents, BusNodeOptions, BusNodeStats } from './bus-node-options.js';
 import { busErrors } from './errors.js';
 import { LogRateLimit } from './log-rate-limit.js';
+import type { Rejection } from './signing/message-signing.js';
 import type { BusTransport, InboundBody, InboundMessage } from './transport.js';
 
 const DEFAULT_PUBLISH_TIMEOUT_MS = 5000;
+const REJECTION_REASONS: Readonly<Record<Rejection, string>> = {
+  unsigned: 'the message is not signed and confbus.bus.signing.mode=require',
+  'bad-signature':
+    'the signature does not verify with confbus.bus.signing.key (forged, altered or another key)',
+  stale: 'the signed event is older than confbus.bus.signing.max-age (a replay, or clocks out of sync)',
+  replayed: 'the signed event was received before (a replay)',
+};
 /** `dropped bus message` lines: at most this many per window (the rest are counted in the next line). */
 export const DROPPED_MESSAGE_LOG_LIMIT = { lines: 5, windowMs: 10_000 };
 
@@ -52,6 +60,7 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     publishFailures: 0,
     received: {},
     dropped: 0,
+    rejected: {},
     refreshesHandled: 0,
     reconnects: 0,
   };
@@ -135,7 +144,8 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     }
     try {
       const timeoutMs = this.#options.publishTimeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS;
-      await sendWithin(this.#transport.send(e, encodeBusEvent(e)), timeoutMs);
+      const body = encodeBusEvent(e);
+      await sendWithin(this.#transport.send(e, body, this.#options.signing?.sign(body)), timeoutMs);
       this.#stats.published[e.type] = (this.#stats.published[e.type] ?? 0) + 1;
     } catch (err) {
       this.#stats.publishFailures++;
@@ -182,27 +192,21 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
 
   #onMessage(message: InboundMessage): void {
     if (this.#closed) return;
+    const signing = this.#options.signing;
+    const verdict = signing?.verify(message.body, message.signature);
+    const unsigned = verdict === undefined ? undefined : signing?.rejects(verdict);
+    if (unsigned !== undefined) return this.#reject(unsigned, message);
     let e: BusEvent;
     try {
       e = decodeInbound(message.body);
     } catch (err) {
       if (!(err instanceof BusMessageError)) throw err;
       this.#stats.dropped++;
-      const allowed = this.#dropWarnings.take();
-      if (allowed !== undefined) {
-        this.#log.warn(
-          {
-            err: { code: err.code, message: err.message },
-            ...message.origin,
-            ...(allowed.heldBack > 0 ? { alsoDropped: allowed.heldBack } : {}),
-          },
-          allowed.heldBack > 0
-            ? `dropped bus message (and ${allowed.heldBack} more since the last line)`
-            : 'dropped bus message',
-        );
-      }
+      this.#warnDropped({ code: err.code, message: err.message }, message);
       return;
     }
+    const replayed = verdict === 'valid' ? signing?.replayed(e) : undefined;
+    if (replayed !== undefined) return this.#reject(replayed, message);
     try {
       this.#dispatch(e);
     } catch (err) {
@@ -212,6 +216,23 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
         'bus event listener failed',
       );
     }
+  }
+
+  /** A message whose signature this node's mode does not accept: counted, logged (rate-limited), not obeyed. */
+  #reject(reason: Rejection, message: InboundMessage): void {
+    this.#stats.rejected[reason] = (this.#stats.rejected[reason] ?? 0) + 1;
+    this.#warnDropped({ code: 'CONFBUS_BUS_SIGNATURE', message: REJECTION_REASONS[reason] }, message);
+  }
+
+  #warnDropped(err: { code: string; message: string }, message: InboundMessage): void {
+    const allowed = this.#dropWarnings.take();
+    if (allowed === undefined) return;
+    this.#log.warn(
+      { err, ...message.origin, ...(allowed.heldBack > 0 ? { alsoDropped: allowed.heldBack } : {}) },
+      allowed.heldBack > 0
+        ? `dropped bus message (and ${allowed.heldBack} more since the last line)`
+        : 'dropped bus message',
+    );
   }
 
   #dispatch(e: BusEvent): void {

@@ -21,3 +21,9 @@ export { AmqpTransport, type AmqpTransportOptions } from './amqp/amqp-transport.
 export { KafkaTransport, type KafkaTransportOptions } from './kafka/kafka-transport.js';
 export { busErrors } from './errors.js';
 export { followCounter, followCounterByLabel, registerBusMetrics } from './bus-metrics.js';
+export {
+  MessageSigning,
+  SIGNATURE_HEADER,
+  type Rejection,
+  type SignatureVerdict,
+} from './signing/message-signing.js';

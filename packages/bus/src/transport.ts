@@ -16,6 +16,8 @@ export interface InboundMessage {
   readonly body: InboundBody;
   /** Where it came from, for log lines only (routing key; topic, partition and offset). */
   readonly origin: Readonly<Record<string, unknown>>;
+  /** The `confbus-signature` header, when the message carries one (signing/message-signing.ts). */
+  readonly signature?: string;
 }
 
 /** How a transport reports to its node; called synchronously from the transport's callbacks. */
@@ -35,8 +37,11 @@ export interface BusTransport {
    * `down`): an unreachable broker is not fatal, the transport keeps reconnecting in the background.
    */
   start(listener: TransportListener): Promise<void>;
-  /** Sends one encoded event; resolves when the broker has taken it (publisher confirm, acks=all). */
-  send(event: BusEvent, body: string): Promise<void>;
+  /**
+   * Sends one encoded event, with its signature as the `confbus-signature` header when given; resolves when the
+   * broker has taken it (publisher confirm, acks=all).
+   */
+  send(event: BusEvent, body: string, signature?: string): Promise<void>;
   close(): Promise<void>;
   /** A loggable summary of an error from this transport: code and message, secrets removed. */
   describeError(error: unknown): { code?: string; message: string };

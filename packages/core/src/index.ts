@@ -172,3 +172,8 @@ export {
   type RsaSecretOptions,
 } from './encryption/rsa-secret-encryptor.js';
 export type { TextEncryptor } from './encryption/text-encryptor.js';
+export {
+  BUS_SIGNING_MODES,
+  type BusSigningMode,
+  type BusSigningSettings,
+} from './settings/bus-signing-settings.js';

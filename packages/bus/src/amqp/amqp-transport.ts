@@ -8,7 +8,8 @@ import { type BusEvent, type Logger, ConfbusError, PRESENCE_EVENT_TYPE, isAckEve
 import { Connection, type AsyncMessage, type Consumer, type Publisher } from 'rabbitmq-client';
 import { busErrors } from '../errors.js';
 import { describeError } from '../redact.js';
-import type { BusTransport, InboundBody, TransportListener } from '../transport.js';
+import { SIGNATURE_HEADER } from '../signing/message-signing.js';
+import type { BusTransport, InboundBody, InboundMessage, TransportListener } from '../transport.js';
 
 export interface AmqpTransportOptions {
   /** Broker nodes as `host:port`; tried in turn. */
@@ -89,7 +90,7 @@ export class AmqpTransport implements BusTransport {
         // A message that breaks the handler would break it again: never requeue.
         requeue: false,
       },
-      (msg) => listener.message({ body: inboundBody(msg), origin: { routingKey: msg.routingKey } }),
+      (msg) => listener.message(inboundMessage(msg)),
     );
     this.#consumer = consumer;
     this.#publisher = connection.createPublisher({ confirm: true, maxAttempts: 3, exchanges: [exchange] });
@@ -113,7 +114,7 @@ export class AmqpTransport implements BusTransport {
     return firstOutcome;
   }
 
-  async send(event: BusEvent, body: string): Promise<void> {
+  async send(event: BusEvent, body: string, signature?: string): Promise<void> {
     if (!this.#publisher) throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'the AMQP bus is not started');
     const o = this.#options;
     await this.#publisher.send(
@@ -123,6 +124,7 @@ export class AmqpTransport implements BusTransport {
         contentType: 'application/json',
         // Spring Cloud Stream's Rabbit producer default delivery mode is PERSISTENT.
         durable: true,
+        ...(signature === undefined ? {} : { headers: { [SIGNATURE_HEADER]: signature } }),
       },
       Buffer.from(body, 'utf8'),
     );
@@ -146,6 +148,15 @@ export class AmqpTransport implements BusTransport {
   describeError(error: unknown): { code?: string; message: string } {
     return describeError(error, this.#options.password);
   }
+}
+
+function inboundMessage(msg: AsyncMessage): InboundMessage {
+  const signature: unknown = msg.headers?.[SIGNATURE_HEADER];
+  return {
+    body: inboundBody(msg),
+    origin: { routingKey: msg.routingKey },
+    ...(typeof signature === 'string' ? { signature } : {}),
+  };
 }
 
 /**

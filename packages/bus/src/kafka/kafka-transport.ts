@@ -84,11 +84,15 @@ export class KafkaTransport implements BusTransport {
     }
   }
 
-  async send(_event: BusEvent, body: string): Promise<void> {
+  async send(_event: BusEvent, body: string, signature?: string): Promise<void> {
     if (this.#closed) throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'the Kafka bus is closed');
     await this.#producer.send({
       messages: [
-        { topic: this.#options.destination, value: Buffer.from(body, 'utf8'), headers: springKafkaHeaders() },
+        {
+          topic: this.#options.destination,
+          value: Buffer.from(body, 'utf8'),
+          headers: springKafkaHeaders(signature),
+        },
       ],
     });
   }

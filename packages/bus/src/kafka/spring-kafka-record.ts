@@ -4,14 +4,17 @@
  * a Spring consumer reads the header back as a String. `id` and `timestamp` message headers are never sent.
  */
 import type { Message } from '@platformatic/kafka';
+import { SIGNATURE_HEADER } from '../signing/message-signing.js';
 import type { InboundMessage } from '../transport.js';
 
 export const CONTENT_TYPE_HEADER = 'contentType';
 export const JSON_TYPES_HEADER = 'spring_json_header_types';
 
-/** The headers of every record confbus sends. */
-export function springKafkaHeaders(): Map<Buffer, Buffer> {
-  return new Map(SPRING_HEADER_ENTRIES);
+/** The headers of every record confbus sends, and its signature when signing is on. */
+export function springKafkaHeaders(signature?: string): Map<Buffer, Buffer> {
+  const headers = new Map(SPRING_HEADER_ENTRIES);
+  if (signature !== undefined) headers.set(Buffer.from(SIGNATURE_HEADER), Buffer.from(signature));
+  return headers;
 }
 
 const SPRING_HEADER_ENTRIES: readonly (readonly [Buffer, Buffer])[] = [
@@ -28,7 +31,9 @@ const SPRING_HEADER_ENTRIES: readonly (readonly [Buffer, Buffer])[] = [
  */
 export function inboundFromRecord(record: Message<Buffer, Buffer, Buffer, Buffer>): InboundMessage {
   const contentType = headerText(record.headers, CONTENT_TYPE_HEADER);
+  const signature = headerText(record.headers, SIGNATURE_HEADER);
   return {
+    ...(signature === undefined ? {} : { signature }),
     body: { bytes: record.value ?? new Uint8Array(0) },
     origin: {
       topic: record.topic,

@@ -4,6 +4,7 @@
  * binder as docs/bus-kafka.md describes; @confbus/bus builds a node from it (busNodeFromSettings). Pure: the
  * client reads them at start even with the bus off, without loading @confbus/bus or a broker client.
  */
+import { type BusSigningSettings, readBusSigningSettings } from './bus-signing-settings.js';
 import { SettingsError, type Settings } from './settings.js';
 
 const DEFAULT_AMQP_PORT = 5672;
@@ -35,6 +36,8 @@ export interface BusSettings {
   readonly reconnectDelayMs: { readonly min: number; readonly max: number };
   /** How long a publish waits for the broker (`confbus.bus.publish-timeout`). */
   readonly publishTimeoutMs: number;
+  /** `confbus.bus.signing.*`: whether messages are signed and checked (bus-signing-settings.ts). */
+  readonly signing: BusSigningSettings;
 }
 
 /** The bus settings, read once; throws a SettingsError naming the key of a bad one. */
@@ -58,6 +61,7 @@ export function readBusSettings(settings: Settings): BusSettings {
       : { binder: 'rabbit', destination, rabbit: brokerConnection(settings) },
     reconnectDelayMs: { min, max: Math.max(min, settings.number('confbus.bus.reconnect.max-interval')) },
     publishTimeoutMs: settings.number('confbus.bus.publish-timeout'),
+    signing: readBusSigningSettings(settings),
   };
 }
 

@@ -1,4 +1,5 @@
 /** Settings every confbus role shares: where the settings file is, logging, the bus and the broker. */
+import { busSigningSettingSpecs } from './bus-signing-settings.js';
 import type { SettingSpec } from './setting-spec.js';
 
 export const settingsFileSpecs: readonly SettingSpec[] = [
@@ -71,6 +72,7 @@ export const busSettingSpecs: readonly SettingSpec[] = [
     default: 30000,
     description: 'Longest delay in ms between broker reconnect attempts',
   },
+  ...busSigningSettingSpecs,
   { key: 'spring.rabbitmq.host', type: 'string', default: 'localhost', description: 'RabbitMQ host' },
   {
     key: 'spring.rabbitmq.port',

@@ -1,0 +1,210 @@
+// Signed bus messages (confbus.bus.signing.*): the HMAC over every body form a transport hands over, key
+// rotation, replays; then on a real RabbitMQ vhost, forged busrefresh commands published by a raw AMQP client
+// (unsigned, wrongly signed, a captured signed message sent again) are dropped and counted in require mode, while
+// a mixed-fleet node (sign) still obeys the unsigned one.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import amqplib from 'amqplib';
+import {
+  AmqpTransport,
+  BusNode,
+  DEFAULT_BUS_DESTINATION,
+  MessageSigning,
+  SIGNATURE_HEADER,
+} from '@confbus/bus';
+import {
+  type BusSigningSettings,
+  type RefreshBusEvent,
+  createRefreshEvent,
+  encodeBusEvent,
+} from '@confbus/core';
+import {
+  RABBIT_HOST,
+  RABBIT_PASSWORD,
+  RABBIT_PORT,
+  RABBIT_USER,
+  type TestVhost,
+  createTestVhost,
+} from '@confbus/testkit/rabbit-vhost';
+import { waitFor } from '@confbus/testkit/wait-for';
+
+import { captureLogger } from './capture-logger.js';
+
+const KEY = 'k'.repeat(32);
+const OLD_KEY = 'o'.repeat(32);
+const settings = (mode: BusSigningSettings['mode'], keys = [KEY]): BusSigningSettings => ({
+  mode,
+  keys,
+  maxAgeMs: 60_000,
+});
+
+describe('MessageSigning', () => {
+  const body = encodeBusEvent(createRefreshEvent('configserver:8888:a', 'orders:**'));
+  const signing = new MessageSigning(settings('require'));
+  const signature = signing.sign(body);
+
+  it('verifies the signature over bytes, text and already-parsed JSON bodies alike', () => {
+    assert.match(signature ?? '', /^v1=[\w-]{43}$/);
+    assert.equal(signing.verify({ bytes: Buffer.from(body) }, signature), 'valid');
+    assert.equal(signing.verify({ text: body }, signature), 'valid');
+    assert.equal(signing.verify({ json: JSON.parse(body) as unknown }, signature), 'valid');
+  });
+
+  it('refuses an altered body, another key, a malformed header; tells unsigned apart', () => {
+    const altered = body.replace('orders:**', '**');
+    assert.equal(signing.verify({ text: altered }, signature), 'invalid');
+    assert.equal(
+      new MessageSigning(settings('require', [OLD_KEY])).verify({ text: body }, signature),
+      'invalid',
+    );
+    assert.equal(signing.verify({ text: body }, 'v2=abc'), 'invalid');
+    assert.equal(signing.verify({ text: 'not json' }, signature), 'invalid');
+    assert.equal(signing.verify({ text: body }, undefined), 'unsigned');
+  });
+
+  it('accepts the previous key during a rotation, and signs with the new one', () => {
+    const old = new MessageSigning(settings('require', [OLD_KEY]));
+    const rotating = new MessageSigning(settings('require', [KEY, OLD_KEY]));
+    assert.equal(rotating.verify({ text: body }, old.sign(body)), 'valid');
+    assert.equal(rotating.sign(body), signature);
+  });
+
+  it('require drops unsigned messages, sign (mixed fleets) obeys them; both drop bad signatures', () => {
+    assert.equal(signing.rejects('unsigned'), 'unsigned');
+    assert.equal(signing.rejects('invalid'), 'bad-signature');
+    assert.equal(signing.rejects('valid'), undefined);
+    const mixed = new MessageSigning(settings('sign'));
+    assert.equal(mixed.rejects('unsigned'), undefined);
+    assert.equal(mixed.rejects('invalid'), 'bad-signature');
+  });
+
+  it('drops a signed event seen before, or older than max-age', () => {
+    let now = 1_000_000;
+    const guarded = new MessageSigning(settings('require'), () => now);
+    const event = { ...createRefreshEvent('a:1:x'), timestamp: now };
+    assert.equal(guarded.replayed(event), undefined);
+    assert.equal(guarded.replayed(event), 'replayed');
+    now += 60_001;
+    assert.equal(guarded.replayed({ ...event, id: 'another' }), 'stale');
+    // Long after, the id is forgotten but the event is too old anyway.
+    assert.equal(guarded.replayed(event), 'stale');
+  });
+});
+
+describe('signed bus on RabbitMQ', () => {
+  let vhost: TestVhost;
+  const nodes: BusNode[] = [];
+  let raw: amqplib.ChannelModel;
+  let channel: amqplib.Channel;
+  let server: BusNode;
+  let strict: { node: BusNode; refreshes: RefreshBusEvent[] };
+  let mixed: { node: BusNode; refreshes: RefreshBusEvent[] };
+  /** Signed messages as a raw AMQP consumer saw them: body and headers, for the replay test. */
+  const captured: { body: Buffer; headers: Record<string, unknown> }[] = [];
+
+  function member(busId: string, mode: BusSigningSettings['mode']) {
+    const log = captureLogger();
+    const transport = new AmqpTransport({
+      addresses: [`${RABBIT_HOST}:${RABBIT_PORT}`],
+      username: RABBIT_USER,
+      password: RABBIT_PASSWORD,
+      vhost: vhost.name,
+      destination: DEFAULT_BUS_DESTINATION,
+      connectionName: busId,
+      logger: log,
+    });
+    const node = new BusNode({
+      transport,
+      busId,
+      ackEnabled: true,
+      logger: log,
+      signing: new MessageSigning(settings(mode)),
+      droppedMessageLog: { lines: 100, windowMs: 60_000 },
+    });
+    nodes.push(node);
+    const refreshes: RefreshBusEvent[] = [];
+    node.on('refresh', (e) => refreshes.push(e));
+    return { node, refreshes, log };
+  }
+
+  before(async () => {
+    vhost = await createTestVhost();
+    server = member('configserver:8888:srv', 'require').node;
+    strict = member('orders:8080:strict', 'require');
+    mixed = member('billing:8080:mixed', 'sign');
+    await Promise.all(nodes.map((node) => node.start()));
+    raw = await amqplib.connect(vhost.amqpUrl);
+    channel = await raw.createChannel();
+    const { queue } = await channel.assertQueue('', { exclusive: true });
+    await channel.bindQueue(queue, DEFAULT_BUS_DESTINATION, '#');
+    await channel.consume(queue, (msg) => {
+      if (msg) captured.push({ body: msg.content, headers: msg.properties.headers ?? {} });
+    });
+  });
+
+  after(async () => {
+    await raw?.close();
+    await Promise.all(nodes.map((node) => node.close()));
+    await vhost?.remove();
+  });
+
+  const publishRaw = (event: object, headers?: Record<string, string>) =>
+    channel.publish(DEFAULT_BUS_DESTINATION, DEFAULT_BUS_DESTINATION, Buffer.from(JSON.stringify(event)), {
+      contentType: 'application/json',
+      ...(headers ? { headers } : {}),
+    });
+
+  /** A signed refresh from the server, after the forged ones: once it is handled, they have been seen too. */
+  async function signedRefreshHandled(): Promise<RefreshBusEvent> {
+    const e = await server.publishRefresh();
+    await waitFor('the signed refresh at both nodes', () =>
+      [strict, mixed].every((m) => m.refreshes.some((r) => r.id === e.id)),
+    );
+    return e;
+  }
+
+  it('a signed refresh reaches every node, and their signed acks reach the server', async () => {
+    const acks: string[] = [];
+    server.on('ack', (ack) => acks.push(ack.originService));
+    const e = await signedRefreshHandled();
+    await waitFor('both acks', () => acks.length === 2);
+    assert.ok(
+      captured.some((m) => typeof m.headers[SIGNATURE_HEADER] === 'string'),
+      'the header is on the wire',
+    );
+    assert.ok(e.id);
+  });
+
+  it('drops and counts a forged unsigned busrefresh in require mode; a mixed-fleet node obeys it', async () => {
+    const forged = createRefreshEvent('attacker:1:x');
+    publishRaw(forged);
+    await signedRefreshHandled();
+    assert.ok(!strict.refreshes.some((r) => r.id === forged.id), 'require: not obeyed');
+    assert.equal(strict.node.stats.rejected.unsigned, 1);
+    assert.ok(
+      mixed.refreshes.some((r) => r.id === forged.id),
+      'sign: obeyed, as a Spring node would',
+    );
+  });
+
+  it('drops a wrongly signed message everywhere, and a captured signed message sent again', async () => {
+    const forged = createRefreshEvent('attacker:1:y');
+    publishRaw(forged, {
+      [SIGNATURE_HEADER]: new MessageSigning(settings('require', [OLD_KEY])).sign(JSON.stringify(forged))!,
+    });
+    const original = await signedRefreshHandled();
+    for (const m of [strict, mixed]) {
+      assert.ok(!m.refreshes.some((r) => r.id === forged.id));
+      assert.equal(m.node.stats.rejected['bad-signature'], 1);
+    }
+    const copy = captured.find((m) => m.body.toString().includes(original.id));
+    assert.ok(copy, 'the raw consumer saw the signed refresh');
+    channel.publish(DEFAULT_BUS_DESTINATION, DEFAULT_BUS_DESTINATION, copy.body, {
+      contentType: 'application/json',
+      headers: copy.headers,
+    });
+    await signedRefreshHandled();
+    assert.equal(strict.refreshes.filter((r) => r.id === original.id).length, 1);
+    assert.equal(strict.node.stats.rejected.replayed, 1);
+  });
+});
