@@ -35,7 +35,15 @@ try {
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       extends: '../../../tsconfig.base.json',
-      compilerOptions: { noEmit: true, composite: false, declaration: false, declarationMap: false },
+      compilerOptions: {
+        noEmit: true,
+        composite: false,
+        declaration: false,
+        declarationMap: false,
+        // NestJS examples (docs/frameworks.md, packages/nestjs) use the legacy decorators Nest is built on.
+        experimentalDecorators: true,
+        emitDecoratorMetadata: true,
+      },
       files: files.map((f) => f.slice(dir.length + 1)),
     }),
   );

@@ -1,0 +1,41 @@
+// The test application's root module, made per test: where the config server is and where the actuator goes.
+import { ConfbusModule } from '@confbus/nestjs';
+import { silentLogger } from '@confbus/core';
+import { Module, type Type } from '@nestjs/common';
+import { GreetingController } from './greeting.controller.js';
+import { shopNamespace, shopSchema } from './shop-config.js';
+
+export interface ShopAppOptions {
+  readonly serverUrl: string;
+  readonly application: string;
+  readonly cwd: string;
+  readonly actuatorPath?: string;
+}
+
+export function shopAppModule(options: ShopAppOptions): Type<unknown> {
+  @Module({
+    imports: [
+      ConfbusModule.forRootAsync({
+        isGlobal: true,
+        load: [shopNamespace],
+        actuator: { path: options.actuatorPath ?? 'actuator' },
+        useFactory: () => ({
+          schema: shopSchema,
+          start: {
+            args: [
+              `--spring.cloud.config.uri=${options.serverUrl}`,
+              `--spring.application.name=${options.application}`,
+              '--management.endpoints.web.exposure.include=refresh,health,env',
+            ],
+            env: {},
+            cwd: options.cwd,
+            logger: silentLogger,
+          },
+        }),
+      }),
+    ],
+    controllers: [GreetingController],
+  })
+  class ShopAppModule {}
+  return ShopAppModule;
+}
