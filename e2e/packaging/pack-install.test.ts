@@ -30,6 +30,8 @@ const PUBLISHED: Record<string, string> = {
   '@confbus/console': 'packages/console',
   '@confbus/server': 'packages/server',
   '@confbus/client': 'packages/client',
+  '@confbus/nestjs': 'packages/nestjs',
+  '@confbus/openfeature': 'packages/openfeature',
   '@confbus/sample-client': 'examples/sample-client',
   confbus: 'packages/cli',
 };
