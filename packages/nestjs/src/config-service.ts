@@ -31,7 +31,7 @@ export interface ConfigChangeEvent<OldValue = unknown, NewValue = unknown> {
 type Untyped = any;
 
 type InferOption = { readonly infer: true };
-/** With a validated schema (`WasValidated`) a typed path is never undefined. */
+/** With a validated schema (`WasValidated`) a read is never undefined, as `@nestjs/config` types it. */
 type Inferred<K, P extends string, WasValidated extends boolean> = WasValidated extends true
   ? PathValue<K, P>
   : PathValue<K, P> | undefined;
@@ -47,7 +47,7 @@ export class ConfbusConfigService<
 
   /** Each key a refresh changed, with its old and new value (after the refresh is in place). */
   readonly changes$: Observable<ConfigChangeEvent> = this.#changes.asObservable();
-  /** Each refresh that changed something: the changed keys and the new version. */
+  /** Each successful refresh: the keys it changed (none when nothing changed) and the version it brought. */
   readonly refreshes$: Observable<RefreshEvent> = this.#refreshes.asObservable();
 
   constructor(
@@ -60,14 +60,16 @@ export class ConfbusConfigService<
     client.on('refresh', this.#onRefresh);
   }
 
-  get<T = Untyped>(path: string): T | undefined;
-  get<T = Untyped>(path: string, defaultValue: NoInfer<T>): T;
+  // Typed overloads first: a typed call must never fall into an untyped one (which would give `any`).
   get<P extends Path<K>>(path: P, options: InferOption): Inferred<K, P, WasValidated>;
   get<P extends Path<K>>(
     path: P,
     defaultValue: NoInfer<NonNullable<PathValue<K, P>>>,
     options: InferOption,
   ): NonNullable<PathValue<K, P>>;
+  get<T = Untyped>(path: string): WasValidated extends true ? T : T | undefined;
+  /** The default's type is the result's: `{ infer: true }` on a path not in `K` gives that object type, not `any`. */
+  get<T = Untyped>(path: string, defaultValue: T): T;
   get(path: string, defaultOrOptions?: unknown, options?: InferOption): unknown {
     const defaultValue =
       options === undefined && isInferOption(defaultOrOptions) ? undefined : defaultOrOptions;
@@ -75,8 +77,8 @@ export class ConfbusConfigService<
   }
 
   /** Like `get`, but a path that is not set throws `CONFBUS_MISSING_KEY` naming it. */
-  getOrThrow<T = Untyped>(path: string): Exclude<T, undefined>;
   getOrThrow<P extends Path<K>>(path: P, options: InferOption): NonNullable<PathValue<K, P>>;
+  getOrThrow<T = Untyped>(path: string): Exclude<T, undefined>;
   getOrThrow(path: string): unknown {
     const value = this.#lookup(path);
     if (value === undefined) {

@@ -90,12 +90,11 @@ export class ConfbusProvider implements Provider {
     }
   }
 
-  readonly #onRefresh = (_event: RefreshEvent): void => {
+  readonly #onRefresh = (event: RefreshEvent): void => {
     const source = this.#source;
     if (!source) return;
-    const after = flagValues(source.view(), this.#root);
-    const flagsChanged = changedFlags(this.#flags, after);
-    this.#flags = after;
+    // No key changed: no flag did either (a placeholder's target is a key too).
+    const flagsChanged = event.keys.length === 0 ? [] : this.#takeChangedFlags(source);
     if (this.#stale) {
       this.#stale = false;
       this.events.emit(ProviderEvents.Ready, { message: 'Configuration refreshed' });
@@ -108,6 +107,13 @@ export class ConfbusProvider implements Provider {
       });
     }
   };
+
+  #takeChangedFlags(source: FlagSource): string[] {
+    const after = flagValues(source.view(), this.#root);
+    const changed = changedFlags(this.#flags, after);
+    this.#flags = after;
+    return changed;
+  }
 
   readonly #onRefreshError = (error: ConfigClientError): void => {
     this.#stale = true;
