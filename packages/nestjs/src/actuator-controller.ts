@@ -4,20 +4,15 @@
  * Fastify's is `reply.raw`, after `reply.hijack()` so Fastify sends nothing itself). The endpoints, their exposure
  * and their answers are the client's; nothing is re-implemented here.
  */
-import { createManagementHandler, type ConfigClient, type ManagementHandler } from '@confbus/client';
+import { createManagementHandler, type ManagementHandler } from '@confbus/client';
 import { All, Controller, Inject, Req, Res, type Type } from '@nestjs/common';
 import { ApplicationConfig } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CONFBUS_CLIENT_HANDLE, type ClientHandle } from './module-options.js';
+import { CONFBUS_CLIENT_HANDLE, type ActuatorOptions, type ClientHandle } from './module-options.js';
 
 /** Express's request is the IncomingMessage; Fastify's request and reply wrap theirs in `raw`. */
 type PlatformRequest = IncomingMessage & { raw?: IncomingMessage; body?: unknown };
 type PlatformResponse = ServerResponse & { raw?: ServerResponse; hijack?: () => void };
-
-export interface ActuatorControllerOptions {
-  readonly path: string;
-  readonly exposure?: readonly string[];
-}
 
 /**
  * The index, an endpoint, and up to three segments under it (`health/liveness`, `busrefresh/app:**`). Named
@@ -26,7 +21,11 @@ export interface ActuatorControllerOptions {
 const ROUTES = ['', ':endpoint', ':endpoint/:p1', ':endpoint/:p1/:p2', ':endpoint/:p1/:p2/:p3'];
 
 /** A controller class at `path` (the path is a decorator argument, so each module makes its own class). */
-export function actuatorController({ path, exposure }: ActuatorControllerOptions): Type<unknown> {
+export function actuatorController({
+  path = 'actuator',
+  exposure,
+  extraEndpoints,
+}: ActuatorOptions): Type<unknown> {
   const own = `/${path.replace(/^\/+|\/+$/g, '')}`;
 
   @Controller(own)
@@ -60,10 +59,7 @@ export function actuatorController({ path, exposure }: ActuatorControllerOptions
       const base = pathname === prefixed || pathname.startsWith(`${prefixed}/`) ? prefixed : own;
       let handler = this.#handlers.get(base);
       if (!handler) {
-        handler = createManagementHandler(
-          this.handle.client as ConfigClient,
-          exposure ? { basePath: base, exposure } : { basePath: base },
-        );
+        handler = createManagementHandler(this.handle.client, { basePath: base, exposure, extraEndpoints });
         this.#handlers.set(base, handler);
       }
       return handler;

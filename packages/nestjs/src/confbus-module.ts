@@ -80,9 +80,7 @@ function assemble(shape: ConfbusModuleShape, optionsProvider: Provider): Dynamic
     module: ConfbusModule,
     global: shape.isGlobal ?? false,
     providers,
-    controllers: actuator
-      ? [actuatorController({ path: actuator.path ?? 'actuator', exposure: actuator.exposure })]
-      : [],
+    controllers: actuator ? [actuatorController(actuator)] : [],
     exports: [
       ConfigClient,
       ConfbusConfigService,

@@ -7,6 +7,7 @@ export {
 } from './config-service.js';
 export type { Path, PathValue } from './config-paths.js';
 export type {
+  ActuatorOptions,
   ConfbusClientOptions,
   ConfbusModuleAsyncOptions,
   ConfbusModuleOptions,

@@ -1,5 +1,10 @@
 /** What `ConfbusModule.forRoot` / `forRootAsync` take, and the module's internal injection tokens. */
-import type { ConfigClient, ConfigClientOptions, ConfigSchema } from '@confbus/client';
+import type {
+  ConfigClient,
+  ConfigClientOptions,
+  ConfigSchema,
+  ManagementHandlerOptions,
+} from '@confbus/client';
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from '@nestjs/common';
 import type { ConfigNamespace } from './register-as.js';
 
@@ -30,7 +35,17 @@ export interface ConfbusModuleShape {
    * The client's actuator endpoints (`refresh`, `health`, `env`, … as `management.endpoints.web.exposure.include`
    * exposes them) as a controller at `path` (default `actuator`, under the global prefix); `false`: none.
    */
-  readonly actuator?: false | { readonly path?: string; readonly exposure?: readonly string[] };
+  readonly actuator?: false | ActuatorOptions;
+}
+
+/** Where the actuator controller goes and what it answers (the client's `createManagementHandler` options). */
+export interface ActuatorOptions {
+  /** Default `actuator`, under the application's global prefix. */
+  readonly path?: string;
+  /** Endpoint ids that answer (`*` = all); default `management.endpoints.web.exposure.include`. */
+  readonly exposure?: ManagementHandlerOptions['exposure'];
+  /** More endpoints by id (subject to exposure); they may replace a built-in one. */
+  readonly extraEndpoints?: ManagementHandlerOptions['extraEndpoints'];
 }
 
 export interface ConfbusModuleOptions<T = unknown> extends ConfbusClientOptions<T>, ConfbusModuleShape {}

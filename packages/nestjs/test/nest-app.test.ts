@@ -80,13 +80,30 @@ describe('a NestJS application configured by confbus server', () => {
         };
         assert.ok(env.propertySources.some((source) => source.name.includes(`${application}.yml`)));
         const index = (await getJson(`${url}/actuator`)).body as { _links: Record<string, unknown> };
-        assert.deepEqual(Object.keys(index._links).sort(), ['env', 'health', 'refresh', 'self']);
+        assert.deepEqual(Object.keys(index._links).sort(), ['echo', 'env', 'health', 'refresh', 'self']);
         assert.equal((await getJson(`${url}/actuator/prometheus`)).status, 404, 'not exposed');
         assert.equal((await getJson(`${url}/actuator/refresh`)).status, 405, 'refresh is POST only');
         const sub = await getJson(`${url}/actuator/env/some.key`);
         assert.deepEqual(
           [sub.status, (sub.body as { message: string }).message],
           [404, 'No management endpoint is exposed at /actuator/env/some.key'],
+        );
+      });
+
+      it("serves the application's own endpoint with the JSON body the platform parsed", async () => {
+        const post = (body: string) =>
+          fetch(`${url}/actuator/echo`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          });
+        const echoed = await post('{"message":"hi","n":[1,2]}');
+        assert.deepEqual([echoed.status, await echoed.json()], [200, { message: 'hi', n: [1, 2] }]);
+        const refused = await post('{"other":1}');
+        assert.equal(refused.status, 422);
+        assert.match(
+          ((await refused.json()) as { message: string }).message,
+          /needs a JSON body with a message/,
         );
       });
 
