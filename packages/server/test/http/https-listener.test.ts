@@ -11,7 +11,7 @@ import { keytoolAvailable } from '@confbus/testkit/key-stores';
 import { type TempDir, makeTempDir } from '@confbus/testkit/temp-dir';
 import { type IssuedCertificate, TlsAuthority } from '@confbus/testkit/tls-authority';
 import { waitFor } from '@confbus/testkit/wait-for';
-import { type TestServer, startTestServer } from '../server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 let dir: TempDir;
 let ca: TlsAuthority;
@@ -68,7 +68,7 @@ function servedFingerprint(base: string): Promise<string> {
 }
 
 async function withServer(settings: Record<string, string>, body: (server: TestServer) => Promise<void>) {
-  const server = await startTestServer({ 'confbus.server.sample-repository': 'true', ...settings });
+  const server = await startGitTestServer({ 'confbus.server.sample-repository': 'true', ...settings });
   try {
     await body(server);
   } finally {
@@ -200,7 +200,7 @@ describe('HTTPS listener', () => {
 
 describe('HTTPS settings errors', () => {
   const startFails = async (settings: Record<string, string>, message: RegExp) =>
-    assert.rejects(startTestServer({ 'confbus.server.sample-repository': 'true', ...settings }), message);
+    assert.rejects(startGitTestServer({ 'confbus.server.sample-repository': 'true', ...settings }), message);
 
   it('names the setting of a missing file, a wrong password, a missing companion', async () => {
     await startFails(
