@@ -36,6 +36,7 @@ export function createBusTransport(settings: BusTransportSettings, context: Tran
     username: broker.username,
     password: broker.password,
     vhost: broker.virtualHost,
+    ...(broker.tls === undefined ? {} : { tls: broker.tls }),
     connectionName: `confbus ${context.busId}`,
     ...(context.ackRoutingKey === undefined ? {} : { ackRoutingKey: context.ackRoutingKey }),
   });

@@ -177,3 +177,4 @@ export {
   type BusSigningMode,
   type BusSigningSettings,
 } from './settings/bus-signing-settings.js';
+export type { BrokerTls } from './settings/broker-tls-settings.js';

@@ -83,13 +83,27 @@ describe('bus transport settings', () => {
     });
   });
 
-  it('refuses an amqps:// address rather than connecting without TLS, naming no credentials', () => {
+  it('reads an amqps:// address as TLS on port 5671; mixed with amqp:// it is refused naming no credentials', () => {
+    const transport = readBusSettings(
+      settings([
+        '--spring.cloud.bus.enabled=true',
+        '--spring.rabbitmq.addresses=amqps://app:s3cret@rabbit.internal',
+      ]),
+    ).transport;
+    assert.ok(transport.binder === 'rabbit');
+    assert.deepEqual(transport.rabbit.addresses, ['rabbit.internal:5671']);
+    assert.equal(transport.rabbit.password, 's3cret');
+    assert.equal(transport.rabbit.tls?.verifyHostname, true);
     assert.throws(
       () =>
-        readBusSettings(settings(['--spring.rabbitmq.addresses=amqps://app:s3cret@rabbit.internal:5671'])),
+        readBusSettings(
+          settings([
+            '--spring.rabbitmq.addresses=amqps://app:s3cret@rabbit.internal,amqp://app:s3cret@other',
+          ]),
+        ),
       (error: unknown) =>
         error instanceof SettingsError &&
-        /amqps:\/\/ \(TLS\) address; confbus connects to RabbitMQ without TLS/.test(error.message) &&
+        /mixes amqp:\/\/ and amqps:\/\//.test(error.message) &&
         !error.message.includes('s3cret'),
     );
   });

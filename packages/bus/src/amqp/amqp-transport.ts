@@ -4,10 +4,18 @@
  * node sees every event. rabbitmq-client re-declares all of it after a reconnect.
  */
 import { randomUUID } from 'node:crypto';
-import { type BusEvent, type Logger, ConfbusError, PRESENCE_EVENT_TYPE, isAckEvent } from '@confbus/core';
+import {
+  type BrokerTls,
+  type BusEvent,
+  type Logger,
+  ConfbusError,
+  PRESENCE_EVENT_TYPE,
+  isAckEvent,
+} from '@confbus/core';
 import { Connection, type AsyncMessage, type Consumer, type Publisher } from 'rabbitmq-client';
 import { busErrors } from '../errors.js';
 import { describeError } from '../redact.js';
+import { brokerTlsOptions } from '../tls/broker-tls.js';
 import { SIGNATURE_HEADER } from '../signing/message-signing.js';
 import type { BusTransport, InboundBody, InboundMessage, TransportListener } from '../transport.js';
 
@@ -31,6 +39,8 @@ export interface AmqpTransportOptions {
   readonly ackRoutingKey?: string;
   /** Reconnect backoff: first step and ceiling in ms (default 1000 and 30000). */
   readonly reconnectDelayMs?: { readonly min: number; readonly max: number };
+  /** TLS to the broker (spring.rabbitmq.ssl.*, amqps:// addresses); absent: a plain connection. */
+  readonly tls?: BrokerTls;
   readonly logger: Logger;
 }
 
@@ -58,12 +68,19 @@ export class AmqpTransport implements BusTransport {
   }
 
   get details(): Readonly<Record<string, unknown>> {
-    return { queue: this.queueName, addresses: this.#options.addresses };
+    return {
+      queue: this.queueName,
+      addresses: this.#options.addresses,
+      tls: this.#options.tls !== undefined,
+    };
   }
 
-  start(listener: TransportListener): Promise<void> {
+  async start(listener: TransportListener): Promise<void> {
     const o = this.#options;
+    // A store that cannot be opened fails the start (unlike an unreachable broker, retrying cannot help).
+    const tls = o.tls === undefined ? undefined : await brokerTlsOptions(o.tls);
     const connection = new Connection({
+      ...(tls === undefined ? {} : { tls }),
       hosts: [...o.addresses],
       username: o.username,
       password: o.password,
@@ -111,7 +128,7 @@ export class AmqpTransport implements BusTransport {
     this.#publisher.on('retry', (err: unknown) => {
       o.logger.warn({ err: this.describeError(err) }, 'bus publish failed, retrying');
     });
-    return firstOutcome;
+    await firstOutcome;
   }
 
   async send(event: BusEvent, body: string, signature?: string): Promise<void> {

@@ -4,10 +4,12 @@
  * binder as docs/bus-kafka.md describes; @confbus/bus builds a node from it (busNodeFromSettings). Pure: the
  * client reads them at start even with the bus off, without loading @confbus/bus or a broker client.
  */
+import { type BrokerTls, readRabbitTls } from './broker-tls-settings.js';
 import { type BusSigningSettings, readBusSigningSettings } from './bus-signing-settings.js';
 import { SettingsError, type Settings } from './settings.js';
 
 const DEFAULT_AMQP_PORT = 5672;
+const DEFAULT_AMQPS_PORT = 5671;
 const DEFAULT_KAFKA_PORT = 9092;
 
 /** Spring Cloud Stream's binder names. */
@@ -19,6 +21,8 @@ export interface BrokerConnection {
   readonly username: string;
   readonly password: string;
   readonly virtualHost: string;
+  /** TLS (spring.rabbitmq.ssl.*, amqps:// addresses); undefined for a plain connection. */
+  readonly tls?: BrokerTls;
 }
 
 /** What every bus member, server and client alike, is built from. */
@@ -140,19 +144,33 @@ export function brokerConnection(settings: Settings): BrokerConnection {
   let username = settings.string('spring.rabbitmq.username');
   let password = settings.string('spring.rabbitmq.password');
   let virtualHost = settings.string('spring.rabbitmq.virtual-host');
-  let addresses = [`${settings.string('spring.rabbitmq.host')}:${settings.number('spring.rabbitmq.port')}`];
   const listed = settings.list('spring.rabbitmq.addresses');
-  if (listed.length > 0) {
+  const parsed = listed.map((entry) => parseAddress(entry));
+  const secure = new Set(parsed.map((address) => address.secure));
+  if (secure.size > 1) {
+    throw new SettingsError(
+      'spring.rabbitmq.addresses mixes amqp:// and amqps:// addresses: TLS is one setting for every node',
+      'spring.rabbitmq.addresses',
+      settings.sourceOf('spring.rabbitmq.addresses') ?? 'default',
+    );
+  }
+  const tls = readRabbitTls(settings, parsed.length > 0 ? parsed[0]!.secure : undefined);
+  // As Spring Boot: with TLS on and no port given, 5671.
+  const port =
+    tls && settings.sourceOf('spring.rabbitmq.port') === 'default'
+      ? DEFAULT_AMQPS_PORT
+      : settings.number('spring.rabbitmq.port');
+  let addresses = [`${settings.string('spring.rabbitmq.host')}:${port}`];
+  if (parsed.length > 0) {
     addresses = [];
-    for (const entry of listed) {
-      const parsed = parseAddress(entry);
-      addresses.push(parsed.address);
-      if (parsed.username !== undefined) username = parsed.username;
-      if (parsed.password !== undefined) password = parsed.password;
-      if (parsed.virtualHost !== undefined) virtualHost = parsed.virtualHost;
+    for (const entry of parsed) {
+      addresses.push(entry.address ?? `${entry.host}:${tls ? DEFAULT_AMQPS_PORT : DEFAULT_AMQP_PORT}`);
+      if (entry.username !== undefined) username = entry.username;
+      if (entry.password !== undefined) password = entry.password;
+      if (entry.virtualHost !== undefined) virtualHost = entry.virtualHost;
     }
   }
-  return { addresses, username, password, virtualHost };
+  return { addresses, username, password, virtualHost, ...(tls ? { tls } : {}) };
 }
 
 export interface KafkaBusSettings {
@@ -183,7 +201,11 @@ export function busTransportSettings(settings: Settings, destination: string): B
 }
 
 interface ParsedAddress {
-  address: string;
+  /** `host:port`, or only the host when no port was written (the default depends on TLS). */
+  address?: string;
+  host: string;
+  /** amqps:// */
+  secure: boolean;
   username?: string;
   password?: string;
   virtualHost?: string;
@@ -191,9 +213,9 @@ interface ParsedAddress {
 
 function parseAddress(entry: string): ParsedAddress {
   if (!/^amqps?:\/\//i.test(entry)) {
-    const address = entry.includes(':') ? entry : `${entry}:${DEFAULT_AMQP_PORT}`;
-    if (!/^[^\s:/@]+:\d+$/.test(address)) throw badAddress(entry);
-    return { address };
+    if (!/^[^\s:/@]+(:\d+)?$/.test(entry)) throw badAddress(entry);
+    const [host = entry] = entry.split(':');
+    return { host, secure: false, ...(entry.includes(':') ? { address: entry } : {}) };
   }
   let url: URL;
   try {
@@ -201,16 +223,12 @@ function parseAddress(entry: string): ParsedAddress {
   } catch {
     throw badAddress(entry);
   }
-  // TLS to the broker is not implemented: an amqps:// address must not quietly become a plain connection
-  // (its credentials would cross the network in clear).
-  if (url.protocol.toLowerCase() === 'amqps:') {
-    throw new SettingsError(
-      `spring.rabbitmq.addresses: '${url.hostname}' is an amqps:// (TLS) address; confbus connects to RabbitMQ without TLS (reach the broker over a trusted network or a TLS tunnel, with amqp://)`,
-      'spring.rabbitmq.addresses',
-      'argument',
-    );
-  }
-  const result: ParsedAddress = { address: `${url.hostname}:${url.port || DEFAULT_AMQP_PORT}` };
+  const secure = url.protocol.toLowerCase() === 'amqps:';
+  const result: ParsedAddress = {
+    host: url.hostname,
+    secure,
+    address: `${url.hostname}:${url.port || (secure ? DEFAULT_AMQPS_PORT : DEFAULT_AMQP_PORT)}`,
+  };
   if (url.username) result.username = decodeURIComponent(url.username);
   if (url.password) result.password = decodeURIComponent(url.password);
   if (url.pathname.length > 1) result.virtualHost = decodeURIComponent(url.pathname.slice(1));

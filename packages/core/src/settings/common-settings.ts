@@ -1,4 +1,5 @@
 /** Settings every confbus role shares: where the settings file is, logging, the bus and the broker. */
+import { rabbitTlsSettingSpecs } from './broker-tls-settings.js';
 import { busSigningSettingSpecs } from './bus-signing-settings.js';
 import type { SettingSpec } from './setting-spec.js';
 
@@ -97,6 +98,7 @@ export const busSettingSpecs: readonly SettingSpec[] = [
     description:
       'Comma list of host[:port] or amqp://user:password@host:port/vhost entries (a cluster); overrides host and port',
   },
+  ...rabbitTlsSettingSpecs,
   {
     key: 'spring.cloud.stream.default-binder',
     type: 'string',

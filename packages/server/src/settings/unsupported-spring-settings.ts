@@ -114,7 +114,7 @@ export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
   warn('management.tracing', 'confbus does not export traces.', true),
   refuse(
     'spring.rabbitmq.ssl',
-    'confbus connects to RabbitMQ without TLS; reach the broker over a trusted network or a TLS tunnel.',
+    'confbus reads the spring.rabbitmq.ssl keys docs/settings.md lists (no bundle or key manager algorithms); this one would go unused.',
     true,
   ),
   ...[
