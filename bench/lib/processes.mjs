@@ -98,7 +98,7 @@ export async function startConfbusServer({ uri, basedir, refreshRate, extraArgs 
       } catch {
         return undefined;
       }
-      const m = typeof msg === 'string' && /^Config server listening on (http:\/\/\S+)/.exec(msg);
+      const m = typeof msg === 'string' && /^Config server listening on (https?:\/\/\S+)/.exec(msg);
       return m ? m[1].replace(/\/$/, '') : undefined;
     },
   });
