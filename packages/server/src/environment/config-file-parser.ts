@@ -31,14 +31,23 @@ export interface ConfigFileParserOptions {
 export class ConfigFileParser {
   constructor(private readonly options: ConfigFileParserOptions) {}
 
+  /** Largest file parsed: a reader refuses larger ones before reading them (tooLarge). */
+  get maxFileBytes(): number {
+    return this.options.maxFileBytes;
+  }
+
+  /** The answer for a file of `bytes` over maxFileBytes. */
+  tooLarge(path: string, bytes: number): ConfbusError {
+    const { maxFileBytes } = this.options;
+    return new ConfbusError(
+      coreErrors.CONFBUS_CONFIG_LIMIT,
+      `${path}: the file is ${bytes} bytes, more than confbus.server.max-file-bytes (${maxFileBytes})`,
+    );
+  }
+
   async parse(path: string, bytes: Buffer): Promise<ConfigDocument[]> {
     const { maxFileBytes, maxFileDocuments } = this.options;
-    if (bytes.length > maxFileBytes) {
-      throw new ConfbusError(
-        coreErrors.CONFBUS_CONFIG_LIMIT,
-        `${path}: the file is ${bytes.length} bytes, more than confbus.server.max-file-bytes (${maxFileBytes})`,
-      );
-    }
+    if (bytes.length > maxFileBytes) throw this.tooLarge(path, bytes.length);
     // A small YAML file with anchors can still expand (aliases): it goes to the worker too.
     const mayExpand = !path.toLowerCase().endsWith('.properties') && bytes.includes(0x26 /* & */);
     if (bytes.length <= INLINE_BYTES && !mayExpand)

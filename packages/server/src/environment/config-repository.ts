@@ -25,9 +25,24 @@ export interface ConfigRepository {
    */
   resolveFetched?(label: string | null): Promise<ResolvedRevision>;
   listFiles(commit: string): Promise<readonly string[]>;
-  readFile(commit: string, path: string): Promise<Buffer | undefined>;
+  /**
+   * The content of `path` at `commit`, undefined when there is no such file. With `maxBytes`, a larger file (by the
+   * size the repository knows before reading it, git's object header) throws FileTooLargeError without being read.
+   */
+  readFile(commit: string, path: string, maxBytes?: number): Promise<Buffer | undefined>;
   /** Optional: path → content id, so a file unchanged since an earlier commit is not parsed again. */
   blobIds?(commit: string): Promise<ReadonlyMap<string, string>>;
   /** Optional: the property-source name of a file (the native backend's `file:/abs/path`); default `<uri>/<path>`. */
   displayNameOf?(path: string): string;
+}
+
+/** A file over the `maxBytes` of a readFile(): refused by its announced size, before any of it was read. */
+export class FileTooLargeError extends Error {
+  override readonly name = 'FileTooLargeError';
+  constructor(
+    readonly path: string,
+    readonly bytes: number,
+  ) {
+    super(`${path} is ${bytes} bytes`);
+  }
 }

@@ -5,7 +5,7 @@
  * files a push changed parse: the environments rebuilt after the push then find those files parsed already.
  */
 import type { ConfigFileParser } from './config-file-parser.js';
-import type { ConfigRepository } from './config-repository.js';
+import { type ConfigRepository, FileTooLargeError } from './config-repository.js';
 import type { EnvironmentCaches, ParsedFile } from './environment-caches.js';
 import { parsedDocumentsBytes } from './memory-estimates.js';
 
@@ -41,11 +41,17 @@ export class ParsedFiles {
     const { parsed } = this.options.caches;
     const cached = parsed.get(key);
     if (cached) return cached;
-    const bytes = await this.options.repository.readFile(commit, path);
+    const { parser } = this.options;
+    // Refused by the size the repository announces: a file over the limit is never read into memory.
+    const bytes = await this.options.repository
+      .readFile(commit, path, parser.maxFileBytes)
+      .catch((error: unknown) => {
+        throw error instanceof FileTooLargeError ? parser.tooLarge(path, error.bytes) : error;
+      });
     this.parses++;
     let file: ParsedFile = { documents: [], bytes: 0, weight: 0 };
     if (bytes !== undefined) {
-      const documents = await this.options.parser.parse(path, bytes);
+      const documents = await parser.parse(path, bytes);
       file = { documents, bytes: bytes.length, weight: parsedDocumentsBytes(bytes.length, documents) };
     }
     parsed.set(key, file);

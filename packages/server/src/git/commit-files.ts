@@ -1,6 +1,7 @@
 // The files of a commit: the list (one `git ls-tree` per commit, cached: commits never change) and their
 // contents (through the long-lived cat-file reader). Hidden paths (the server's own settings file when the
 // upstream's work tree holds it) are in no list and read as missing, at every commit.
+import { FileTooLargeError } from '../environment/config-repository.js';
 import { LruCache } from '../environment/lru-cache.js';
 import type { CatFileBatch } from './cat-file-batch.js';
 import type { MirrorGit } from './mirror-git.js';
@@ -39,8 +40,11 @@ export class CommitFiles {
     return (await this.tree(commit)).ids;
   }
 
-  /** Content of `path` at `commit`, or undefined when there is no such file. */
-  async readFile(commit: string, path: string): Promise<Buffer | undefined> {
+  /**
+   * Content of `path` at `commit`, or undefined when there is no such file; over `maxBytes` (by the size git
+   * announces before the content), FileTooLargeError, the content skipped unread.
+   */
+  async readFile(commit: string, path: string, maxBytes?: number): Promise<Buffer | undefined> {
     assertCommitId(commit);
     const clean = path.replace(/^\/+/, '');
     // Newlines would split the batch request; "." and ".." make git resolve relative to a working tree.
@@ -51,8 +55,10 @@ export class CommitFiles {
     // `<commit>:<path>` by reading the commit's trees again for each request, which in a root of 10,000 files cost
     // 0.8 ms a file (8 s for all of them, against 15 ms by id).
     const id = this.trees.get(commit)?.ids.get(clean);
-    const object = await this.reader.read(id ?? `${commit}:${clean}`);
-    return object?.type === 'blob' ? object.content : undefined;
+    const object = await this.reader.read(id ?? `${commit}:${clean}`, maxBytes);
+    if (object?.type !== 'blob') return undefined;
+    if (object.content === undefined) throw new FileTooLargeError(clean, object.size);
+    return object.content;
   }
 
   private async tree(commit: string): Promise<Tree> {

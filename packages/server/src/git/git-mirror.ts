@@ -250,9 +250,9 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     return this.files.blobIds(commit);
   }
 
-  /** Content of `path` at `commit`, or undefined when there is no such file. */
-  readFile(commit: string, path: string): Promise<Buffer | undefined> {
-    return this.files.readFile(commit, path);
+  /** Content of `path` at `commit`, or undefined when there is no such file (see ConfigRepository.readFile). */
+  readFile(commit: string, path: string, maxBytes?: number): Promise<Buffer | undefined> {
+    return this.files.readFile(commit, path, maxBytes);
   }
 
   health(): MirrorHealth {

@@ -67,7 +67,7 @@ export class LabelResolver {
     const known = this.commits.get(key);
     if (known !== undefined) return known;
     // Peel to a commit: a tree or blob id is not a usable label. Ambiguous abbreviations answer "missing".
-    const object = await this.reader.read(`${key}^{commit}`);
+    const object = await this.reader.read(`${key}^{commit}`, 0); // its id and type: no content
     if (object?.type !== 'commit') return undefined;
     this.commits.set(key, object.oid);
     return object.oid;

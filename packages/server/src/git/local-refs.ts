@@ -4,6 +4,9 @@ import type { CatFileBatch } from './cat-file-batch.js';
 import type { MirrorGit } from './mirror-git.js';
 import { FOR_EACH_REF_FORMAT, parseForEachRef, type RefSnapshot } from './refs.js';
 
+/** Larger objects behind a moved ref are typed without their content (a tag this large: for-each-ref peels it). */
+const REF_OBJECT_MAX_BYTES = 1 << 20;
+
 const NO_REFS: ReadonlyMap<string, string> = new Map();
 
 export class LocalRefs {
@@ -53,8 +56,9 @@ export class LocalRefs {
     for (const [ref, oid] of listed) {
       if (before.raw.get(ref) === oid) continue;
       raw.set(ref, oid);
-      const object = await this.reader.read(oid);
-      if (object === undefined) return this.load();
+      // Only a tag's header is needed: a ref to a large blob must not bring the blob into memory.
+      const object = await this.reader.read(oid, REF_OBJECT_MAX_BYTES);
+      if (object === undefined || (object.type === 'tag' && object.content === undefined)) return this.load();
       if (ref.startsWith('refs/heads/')) {
         const name = ref.slice('refs/heads/'.length);
         if (object.type === 'commit') branches.set(name, oid);
@@ -62,7 +66,7 @@ export class LocalRefs {
       } else if (ref.startsWith('refs/tags/')) {
         const name = ref.slice('refs/tags/'.length);
         // As for-each-ref's %(*objectname): an annotated tag is peeled once; tags of non-commits are left out.
-        const target = object.type === 'tag' ? taggedCommit(object.content) : undefined;
+        const target = object.type === 'tag' && object.content ? taggedCommit(object.content) : undefined;
         const commit = object.type === 'commit' ? oid : target;
         if (commit !== undefined) tags.set(name, commit);
         else tags.delete(name);
