@@ -14,6 +14,7 @@ import {
   validateApplicationName,
   validateProfile,
 } from '@confbus/core';
+import { antMatch } from '@confbus/core/internal';
 import type { ConfigRepository } from '../environment/config-repository.js';
 import { LruCache } from '../environment/lru-cache.js';
 import { directoriesOf } from '../environment/search-directories.js';
@@ -127,45 +128,52 @@ export class ApplicationCatalogue {
   }
 }
 
-/** The root, plus every directory a search path names (placeholders and Ant wildcards matched against the tree). */
+/**
+ * The root, plus every directory a search path names: placeholders and Ant wildcards matched against the tree as
+ * the environment endpoints match them (core's linear antMatch: directory names come from the repository, so no
+ * backtracking RegExp meets them; `{application}`, `{profile}` and `{label}` match like `*`).
+ */
 export function searchedDirectories(
   patterns: readonly string[],
   tree: ReadonlySet<string>,
 ): SearchedDirectory[] {
   const out = new Map<string, SearchedDirectory>([['', { dir: '' }]]);
+  const dirs = [...tree].sort();
   for (const raw of patterns) {
     const pattern = raw.replace(/^\/+|\/+$/g, '');
     if (pattern === '' || pattern.split('/').some((part) => part === '..' || part === '.')) continue;
-    const matcher = patternRegex(pattern);
-    for (const dir of [...tree].sort()) {
-      const match = matcher.exec(dir);
-      if (!match || out.has(dir)) continue;
-      const application = match.groups?.application;
+    const applicationOf = applicationReader(pattern);
+    for (const dir of dirs) {
+      if (out.has(dir) || !antMatch(pattern, dir, '/')) continue;
+      const application = applicationOf(dir);
       out.set(dir, application === undefined ? { dir } : { dir, application });
     }
   }
   return [...out.values()];
 }
 
-/** `{application}` captures one path segment; `{profile}`, `{label}` and `*` match one, `**` any number. */
-function patternRegex(pattern: string): RegExp {
-  let re = '';
-  let captured = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const rest = pattern.slice(i);
-    const placeholder = /^\{(application|profile|label)\}/.exec(rest);
-    if (placeholder) {
-      re += placeholder[1] === 'application' && !captured ? '(?<application>[^/]+)' : '[^/]+';
-      captured ||= placeholder[1] === 'application';
-      i += placeholder[0].length - 1;
-    } else if (rest.startsWith('**')) {
-      re += '.*';
-      i++;
-    } else if (rest.startsWith('*')) re += '[^/]*';
-    else if (rest.startsWith('?')) re += '[^/]';
-    else re += (pattern[i] as string).replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
+/**
+ * Reads the `{application}` of a directory the pattern matched: the path segment at the placeholder's place
+ * (counted from the end when a `**` comes before it), less the segment's literal text around the placeholder.
+ * Undefined when the pattern has none, or its place or the text around it is itself a wildcard.
+ */
+function applicationReader(pattern: string): (dir: string) => string | undefined {
+  const segments = pattern.split('/');
+  const at = segments.findIndex((segment) => segment.includes('{application}'));
+  const segment = segments[at];
+  if (segment === undefined) return () => undefined;
+  const [prefix = '', suffix = ''] = segment.split('{application}');
+  const doubleStarBefore = segments.slice(0, at).includes('**');
+  const doubleStarAfter = segments.slice(at + 1).includes('**');
+  if (/[*?{}]/.test(prefix + suffix) || (doubleStarBefore && doubleStarAfter)) return () => undefined;
+  const fromEnd = segments.length - at;
+  return (dir) => {
+    const parts = dir.split('/');
+    const part = doubleStarBefore ? parts[parts.length - fromEnd] : parts[at];
+    if (part === undefined || !part.startsWith(prefix) || !part.endsWith(suffix)) return undefined;
+    const application = part.slice(prefix.length, part.length - suffix.length);
+    return application === '' ? undefined : application;
+  };
 }
 
 function classify(
