@@ -1,7 +1,14 @@
 /** Spring's EnvironmentPrefixHelperTests, case for case, plus the quirks kept on purpose. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addPrefixes, encryptorKeys, stripPrefixes } from '../src/encryption/cipher-prefixes.js';
+import { runWithDeadline } from '@confbus/testkit/deadline';
+import { picker } from '@confbus/testkit/fuzz';
+import {
+  addPrefixes,
+  encryptorKeys,
+  stripPrefixes,
+  withoutFirstPrefix,
+} from '../src/encryption/cipher-prefixes.js';
 import { carriesKeySecret } from '../src/encryption/cipher-text.js';
 
 describe('cipher text prefixes (EnvironmentPrefixHelper)', () => {
@@ -63,5 +70,61 @@ describe('cipher text prefixes (EnvironmentPrefixHelper)', () => {
     assert.equal(carriesKeySecret('{secret:pw}ab12'), false);
     assert.equal(carriesKeySecret('{cipher}{plain}{secret:pw}ab12'), false);
     assert.equal(carriesKeySecret(42), false);
+  });
+});
+
+// Spring's regular expressions, as the prefixes were read with before: the oracle the scans must agree with.
+const ANY = '[^\\n\\r\\u0085\\u2028\\u2029]';
+const ORACLE_NAME = new RegExp(`\\{name:${ANY}*\\}`);
+const ORACLE_PROFILES = new RegExp(`\\{profiles:${ANY}*\\}`);
+const ORACLE_LEADING = new RegExp(`^(?:\\{${ANY}*?:${ANY}*?\\})+`);
+
+describe('cipher text prefixes, read in linear time', () => {
+  it('agree with Spring’s regular expressions on 20,000 seeded texts', () => {
+    const pick = picker(23);
+    const parts = [
+      '{',
+      '}',
+      ':',
+      '{name:',
+      '{profiles:',
+      '{key:',
+      '{plain}',
+      'a',
+      'n',
+      '\n',
+      '\r',
+      '\u2028',
+      ' ',
+      'x}',
+    ];
+    for (let i = 0; i < 20_000; i++) {
+      const text = Array.from({ length: pick.int(0, 12) }, () => pick.pick(parts)).join('');
+      const stripped = text.includes('}')
+        ? text.includes('{plain}')
+          ? text.slice(text.indexOf('{plain}') + '{plain}'.length)
+          : text.replace(ORACLE_LEADING, '')
+        : text;
+      assert.equal(stripPrefixes(text), stripped, JSON.stringify(text));
+      assert.equal(withoutFirstPrefix(text, 'name'), text.replace(ORACLE_NAME, ''), JSON.stringify(text));
+      assert.equal(
+        withoutFirstPrefix(text, 'profiles'),
+        text.replace(ORACLE_PROFILES, ''),
+        JSON.stringify(text),
+      );
+    }
+  });
+
+  it('hostile texts (96 K characters of `{name:`, a `{` and colons) take linear time', async () => {
+    const module = new URL('../dist/encryption/cipher-prefixes.js', import.meta.url).href;
+    const outcome = await runWithDeadline<number[]>(
+      `const { encryptorKeys, stripPrefixes } = await import(${JSON.stringify(module)});
+       const texts = ['{name:'.repeat(16000), '{profiles:'.repeat(10000), '{' + ':'.repeat(200000),
+         '{a:b}'.repeat(20000) + '{' + ':'.repeat(100000) + '}'];
+       return texts.map((t) => encryptorKeys('app', 'dev', t).size + stripPrefixes(t).length);`,
+      20_000,
+    );
+    assert.ok(outcome.done, 'reading hostile prefixes was still running after 20 s');
+    assert.equal(outcome.value.length, 4);
   });
 });
