@@ -6,8 +6,11 @@
 //   - a large YAML file (many keys) served by a real server (GET /big/default);
 //   - a large multi-document YAML file;
 //   - files just within the default limits (max-file-bytes 1 MiB, max-file-documents 1,000), on a server with
-//     the default settings, requested as JSON, v2 JSON and a rendered .yml.
-// Each row: the HTTP status (or the match result), the longest stall, and the wall time of the request.
+//     the default settings, requested as JSON, v2 JSON and a rendered .yml, one at a time and four at once;
+//   - a 9 MB YAML file (issue #23): over max-file-bytes, refused by the size git announces before it is read,
+//     requested ten times, two at a time.
+// Each row: the HTTP status (or the match result), the longest stall, the slowest answer of /actuator/health asked
+// in a loop meanwhile (rows on the default-limits server), and the wall time of the request.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
 import { matchesServicePattern, resolveSettings } from '@confbus/core';
@@ -20,17 +23,29 @@ const { fetch } = globalThis;
 const rows = [];
 const ms = (n) => `${n.toFixed(0)} ms`;
 
-async function measure(name, action) {
+/** With `healthOf` (a server's base URL), GET /actuator/health is asked in a loop meanwhile: its slowest answer. */
+async function measure(name, action, healthOf) {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
   // Let the monitor's timer start before the work.
   await new Promise((resolve) => setTimeout(resolve, 20));
   const started = performance.now();
-  const outcome = await action();
+  let done = false;
+  let slowestHealth = 0;
+  const probing = (async () => {
+    while (healthOf !== undefined && !done) {
+      const asked = performance.now();
+      await (await fetch(`${healthOf}/actuator/health`)).arrayBuffer();
+      slowestHealth = Math.max(slowestHealth, performance.now() - asked);
+    }
+  })();
+  const outcome = await action().finally(() => (done = true));
   const wall = performance.now() - started;
+  await probing;
   await new Promise((resolve) => setTimeout(resolve, 20));
   histogram.disable();
-  rows.push({ name, outcome: String(outcome), stall: ms(histogram.max / 1e6), wall: ms(wall) });
+  const health = healthOf === undefined ? '' : ms(slowestHealth);
+  rows.push({ name, outcome: String(outcome), stall: ms(histogram.max / 1e6), health, wall: ms(wall) });
 }
 
 const BUS_ID = 'sample:dev:8081:0123456789abcdef0123456789abcdef';
@@ -72,6 +87,7 @@ const files = {
   'docs.yml': manyDocuments(20_000),
   'nearkeys.yml': bigYaml(25_000),
   'neardocs.yml': documentsOfKeys(1_000, 25),
+  'nine.yml': bigYaml(220_000),
 };
 const repo = await createConfigRepo(temp.path, 'hostile', files);
 const repoUrl = `file://${repo.path}`;
@@ -99,7 +115,7 @@ async function startServer(name, extraArgs) {
     return response.status;
   };
   await get('/warmup/default');
-  return { server, get };
+  return { server, get, base };
 }
 
 // Let the large files through the size limits (where the build has them) to measure their parsing.
@@ -122,17 +138,50 @@ try {
     ['nearkeys', `${(files['nearkeys.yml'].length / 1e6).toFixed(2)} MB YAML of 25,000 keys`],
     ['neardocs', `${(files['neardocs.yml'].length / 1e6).toFixed(2)} MB YAML of 1,000 documents`],
   ]) {
-    await measure(`${what}, default limits, GET /${file}/default`, () => defaults.get(`/${file}/default`));
-    await measure(`  same, v2 JSON`, () => defaults.get(`/${file}/default`, V2));
-    await measure(`  same, GET /${file}-default.yml`, () => defaults.get(`/${file}-default.yml`));
+    await measure(
+      `${what}, default limits, GET /${file}/default`,
+      () => defaults.get(`/${file}/default`),
+      defaults.base,
+    );
+    await measure(`  same, v2 JSON`, () => defaults.get(`/${file}/default`, V2), defaults.base);
+    await measure(
+      `  same, GET /${file}-default.yml`,
+      () => defaults.get(`/${file}-default.yml`),
+      defaults.base,
+    );
+    // Distinct profiles: four renderings, not one shared from the cache.
+    await measure(
+      `  same, 4 at once (GET /${file}-p1..4.yml)`,
+      async () => {
+        const statuses = await Promise.all([1, 2, 3, 4].map((p) => defaults.get(`/${file}-p${p}.yml`)));
+        return statuses.join(',');
+      },
+      defaults.base,
+    );
   }
+  await measure(
+    `${(files['nine.yml'].length / 1e6).toFixed(1)} MB YAML, default limits, 10 x GET /nine/default, 2 at once`,
+    async () => {
+      const statuses = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push(...(await Promise.all([defaults.get('/nine/default'), defaults.get(`/nine/p${i}`)])));
+      return [...new Set(statuses)].join(',');
+    },
+    defaults.base,
+  );
 } finally {
   await server.close();
   await defaults.server.close();
   await runCleanups();
 }
 
-const header = { name: 'input', outcome: 'outcome', stall: 'longest stall', wall: 'wall time' };
+const header = {
+  name: 'input',
+  outcome: 'outcome',
+  stall: 'longest stall',
+  health: 'slowest health',
+  wall: 'wall time',
+};
 const widths = Object.fromEntries(
   Object.keys(header).map((k) => [k, Math.max(...[header, ...rows].map((r) => r[k].length))]),
 );
