@@ -4,7 +4,7 @@
 //   "<oid> <type> <size>\n<size bytes>\n"  |  "<name> missing\n"  |  "<name> ambiguous\n"
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { GitCommandError } from './errors.js';
-import { gitEnv } from './git-process.js';
+import { gitEnv, inRepository } from './git-process.js';
 
 export interface BatchObject {
   oid: string;
@@ -77,8 +77,7 @@ export class CatFileBatch {
 
   private ensureChild(): ChildProcessWithoutNullStreams {
     if (this.child) return this.child;
-    const child = spawn('git', ['cat-file', '--batch'], {
-      cwd: this.gitDir,
+    const child = spawn('git', inRepository(this.gitDir, ['cat-file', '--batch']), {
       env: gitEnv({}, this.gitDir),
       shell: false,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -104,6 +104,15 @@ export interface GitResult {
   stderr: string;
 }
 
+/**
+ * git's argv to run `args` in `cwd`: git enters the directory itself (`-C`) instead of spawn's `cwd`, which libuv
+ * applies in the forked child while the server's thread waits for the exec, so a directory on a hung mount would
+ * freeze the event loop; in git it costs a process killed at its deadline.
+ */
+export function inRepository(cwd: string | undefined, args: readonly string[]): string[] {
+  return cwd === undefined ? [...args] : ['-C', cwd, ...args];
+}
+
 /** Kills a detached child's whole process group (falls back to the child alone). */
 export function killProcessGroup(child: ChildProcess): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
@@ -120,8 +129,7 @@ const MAX_STDERR_BYTES = 64 * 1024;
 export function runGit(args: readonly string[], options: RunGitOptions = {}): Promise<GitResult> {
   const what = options.what ?? `git ${args[0] ?? ''}`;
   return new Promise((resolve, reject) => {
-    const child = spawn('git', [...args], {
-      cwd: options.cwd,
+    const child = spawn('git', inRepository(options.cwd, args), {
       env: gitEnv(options.env, options.cwd),
       shell: false,
       stdio: ['ignore', 'pipe', 'pipe'],

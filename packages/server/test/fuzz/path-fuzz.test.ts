@@ -288,7 +288,7 @@ describe('path fuzz', () => {
     // No git argument starting with "-" came from a request (every hostile option fragment carries MARK).
     const invocations = await shim.invocations();
     const args = invocations.flat();
-    // A local upstream's refs are read from its files (no ls-remote); file reads still go through git cat-file.
+    // File reads go through git cat-file.
     assert.ok(args.includes('cat-file'), 'the git shim saw no invocations');
     const injected = args.filter(
       (arg) => arg.startsWith('-') && (arg.includes(MARK) || arg.startsWith('--upload-pack')),
