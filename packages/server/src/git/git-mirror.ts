@@ -121,8 +121,13 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     // The server's own settings file in the upstream's work tree is served from no commit.
     const { ownFiles } = this.options;
     if (ownFiles !== undefined && ownFiles.paths.length > 0) {
-      const workTree = await this.upstream.workTree(this.git.run);
-      if (workTree !== undefined) this.files.hide(ownFiles.inside(workTree));
+      const { trees, error } = await this.upstream.workTrees(this.git.run);
+      if (error !== undefined)
+        this.logger.warn(
+          { uri: this.safeUri, err: error },
+          "Could not tell whether the upstream's work tree holds the server's own files: hiding them as if it did",
+        );
+      this.files.hide(trees.flatMap((tree) => ownFiles.inside(tree)));
     }
     if (state.adopted)
       this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Adopted the Git repository in basedir');

@@ -182,14 +182,22 @@ export class Upstream {
   }
 
   /**
-   * The work tree of a local upstream, if it has one (upstream-work-tree.ts); undefined for any other upstream.
-   * Throws when git timed out.
+   * Where a local upstream's work tree can be (upstream-work-tree.ts): git's answer, none for any other upstream.
+   * When git cannot tell in time (a hung mount), both places it could be, as configured, with the reason: the
+   * server's own files are hidden there rather than served, and the start goes on.
    */
-  workTree(git: MirrorGit): Promise<string | undefined> {
-    if (this.localPath === undefined) return Promise.resolve(undefined);
-    return upstreamWorkTree(this.localPath, (args, env) =>
-      this.network(git, args, { what: `git rev-parse ${this.safeUri}`, env }),
-    );
+  async workTrees(git: MirrorGit): Promise<{ trees: string[]; error?: string }> {
+    const path = this.localPath;
+    if (path === undefined) return { trees: [] };
+    try {
+      const tree = await upstreamWorkTree(path, (args, env) =>
+        this.network(git, args, { what: `git rev-parse ${this.safeUri}`, env }),
+      );
+      return { trees: tree === undefined ? [] : [tree] };
+    } catch (error) {
+      if (!(error instanceof GitCommandError && error.timedOut)) throw error;
+      return { trees: [path, `${path}.git`], error: error.message };
+    }
   }
 
   /** Runs git against the upstream, under the upstream deadline. */
