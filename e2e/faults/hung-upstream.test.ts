@@ -131,6 +131,9 @@ describe('fault: a hung file:// upstream (FIFO packed-refs)', () => {
     });
     const exit = await server.process.stop(8_000);
     assert.equal(exit, 0, 'SIGTERM stopped the server (SIGKILL was not needed)');
+    // The waiting request gets the documented 1.5 s and its connection is closed; git is killed within the rest.
+    const late = server.process.lines.filter((line) => line.includes('did not finish in time'));
+    assert.deepEqual(late, [], 'shutdown ended the hung git processes within its 4 s');
     await waiting.response.catch(() => undefined);
     recordFault({
       fault: 'hung file:// upstream (FIFO packed-refs) x5',
