@@ -76,6 +76,16 @@ describe('EnvironmentService (on a fake repository)', () => {
     assert.ok(service.cacheHits >= 1);
   });
 
+  it('concurrent first requests for different profiles read and parse a shared file once', async () => {
+    const { repository, service } = setUp(files);
+    await Promise.all(['dev', 'eu', 'us', 'test'].map((profile) => service.find(request('orders', profile))));
+    assert.equal(service.builds, 4);
+    const reads = repository.calls.readFile;
+    assert.equal(service.parses, reads, 'one parse per file read');
+    // orders.yml and application.yml shared by all four, orders-dev.yml for one: each read once.
+    assert.equal(reads, 3);
+  });
+
   it('after a push, serves the new commit and parses only the files that changed', async () => {
     const { repository, service } = setUp(files);
     await service.find(request('orders', 'dev'));

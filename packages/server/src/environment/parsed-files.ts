@@ -20,6 +20,8 @@ export class ParsedFiles {
   parses = 0;
   /** This repository's prefix of the shared cache's keys. */
   private readonly namespace: string;
+  /** Reads and parses in flight, by cache key. */
+  private readonly reading = new Map<string, Promise<ParsedFile>>();
 
   constructor(private readonly options: ParsedFilesOptions) {
     this.namespace = options.caches.namespace();
@@ -34,13 +36,23 @@ export class ParsedFiles {
    * The documents of `path` at `commit` (none when it does not exist there); a file that does not parse throws
    * its ConfigParseError, and is not cached.
    */
-  async read(commit: string, path: string, blobId: string | undefined): Promise<ParsedFile> {
+  read(commit: string, path: string, blobId: string | undefined): Promise<ParsedFile> {
     // The path is part of the key even with a blob id: parsing depends on the file name (.yml vs .properties)
     // and errors name the file.
     const key = `${this.namespace}${blobId ?? commit}\u0000${path}`;
-    const { parsed } = this.options.caches;
-    const cached = parsed.get(key);
-    if (cached) return cached;
+    const cached = this.options.caches.parsed.get(key);
+    if (cached) return Promise.resolve(cached);
+    // Concurrent first requests (four renderings of a new large file) share one read and parse: the main thread
+    // rebuilds a large file's documents once, not once per request.
+    let pending = this.reading.get(key);
+    if (pending === undefined) {
+      pending = this.readAndParse(commit, path, key).finally(() => this.reading.delete(key));
+      this.reading.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async readAndParse(commit: string, path: string, key: string): Promise<ParsedFile> {
     const { parser } = this.options;
     // Refused by the size the repository announces: a file over the limit is never read into memory.
     const bytes = await this.options.repository
@@ -54,7 +66,7 @@ export class ParsedFiles {
       const documents = await parser.parse(path, bytes);
       file = { documents, bytes: bytes.length, weight: parsedDocumentsBytes(bytes.length, documents) };
     }
-    parsed.set(key, file);
+    this.options.caches.parsed.set(key, file);
     return file;
   }
 
