@@ -10,13 +10,13 @@ import {
   type ConsoleApplication,
   type ProfileNode,
   isConfigFileName,
-  parseConfigFile,
   validateApplicationName,
   validateProfile,
 } from '@confbus/core';
 import { antMatch } from '@confbus/core/internal';
 import type { ConfigRepository } from '../environment/config-repository.js';
 import { LruCache } from '../environment/lru-cache.js';
+import type { ParsedFiles } from '../environment/parsed-files.js';
 import { directoriesOf } from '../environment/search-directories.js';
 
 /** An application as the console API lists it, but with all its files (the list answer shows the first few). */
@@ -47,6 +47,12 @@ export class ApplicationCatalogue {
   constructor(
     private readonly repository: ConfigRepository,
     private readonly searchPaths: readonly string[],
+    /**
+     * The repository's parsed files (its environment service's): a file is parsed in a worker when large and
+     * refused past max-file-bytes, once for the console and the environments alike. Parsing here, on the event
+     * loop, held it for seconds with a large file (2 MB of YAML: 9 s).
+     */
+    private readonly files: Pick<ParsedFiles, 'read' | 'maxFileBytes'>,
   ) {}
 
   /** The catalogue at `commit` (a 40-hex id), built once per commit; concurrent callers share the build. */
@@ -111,15 +117,18 @@ export class ApplicationCatalogue {
     const key = `${blobId ?? commit}\0${file}`;
     const known = this.activations.get(key);
     if (known) return known;
-    const bytes = await this.repository.readFile(commit, file);
-    const text = bytes?.toString('utf8') ?? '';
+    // A file over max-file-bytes (refused before it is read) or one that does not parse activates nothing; the
+    // environment endpoints report it.
+    const bytes = await this.repository
+      .readFile(commit, file, this.files.maxFileBytes)
+      .catch(() => undefined);
     const names = new Set<string>();
-    if (MENTIONS_PROFILES.test(text)) {
+    if (bytes !== undefined && MENTIONS_PROFILES.test(bytes.toString('utf8'))) {
       try {
-        for (const document of parseConfigFile(file, text))
+        for (const document of (await this.files.read(commit, file, blobId)).documents)
           for (const node of document.activation?.anyOf ?? []) collectNames(node, names);
       } catch {
-        // A file that does not parse activates nothing; the environment endpoints report it.
+        // see above
       }
     }
     const profiles = [...names].filter((name) => validateProfile(name) === undefined);

@@ -27,6 +27,7 @@ import { ApplicationCatalogue } from './application-catalogue.js';
 import { consoleAssetsDir } from '@confbus/console';
 import { registerConsoleAssets } from './console-assets.js';
 import { CONSOLE_PATH, type ConsoleContext } from './console-context.js';
+import type { ParsedFiles } from '../environment/parsed-files.js';
 import { registerEnvironmentRoutes } from './environment-routes.js';
 import { ConsoleEventStream } from './event-stream.js';
 import { FleetRegistry } from './fleet-registry.js';
@@ -121,7 +122,11 @@ export class OperatorConsole {
       mirror: options.mirror,
       history,
       historyOf: (mirror) => this.historyOf(mirror),
-      catalogue: new ApplicationCatalogue(options.mirror, options.searchPaths),
+      catalogue: new ApplicationCatalogue(
+        options.mirror,
+        options.searchPaths,
+        defaultFiles(options.repositories),
+      ),
       tracker: options.tracker,
       fleet: new FleetRegistry({
         maxInstances: MAX_INSTANCES,
@@ -245,4 +250,12 @@ export class OperatorConsole {
       this.options.logger.debug({ err: String(error) }, 'Console upstream check failed');
     });
   }
+}
+
+/** The default repository's parsed files (its environment service's), which the catalogue parses through. */
+function defaultFiles(repositories: RepositoryRouter): ParsedFiles {
+  const served = repositories.defaultRepository;
+  // consoleUnavailableReason: the console runs only on a default Git repository.
+  if (served === undefined) throw new Error('The operator console needs a default repository');
+  return served.environments.files;
 }

@@ -27,6 +27,11 @@ export class ParsedFiles {
     this.namespace = options.caches.namespace();
   }
 
+  /** Largest file parsed (confbus.server.max-file-bytes): a larger one is refused before it is read. */
+  get maxFileBytes(): number {
+    return this.options.parser.maxFileBytes;
+  }
+
   /** The blob ids of a commit's files (path → id), when the repository has them. */
   blobIds(commit: string): Promise<ReadonlyMap<string, string>> | undefined {
     return this.options.repository.blobIds?.(commit);

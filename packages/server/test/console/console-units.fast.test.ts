@@ -1,9 +1,13 @@
 // Fast tests on fakes: the application catalogue, effective properties and diffs, the fleet table, bus
 // destinations of console actions, and the push log.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import type { AckBusEvent, Environment, PresenceAnnouncement } from '@confbus/core';
-import type { ConfigRepository } from '../../src/environment/config-repository.js';
+import { type ConfigRepository, FileTooLargeError } from '../../src/environment/config-repository.js';
+import { ConfigFileParser } from '../../src/environment/config-file-parser.js';
+import { EnvironmentCaches } from '../../src/environment/environment-caches.js';
+import { EnvironmentWorkers } from '../../src/environment/environment-workers.js';
+import { ParsedFiles } from '../../src/environment/parsed-files.js';
 import { destinationOf } from '../../src/console/action-routes.js';
 import { ApplicationCatalogue } from '../../src/console/application-catalogue.js';
 import {
@@ -22,12 +26,32 @@ function fakeRepository(files: Record<string, string>): ConfigRepository & { rea
     reads: 0,
     resolve: async () => ({ label: 'main', commit: COMMIT, stale: false }),
     listFiles: async () => Object.keys(files),
-    readFile: async (_commit: string, path: string) => {
+    readFile: async (_commit: string, path: string, maxBytes = Number.POSITIVE_INFINITY) => {
+      const content = files[path];
+      if (content === undefined) return undefined;
+      // As a Git mirror does: refused by its size, before it is read.
+      if (Buffer.byteLength(content) > maxBytes)
+        throw new FileTooLargeError(path, Buffer.byteLength(content));
       repository.reads++;
-      return files[path] === undefined ? undefined : Buffer.from(files[path]);
+      return Buffer.from(content);
     },
   };
   return repository;
+}
+
+const workers = new EnvironmentWorkers();
+after(() => workers.close());
+
+/** A catalogue parsing through the repository's parsed files, as the console's does. */
+function catalogueOf(
+  repository: ConfigRepository,
+  searchPaths: readonly string[] = [],
+  maxFileBytes = 1 << 20,
+) {
+  const parser = new ConfigFileParser({ maxFileBytes, maxFileDocuments: 1000, workers });
+  const caches = new EnvironmentCaches({ maxEntries: 100, maxBytes: 16 << 20 });
+  const files = new ParsedFiles({ repository, parser, caches });
+  return { catalogue: new ApplicationCatalogue(repository, searchPaths, files), files };
 }
 
 describe('ApplicationCatalogue', () => {
@@ -46,7 +70,7 @@ describe('ApplicationCatalogue', () => {
       'teams/payments/payments-dev.yml': 'a: 1\n',
       'bad name.yml': 'a: 1\n',
     });
-    const catalogue = await new ApplicationCatalogue(repository, ['teams/{application}']).at(COMMIT);
+    const catalogue = await catalogueOf(repository, ['teams/{application}']).catalogue.at(COMMIT);
     assert.deepEqual(
       catalogue.applications.map((a) => [a.name, a.profiles, a.files]),
       [
@@ -70,7 +94,7 @@ describe('ApplicationCatalogue', () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 5000; i++) files[`svc-${String(i).padStart(5, '0')}.yml`] = `n: ${i}\n`;
     const repository = fakeRepository(files);
-    const catalogue = await new ApplicationCatalogue(repository, []).at(COMMIT);
+    const catalogue = await catalogueOf(repository).catalogue.at(COMMIT);
     assert.deepEqual(
       catalogue.applications.map((a) => a.name),
       ['svc'],
@@ -84,10 +108,26 @@ describe('ApplicationCatalogue', () => {
 
   it('builds once per commit', async () => {
     const repository = fakeRepository({ 'a.yml': 'spring.profiles: x\n' });
-    const catalogue = new ApplicationCatalogue(repository, []);
+    const { catalogue } = catalogueOf(repository);
     await Promise.all([catalogue.at(COMMIT), catalogue.at(COMMIT)]);
     await catalogue.at(COMMIT);
-    assert.equal(repository.reads, 1);
+    assert.equal(repository.reads, 2, 'once to see that it mentions profiles, once by the parsed files');
+  });
+
+  it("parses through the repository's parsed files, refusing a file over max-file-bytes unread", async () => {
+    const big = `spring.config.activate.on-profile: huge\n${'k: v\n'.repeat(2000)}`;
+    const repository = fakeRepository({ 'big.yml': big, 'small.yml': '---\nspring.profiles: eu\n' });
+    const { catalogue, files } = catalogueOf(repository, [], 4096);
+    const found = await catalogue.at(COMMIT);
+    assert.deepEqual(
+      found.applications.map((a) => [a.name, a.profiles]),
+      [
+        ['big', ['default']],
+        ['small', ['default', 'eu']],
+      ],
+    );
+    assert.equal(files.parses, 1, 'small.yml only, by the parsed files (whose cache the environments share)');
+    assert.equal(repository.reads, 2, 'small.yml twice; big.yml never');
   });
 });
 
