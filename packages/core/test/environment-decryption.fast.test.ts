@@ -30,6 +30,22 @@ function environment(source: Record<string, string | number | boolean>): Environ
 }
 
 describe('decrypting environments (CipherEnvironmentEncryptor)', () => {
+  it("hands the caller's time slicing a pause between two values", async () => {
+    let pauses = 0;
+    const env = environment({
+      a: `{cipher}${encryptor.encrypt('1')}`,
+      b: `{cipher}${encryptor.encrypt('2')}`,
+      plain: 'x',
+    });
+    const result = await decryptEnvironment(env, {
+      prefixInvalidProperties: true,
+      decryptValue,
+      pause: async () => void pauses++,
+    });
+    assert.equal(pauses, 2, 'once before each {cipher} value');
+    assert.deepEqual(result.environment.propertySources[0]?.source, { plain: 'x', a: '1', b: '2' });
+  });
+
   it('decrypts {cipher} values, {key:...} prefixes included, moving them to the end of their source', async () => {
     const other = new AesTextEncryptor('dummykey', 'deadbeef').encrypt('nope');
     const env = environment({

@@ -15,6 +15,7 @@ import {
   decryptText,
 } from '@confbus/core';
 import { LruCache } from '../environment/lru-cache.js';
+import { TimeSlice } from '../environment/time-slice.js';
 
 type Outcome = { readonly value: string } | { readonly error: ConfbusError };
 
@@ -34,9 +35,12 @@ export class EnvironmentDecryptor {
   constructor(private readonly options: EnvironmentDecryptorOptions) {}
 
   async decrypt(environment: Environment): Promise<Environment> {
+    const slice = new TimeSlice();
     const result = await decryptEnvironment(environment, {
       prefixInvalidProperties: this.options.prefixInvalidProperties,
       decryptValue: (cipherText, env) => this.decryptValue(cipherText, env),
+      // Taking turns with every other sliced work of the server (environment/time-slice.ts).
+      pause: () => slice.pause(),
     });
     for (const failure of result.failures) {
       const once = `${failure.source}\u0000${failure.key}\u0000${failure.reason}`;
