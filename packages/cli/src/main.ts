@@ -18,6 +18,11 @@ Commands:
   server          Run the config server (port 8888) on --spring.cloud.config.server.git.uri=REPO,
                   or on an embedded sample repository with --confbus.server.sample-repository=true
   sample-client   Run the sample client application (GET /static, GET /dynamic, /actuator/*)
+  run [--key=value ...] -- COMMAND ARGS
+                  Start COMMAND with the configuration as environment variables; restart or signal it
+                  on a change (--on-change=restart|signal:HUP|none); see docs/run-and-render.md
+  render --template=T --out=F [--exec=CMD]
+                  Write F from the template T with the configuration, again on each change, then run CMD
   encrypt [TEXT]  Print the cipher text of TEXT (default: standard input) for a {cipher} value
   decrypt [TEXT]  Print the plain text of a cipher text (default: standard input)
   help            Show this text and every server and client setting
@@ -58,6 +63,12 @@ async function main(argv: string[]): Promise<number> {
       await Promise.race([untilSignal(() => undefined), shutdownRequested]);
       await client.close();
       return 0;
+    }
+    case 'run':
+    case 'render': {
+      // Loaded on demand: neither the server nor the other commands load the code that follows a child.
+      const { runFollowCommand } = await import('./follow/follow-commands.js');
+      return runFollowCommand(command, rest, { env: process.env, cwd: process.cwd() });
     }
     case 'encrypt':
     case 'decrypt': {

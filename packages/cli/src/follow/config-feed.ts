@@ -1,0 +1,36 @@
+/**
+ * What `confbus run` and `confbus render` follow: the current configuration and word of each change that
+ * passed the client's checks. Today the config client (client-config-feed.ts) is the one feed: its fetch at
+ * start, then its refreshes from the bus, the safety-net poll or `/actuator/refresh`. A watch stream plugs in
+ * as another implementation (or by refreshing the client); run and render do not change.
+ */
+import type { ConfigSourceKind, ConfigView } from '@confbus/client';
+
+/** One configuration, fixed: reads through `view` never straddle a refresh. */
+export interface ConfigState {
+  /** The config server's version (the commit), null when it sent none. */
+  readonly version: string | null;
+  /** Where it came from: the server, or the last-known-good backup (`local` is refused at start). */
+  readonly source: ConfigSourceKind;
+  /**
+   * The keys the configuration holds (the server's property sources, values set by `busenv`, the client's
+   * `config.client.*`), highest precedence first; the local settings that fetched them are not among them.
+   */
+  readonly keys: readonly string[];
+  /** Values with placeholders resolved, `{cipher}` values decrypted. */
+  readonly view: ConfigView;
+}
+
+export interface ConfigFeedListener {
+  /** A new configuration, fetched, parsed and decrypted; a failed one is never passed on. */
+  changed(state: ConfigState): void;
+  /** The fleet asked this node to shut down (a `busshutdown` addressed to it). */
+  shutdownRequested(): void;
+}
+
+export interface ConfigFeed {
+  readonly current: ConfigState;
+  /** Starts telling `listener` about changes; call once. */
+  follow(listener: ConfigFeedListener): void;
+  close(): Promise<void>;
+}
