@@ -22,8 +22,12 @@ export interface ClientFeedSources {
   readonly purpose: string;
 }
 
-/** The local settings' layer: the client's own settings, not configuration to hand on. */
-const LOCAL_SETTINGS_LAYER = 'localSettings';
+/**
+ * Layers that are not configuration to hand on: the client's own settings, and its `config.client.version`
+ * (which moves with every commit to the repository, whichever file it touched: exported, it would restart
+ * every child on every push). ConfigState.version carries it.
+ */
+const LAYERS_NOT_HANDED_ON = new Set(['localSettings', 'configClient']);
 
 export class ClientConfigFeed implements ConfigFeed {
   #current: ConfigState;
@@ -84,7 +88,7 @@ function stateOf(client: ConfigClient): ConfigState {
   const view = client.view();
   const keys = new Set<string>();
   for (const layer of client.propertySources()) {
-    if (layer.name === LOCAL_SETTINGS_LAYER) continue;
+    if (LAYERS_NOT_HANDED_ON.has(layer.name)) continue;
     for (const key of Object.keys(layer.properties)) keys.add(key);
   }
   const { version, source } = client.status;

@@ -13,8 +13,8 @@ export interface ConfigState {
   /** Where it came from: the server, or the last-known-good backup (`local` is refused at start). */
   readonly source: ConfigSourceKind;
   /**
-   * The keys the configuration holds (the server's property sources, values set by `busenv`, the client's
-   * `config.client.*`), highest precedence first; the local settings that fetched them are not among them.
+   * The keys the configuration holds (the server's property sources, values set by `busenv`), highest
+   * precedence first; neither the local settings that fetched them nor `config.client.*` are among them.
    */
   readonly keys: readonly string[];
   /** Values with placeholders resolved, `{cipher}` values decrypted. */

@@ -52,7 +52,11 @@ export async function runRenderCommand(args: readonly string[], io: RenderComman
     feed.follow({ changed: (state) => debouncer.push(state), shutdownRequested: () => stop() });
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
+    // The client's poll timer is unref'd (an application's own server keeps its process up): here nothing else
+    // would, and the process would end quietly while it should be following.
+    const keepAlive = setInterval(() => undefined, 2 ** 30);
     await stopped;
+    clearInterval(keepAlive);
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);
     await debouncer.stop();
