@@ -22,6 +22,9 @@ import { fmt } from './lib/report.mjs';
 
 export const title = 'confbus run';
 
+// Node 20's global fetch (undici); the lint config for .mjs files declares no browser-style globals.
+const { fetch } = globalThis;
+
 const CONFBUS_BIN = fileURLToPath(new URL('../packages/cli/bin/confbus.js', import.meta.url));
 const START_ROUNDS = 15;
 const CHANGES = 5;
