@@ -7,8 +7,9 @@
  * Imported as `@confbus/core/logging`, apart from core's I/O-free main entry: it is the one module of core
  * that writes (to stdout, or the destination given), and importing `@confbus/core` does not load pino.
  */
+import { createRequire } from 'node:module';
 import { pino, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import { type Settings, SettingsError } from '../settings/settings.js';
 
 export type LogFormat = 'auto' | 'pretty' | 'json';
@@ -45,6 +46,10 @@ export function createLogger(options: LoggerOptions): Logger {
     },
   };
   if (!pretty) return pino(pinoOptions, destination);
+  // Loaded only for a terminal: it is a fifth of what a command loads before it starts (`confbus run` starts
+  // its child after it), and a service logging JSON never needs it. A CommonJS package, so require() loads it
+  // synchronously, as createLogger is.
+  const pinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   // Synchronous, in-process: a worker-thread transport would lose the last lines of a crash.
   const prettyStream = pinoPretty({
     destination: destination as NodeJS.WritableStream,
