@@ -166,6 +166,11 @@ async function measureRestarts({ server, repo, busArgs, childPath, debounce, cur
 export async function run({ log }) {
   const rows = [];
   const lines = [];
+  const note = (line) => {
+    lines.push(line);
+    log(line.replace(/^- /, ''));
+  };
+  let childStartMs;
   const root = await makeTempDir('confbus-run-bench-');
   const childPath = join(root.path, 'child.py');
   await writeFile(childPath, CHILD);
@@ -204,7 +209,8 @@ export async function run({ log }) {
       goal: 'report',
       pass: null,
     });
-    lines.push(
+    childStartMs = start.direct;
+    note(
       `- start, medians of ${START_ROUNDS} alternating rounds: python3 child directly ${fmt(start.direct)} ms; under ` +
         `confbus run ${fmt(start.viaRun)} ms, of which the fetch ${fmt(start.fetch)} ms; added without the fetch ` +
         `${fmt(start.overhead)} ms (paired per round, range ${start.overheadRange.map((v) => fmt(v)).join('-')} ms). ` +
@@ -231,12 +237,12 @@ export async function run({ log }) {
       rows.push({
         measure,
         confbus: fmt(median(times)),
-        baseline: '',
+        baseline: childStartMs === undefined ? '' : `${fmt(childStartMs)} (the child's own start)`,
         ratio: '',
         goal: 'report',
         pass: null,
       });
-      lines.push(
+      note(
         `- restart on change, debounce ${debounce}, ${CHANGES} pushes (push, POST /monitor, RabbitMQ, refresh, ` +
           `SIGTERM, new child's first line): ${times.map((t) => fmt(t)).join(' / ')} ms, range ` +
           `${fmt(Math.min(...times))}-${fmt(Math.max(...times))} ms`,
