@@ -12,7 +12,7 @@ import type { NodeProcess } from '@confbus/testkit/child-process';
 export const PYTHON_CHILD = `
 import os, signal, sys
 names = ["GREETING", "GROUP_COMMENT", "FEATURES_0", "FEATURES_1", "SERVER_PORT", "APP_GROUP_COMMENT",
-         "APP_SERVER_PORT", "CONFIG_CLIENT_VERSION"]
+         "APP_SERVER_PORT", "CONFIG_CLIENT_VERSION", "DB_PASSWORD"]
 print("serving " + " ".join(f"{name}={os.environ.get(name)}" for name in names), flush=True)
 def on_hup(signum, frame):
     print("HUP received", flush=True)
