@@ -117,6 +117,38 @@ describe('confbus render', () => {
     await consumer.stop();
   });
 
+  it('reads the template again on SIGHUP, and keeps the file when the new one does not parse', async () => {
+    const own = join(temp.path, 'reloaded.liquid');
+    await writeFile(own, 'port {{ config.server.port }}\n');
+    const out = join(temp.path, 'reloaded.conf');
+    const render = startNodeProcess(
+      CONFBUS_BIN,
+      [
+        'render',
+        `--template=${own}`,
+        `--out=${out}`,
+        '--spring.application.name=proxy',
+        `--spring.cloud.config.uri=${server.url}`,
+      ],
+      { CONFBUS_LOGGING_FORMAT: 'json' },
+      { cwd: temp.path },
+    );
+    await waitFor('the first render', () => logMessages(render).includes(`Rendered ${out}`));
+    const port = (await readFile(out, 'utf8')).trim();
+    await writeFile(own, '{% if %}\n');
+    process.kill(render.pid, 'SIGHUP');
+    await waitFor('the refused template', () =>
+      logMessages(render).some((msg) => msg.includes('reloaded.liquid') && msg.includes('keeps its content')),
+    );
+    assert.equal((await readFile(out, 'utf8')).trim(), port);
+    await writeFile(own, 'listen {{ config.server.port }};\n');
+    process.kill(render.pid, 'SIGHUP');
+    await waitFor('the new template rendered', async () =>
+      (await readFile(out, 'utf8')).startsWith('listen '),
+    );
+    assert.equal(await render.stop(), 0);
+  });
+
   it('fails without writing when the first render fails, and names a missing option (exit 2)', async () => {
     const broken = join(temp.path, 'broken.liquid');
     await writeFile(broken, '{{ config.nope }}\n');

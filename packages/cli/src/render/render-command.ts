@@ -50,6 +50,12 @@ export async function runRenderCommand(args: readonly string[], io: RenderComman
       (state) => target.update(state, { throwOnFailure: false }),
     );
     feed.follow({ changed: (state) => debouncer.push(state), shutdownRequested: () => stop() });
+    // SIGHUP re-reads the template and renders (as consul-template does); Node's default would end the process.
+    const reload = () => {
+      target.reloadTemplate();
+      debouncer.push(feed.current);
+    };
+    process.on('SIGHUP', reload);
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
     // The client's poll timer is unref'd (an application's own server keeps its process up): here nothing else
@@ -57,6 +63,7 @@ export async function runRenderCommand(args: readonly string[], io: RenderComman
     const keepAlive = setInterval(() => undefined, 2 ** 30);
     await stopped;
     clearInterval(keepAlive);
+    process.off('SIGHUP', reload);
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);
     await debouncer.stop();
@@ -70,9 +77,10 @@ export async function runRenderCommand(args: readonly string[], io: RenderComman
 class RenderTarget {
   #written: string | undefined;
   #checkedDisk = false;
+  #reloadTemplate = false;
 
   constructor(
-    private readonly renderer: TemplateRenderer,
+    private renderer: TemplateRenderer,
     private readonly options: RenderOptions,
     private readonly logger: Logger,
   ) {}
@@ -90,8 +98,19 @@ class RenderTarget {
     }
   }
 
+  /** The next update reads the template again first. */
+  reloadTemplate(): void {
+    this.#reloadTemplate = true;
+  }
+
   async #update(state: ConfigState): Promise<void> {
     const { out, exec } = this.options;
+    if (this.#reloadTemplate) {
+      this.#reloadTemplate = false;
+      // A template that no longer parses is refused like a failed render: the old one and the file stay.
+      this.renderer = await TemplateRenderer.load(this.options.template);
+      this.logger.info({}, `Template ${this.options.template} read again`);
+    }
     const text = await this.renderer.render(state);
     if (!this.#checkedDisk) {
       // A file left by an earlier run with the same content is not rewritten (nor CMD run) at start.
