@@ -197,7 +197,9 @@ export async function run({ log }) {
       measure: startMeasure,
       confbus: fmt(start.overhead),
       baseline: `${fmt(start.direct)} (python3 child spawned directly)`,
-      ratio: `${fmt(start.viaRun / start.direct)}x (whole start, fetch included)`,
+      // Load on a shared machine slows every process start alike: the added time in bare Node starts is the
+      // figure that carries from one machine to another.
+      ratio: `${fmt(start.overhead / start.nodeBoot)}x a bare node start (${fmt(start.nodeBoot)} ms)`,
       goal: `<= ${START_GOAL_MS} ms`,
       pass: start.overhead <= START_GOAL_MS,
     });
