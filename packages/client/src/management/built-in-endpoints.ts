@@ -7,7 +7,6 @@ import { maskPropertyValue, maskValue } from '@confbus/core';
 import { busEndpoints } from './bus-endpoints.js';
 import type { ConfigClient } from '../config-client.js';
 import type { ManagementEndpoint } from './management-endpoints.js';
-import { clientMetricsExposition } from './client-metrics.js';
 
 export function builtInEndpoints(): Record<string, ManagementEndpoint> {
   return {
@@ -20,6 +19,9 @@ export function builtInEndpoints(): Record<string, ManagementEndpoint> {
     prometheus: {
       methods: ['GET'],
       handle: async ({ client }) => {
+        // Loaded on the first scrape: prom-client (and the @opentelemetry/api it pulls in) is over 80 modules
+        // that a client never scraped, or `confbus run` starting its child, would load for nothing.
+        const { clientMetricsExposition } = await import('./client-metrics.js');
         const { contentType, text } = await clientMetricsExposition(client);
         return { status: 200, text: { contentType, content: text } };
       },
