@@ -63,9 +63,22 @@ export class ChildSupervisor {
     });
   }
 
-  /** Passes a signal confbus received on to the child; SIGTERM, SIGINT and SIGQUIT also end the run. */
+  /**
+   * Passes a signal confbus received on to the child. SIGTERM, SIGINT and SIGQUIT also end the run, within the
+   * grace period: a child still running then gets SIGKILL, so confbus never leaves it behind when its own
+   * supervisor kills confbus next.
+   */
   forward(signal: NodeJS.Signals): void {
-    if (signal === 'SIGTERM' || signal === 'SIGINT' || signal === 'SIGQUIT') this.#stopping = true;
+    if ((signal === 'SIGTERM' || signal === 'SIGINT' || signal === 'SIGQUIT') && !this.#stopping) {
+      this.#stopping = true;
+      setTimeout(() => {
+        this.logger.warn(
+          { childPid: this.pid },
+          `Child still running ${this.graceMs} ms after ${signal}: SIGKILL`,
+        );
+        this.signal('SIGKILL');
+      }, this.graceMs).unref();
+    }
     this.signal(signal);
   }
 

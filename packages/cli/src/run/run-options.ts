@@ -17,7 +17,7 @@ export const runOptionSpecs: OptionSpecs = {
   },
   'grace-period': {
     type: 'string',
-    description: 'How long a restart waits after SIGTERM before SIGKILL (default 10s)',
+    description: 'How long a restart, or confbus stopping, waits after SIGTERM before SIGKILL (default 10s)',
   },
   debounce: {
     type: 'string',

@@ -82,6 +82,15 @@ describe('ChildSupervisor', () => {
     assert.equal((await supervisor.done).code, 137);
   });
 
+  it('kills a child that ignores the SIGTERM confbus passed on once the grace period is over', async () => {
+    const log = await logFile();
+    const supervisor = new ChildSupervisor(shellChild(''), 200, silentLogger);
+    supervisor.start({ V: 'stubborn', LOG: log, PATH: process.env.PATH ?? '' });
+    await waitFor('the child', async () => (await read(log)).includes('start stubborn'));
+    supervisor.forward('SIGTERM');
+    assert.deepEqual(await supervisor.done, { code: 137, description: 'signal SIGKILL' });
+  });
+
   it('passes a signal on, and a SIGTERM meanwhile stops the run instead of a restart', async () => {
     const log = await logFile();
     const supervisor = new ChildSupervisor(
