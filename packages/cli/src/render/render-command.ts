@@ -38,37 +38,39 @@ export async function runRenderCommand(args: readonly string[], io: RenderComman
     purpose: options.out,
   });
   const target = new RenderTarget(renderer, options, feed.logger);
+  let stop = (): void => undefined;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const debouncer = new Debouncer<ConfigState>(
+    { delay: options.debounceMs, maxWait: options.debounceMs * MAX_WAIT_FACTOR },
+    (state) => target.update(state, { throwOnFailure: false }),
+  );
+  // SIGHUP re-reads the template and renders (as consul-template does); Node's default would end the process.
+  // Taken before the first render, so a signal sent as soon as the file appears is not lost.
+  const reload = () => {
+    target.reloadTemplate();
+    debouncer.push(feed.current);
+  };
+  if (!options.once) {
+    process.on('SIGHUP', reload);
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  }
   try {
     // The first render must succeed: there is no old file to keep serving from a configuration it cannot render.
     await target.update(feed.current, { throwOnFailure: true });
     if (options.once) return 0;
-
-    let stop = (): void => undefined;
-    const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const debouncer = new Debouncer<ConfigState>(
-      { delay: options.debounceMs, maxWait: options.debounceMs * MAX_WAIT_FACTOR },
-      (state) => target.update(state, { throwOnFailure: false }),
-    );
     feed.follow({ changed: (state) => debouncer.push(state), shutdownRequested: () => stop() });
-    // SIGHUP re-reads the template and renders (as consul-template does); Node's default would end the process.
-    const reload = () => {
-      target.reloadTemplate();
-      debouncer.push(feed.current);
-    };
-    process.on('SIGHUP', reload);
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
     // The client's poll timer is unref'd (an application's own server keeps its process up): here nothing else
     // would, and the process would end quietly while it should be following.
     const keepAlive = setInterval(() => undefined, 2 ** 30);
     await stopped;
     clearInterval(keepAlive);
+    return 0;
+  } finally {
     process.off('SIGHUP', reload);
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);
     await debouncer.stop();
-    return 0;
-  } finally {
     await feed.close();
   }
 }

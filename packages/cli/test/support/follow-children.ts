@@ -13,7 +13,6 @@ export const PYTHON_CHILD = `
 import os, signal, sys
 names = ["GREETING", "GROUP_COMMENT", "FEATURES_0", "FEATURES_1", "SERVER_PORT", "APP_GROUP_COMMENT",
          "APP_SERVER_PORT", "CONFIG_CLIENT_VERSION", "DB_PASSWORD"]
-print("serving " + " ".join(f"{name}={os.environ.get(name)}" for name in names), flush=True)
 def on_hup(signum, frame):
     print("HUP received", flush=True)
 def on_term(signum, frame):
@@ -22,6 +21,8 @@ def on_term(signum, frame):
 signal.signal(signal.SIGHUP, on_hup)
 if os.environ.get("TRAP_TERM"):
     signal.signal(signal.SIGTERM, on_term)
+# Printed once the handlers are in place: a test signals the child as soon as it reads this line.
+print("serving " + " ".join(f"{name}={os.environ.get(name)}" for name in names), flush=True)
 while True:
     signal.pause()
 `;
