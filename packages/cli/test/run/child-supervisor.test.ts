@@ -19,7 +19,8 @@ const read = (file: string) => readFile(file, 'utf8').catch(() => '');
 
 /** A shell child that logs its start with $V, and what it does on SIGTERM (`trap`), then waits. */
 function shellChild(onTerm: string): { command: string; args: string[] } {
-  const script = `echo "start $V $$" >> "$LOG"; trap '${onTerm}' TERM; while :; do sleep 0.05; done`;
+  // The trap first: a test signals the child as soon as it reads the start line.
+  const script = `trap '${onTerm}' TERM; echo "start $V $$" >> "$LOG"; while :; do sleep 0.05; done`;
   return { command: '/bin/sh', args: ['-c', script] };
 }
 
@@ -96,7 +97,7 @@ describe('ChildSupervisor', () => {
     const supervisor = new ChildSupervisor(
       {
         command: '/bin/sh',
-        args: ['-c', `echo start >> "$LOG"; trap 'echo hup >> "$LOG"' HUP; while :; do sleep 0.05; done`],
+        args: ['-c', `trap 'echo hup >> "$LOG"' HUP; echo start >> "$LOG"; while :; do sleep 0.05; done`],
       },
       10_000,
       silentLogger,
