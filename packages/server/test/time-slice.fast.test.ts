@@ -42,6 +42,25 @@ describe('TimeSlice', () => {
     for (const [at, ops] of ranIn) assert.equal(ops.size, 1, `turn ${at} resumed ${[...ops].join(', ')}`);
   });
 
+  it("shares one turn's budget between operations that run in it", async () => {
+    await new Promise((resolve) => setImmediate(resolve)); // a turn of its own, whatever ran before
+    let turn = 0;
+    setImmediate(() => turn++);
+    const stepsInFirstTurn = [0, 0, 0, 0];
+    const operation = async (id: number) => {
+      const slice = new TimeSlice();
+      for (let step = 0; step < 4; step++) {
+        if (turn === 0) stepsInFirstTurn[id] = (stepsInFirstTurn[id] ?? 0) + 1;
+        busy(SLICE_MS / 2);
+        await slice.pause();
+      }
+    };
+    await Promise.all([0, 1, 2, 3].map(operation));
+    // The first uses up the turn's slice; each other one stops at its first pause (two steps each with a budget
+    // per operation).
+    assert.deepEqual(stepsInFirstTurn.slice(1), [1, 1, 1]);
+  });
+
   it('does not yield before the slice is used up', async () => {
     const slice = new TimeSlice();
     let turned = false;
