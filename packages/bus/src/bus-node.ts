@@ -221,7 +221,10 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
   /** A message whose signature this node's mode does not accept: counted, logged (rate-limited), not obeyed. */
   #reject(reason: Rejection, message: InboundMessage): void {
     this.#stats.rejected[reason] = (this.#stats.rejected[reason] ?? 0) + 1;
-    this.#warnDropped({ code: 'CONFBUS_BUS_SIGNATURE', message: REJECTION_REASONS[reason] }, message);
+    this.#warnDropped(
+      { code: busErrors.CONFBUS_BUS_SIGNATURE.code, message: REJECTION_REASONS[reason] },
+      message,
+    );
   }
 
   #warnDropped(err: { code: string; message: string }, message: InboundMessage): void {

@@ -16,4 +16,9 @@ export const busErrors = defineErrors({
     description:
       'The broker did not confirm an event sent on the bus (it is down or refused it); retry later',
   },
+  CONFBUS_BUS_SIGNATURE: {
+    status: 401,
+    description:
+      'An inbound bus message was unsigned or wrongly signed where confbus.bus.signing requires a signature; it was dropped, logged and counted',
+  },
 });

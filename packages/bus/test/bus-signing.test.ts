@@ -120,6 +120,11 @@ describe('signed bus on RabbitMQ', () => {
   it('drops and counts a forged unsigned busrefresh in require mode; a mixed-fleet node obeys it', async () => {
     const forged = createRefreshEvent('attacker:1:x');
     publishRaw(forged);
+    // The forged message comes over its own connection, so it may arrive after a later signed one: wait for it.
+    await waitFor(
+      'the forged refresh at both nodes',
+      () => strict.node.stats.rejected.unsigned === 1 && mixed.refreshes.some((r) => r.id === forged.id),
+    );
     await signedRefreshHandled();
     assert.ok(!strict.refreshes.some((r) => r.id === forged.id), 'require: not obeyed');
     assert.equal(strict.node.stats.rejected.unsigned, 1);

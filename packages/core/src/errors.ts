@@ -36,6 +36,11 @@ export const coreErrors = defineErrors({
     description:
       'A configuration file exceeds a safety limit (size, documents, placeholder expansion, nesting, rendering time); the message names the file, the key and the limit.',
   },
+  CONFBUS_TEMPLATE: {
+    status: 500,
+    description:
+      'A `confbus render` template could not be read, parsed or rendered (it names a key the configuration lacks); the message names the file, line and column, and the old output file is kept',
+  },
   CONFBUS_CONFIG_PARSE: {
     status: 500,
     description:

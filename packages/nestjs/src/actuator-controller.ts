@@ -8,7 +8,7 @@ import { createManagementHandler, type ManagementHandler } from '@confbus/client
 import { All, Controller, Inject, Req, Res, type Type } from '@nestjs/common';
 import { ApplicationConfig } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CONFBUS_CLIENT_HANDLE, type ActuatorOptions, type ClientHandle } from './module-options.js';
+import { CLIENT_HANDLE_TOKEN, type ActuatorOptions, type ClientHandle } from './module-options.js';
 
 /** Express's request is the IncomingMessage; Fastify's request and reply wrap theirs in `raw`. */
 type PlatformRequest = IncomingMessage & { raw?: IncomingMessage; body?: unknown };
@@ -34,7 +34,7 @@ export function actuatorController({
     readonly #handlers = new Map<string, ManagementHandler>();
 
     constructor(
-      @Inject(CONFBUS_CLIENT_HANDLE) private readonly handle: ClientHandle,
+      @Inject(CLIENT_HANDLE_TOKEN) private readonly handle: ClientHandle,
       @Inject(ApplicationConfig) private readonly appConfig: ApplicationConfig,
     ) {}
 

@@ -11,9 +11,9 @@ import { actuatorController } from './actuator-controller.js';
 import { ClientLifecycle } from './client-lifecycle.js';
 import { ConfbusConfigService } from './config-service.js';
 import {
-  CONFBUS_CLIENT_HANDLE,
-  CONFBUS_CLIENT_OPTIONS,
-  CONFBUS_VALIDATED,
+  CLIENT_HANDLE_TOKEN,
+  CLIENT_OPTIONS_TOKEN,
+  VALIDATED_CONFIG_TOKEN,
   type ClientHandle,
   type ConfbusClientOptions,
   type ConfbusModuleAsyncOptions,
@@ -26,12 +26,12 @@ import { NamespaceRegistry, type ConfigNamespace } from './register-as.js';
 export class ConfbusModule {
   static forRoot<T>(options: ConfbusModuleOptions<T> = {}): DynamicModule {
     const { client, start, schema } = options;
-    return assemble(options, { provide: CONFBUS_CLIENT_OPTIONS, useValue: { client, start, schema } });
+    return assemble(options, { provide: CLIENT_OPTIONS_TOKEN, useValue: { client, start, schema } });
   }
 
   static forRootAsync<T>(options: ConfbusModuleAsyncOptions<T>): DynamicModule {
     const optionsProvider: FactoryProvider = {
-      provide: CONFBUS_CLIENT_OPTIONS,
+      provide: CLIENT_OPTIONS_TOKEN,
       useFactory: options.useFactory,
       inject: options.inject ?? [],
     };
@@ -49,29 +49,29 @@ function assemble(shape: ConfbusModuleShape, optionsProvider: Provider): Dynamic
   const namespaces = (shape.load ?? []).map(namespaceProvider);
   const providers: Provider[] = [
     optionsProvider,
-    { provide: CONFBUS_CLIENT_HANDLE, useFactory: startClient, inject: [CONFBUS_CLIENT_OPTIONS] },
+    { provide: CLIENT_HANDLE_TOKEN, useFactory: startClient, inject: [CLIENT_OPTIONS_TOKEN] },
     {
       provide: ConfigClient,
       useFactory: (handle: ClientHandle) => handle.client,
-      inject: [CONFBUS_CLIENT_HANDLE],
+      inject: [CLIENT_HANDLE_TOKEN],
     },
     { provide: NamespaceRegistry, useFactory: () => new NamespaceRegistry() },
     {
-      provide: CONFBUS_VALIDATED,
+      provide: VALIDATED_CONFIG_TOKEN,
       useFactory: validated,
-      inject: [CONFBUS_CLIENT_HANDLE, CONFBUS_CLIENT_OPTIONS],
+      inject: [CLIENT_HANDLE_TOKEN, CLIENT_OPTIONS_TOKEN],
     },
     {
       provide: ConfbusConfigService,
       useFactory: (handle: ClientHandle, holder: ValidatedHolder, registry: NamespaceRegistry) =>
         new ConfbusConfigService(handle.client, holder, registry),
-      inject: [CONFBUS_CLIENT_HANDLE, CONFBUS_VALIDATED, NamespaceRegistry],
+      inject: [CLIENT_HANDLE_TOKEN, VALIDATED_CONFIG_TOKEN, NamespaceRegistry],
     },
     {
       provide: ClientLifecycle,
       useFactory: (handle: ClientHandle, adapterHost: HttpAdapterHost) =>
         new ClientLifecycle(handle, adapterHost),
-      inject: [CONFBUS_CLIENT_HANDLE, HttpAdapterHost],
+      inject: [CLIENT_HANDLE_TOKEN, HttpAdapterHost],
     },
     ...namespaces,
   ];
@@ -85,7 +85,7 @@ function assemble(shape: ConfbusModuleShape, optionsProvider: Provider): Dynamic
       ConfigClient,
       ConfbusConfigService,
       NamespaceRegistry,
-      CONFBUS_CLIENT_HANDLE,
+      CLIENT_HANDLE_TOKEN,
       ...namespaces.map((p) => p.provide),
     ],
   };
@@ -116,7 +116,7 @@ function namespaceProvider(namespace: ConfigNamespace<unknown>): FactoryProvider
       registry.add(namespace.namespace, holder);
       return holder;
     },
-    inject: [CONFBUS_CLIENT_HANDLE, NamespaceRegistry],
+    inject: [CLIENT_HANDLE_TOKEN, NamespaceRegistry],
   };
 }
 

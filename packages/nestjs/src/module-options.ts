@@ -57,11 +57,11 @@ export interface ConfbusModuleAsyncOptions<T = unknown> extends ConfbusModuleSha
 }
 
 /** The resolved `ConfbusClientOptions`. */
-export const CONFBUS_CLIENT_OPTIONS = Symbol('CONFBUS_CLIENT_OPTIONS');
+export const CLIENT_OPTIONS_TOKEN = Symbol('confbus:client-options');
 /** The client and whether the module started it (and so closes it). */
-export const CONFBUS_CLIENT_HANDLE = Symbol('CONFBUS_CLIENT_HANDLE');
+export const CLIENT_HANDLE_TOKEN = Symbol('confbus:client-handle');
 /** The holder of the schema-validated configuration, or null without a schema. */
-export const CONFBUS_VALIDATED = Symbol('CONFBUS_VALIDATED');
+export const VALIDATED_CONFIG_TOKEN = Symbol('confbus:validated-config');
 
 export interface ClientHandle {
   readonly client: ConfigClient;

@@ -32,7 +32,7 @@ export function registerAs<T>(
   name: string,
   factory: (config: ConfigView) => T | Promise<T>,
 ): ConfigNamespace<T> {
-  const KEY = `CONFBUS_CONFIGURATION(${name})`;
+  const KEY = `confbus:configuration(${name})`;
   return {
     KEY,
     namespace: name,

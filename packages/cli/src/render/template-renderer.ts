@@ -12,12 +12,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { ConfbusError, coreErrors } from '@confbus/core';
 import { Liquid, type Template } from 'liquidjs';
 import type { ConfigState } from '../follow/config-feed.js';
 
 /** A template that cannot be read, parsed or rendered; the message names the file, line and column. */
-export class TemplateError extends Error {
+export class TemplateError extends ConfbusError {
   override readonly name = 'TemplateError';
+  constructor(message: string) {
+    super(coreErrors.CONFBUS_TEMPLATE, message);
+  }
 }
 
 export class TemplateRenderer {

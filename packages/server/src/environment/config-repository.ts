@@ -1,3 +1,4 @@
+import { ConfbusError, coreErrors } from '@confbus/core';
 /** What the environment service needs from a repository; GitMirror implements it, tests may fake it. */
 export interface ResolvedRevision {
   /** The label actually used (the default label, after its master/main fallback, when the request named none). */
@@ -37,12 +38,12 @@ export interface ConfigRepository {
 }
 
 /** A file over the `maxBytes` of a readFile(): refused by its announced size, before any of it was read. */
-export class FileTooLargeError extends Error {
+export class FileTooLargeError extends ConfbusError {
   override readonly name = 'FileTooLargeError';
   constructor(
     readonly path: string,
     readonly bytes: number,
   ) {
-    super(`${path} is ${bytes} bytes`);
+    super(coreErrors.CONFBUS_CONFIG_LIMIT, `${path} is ${bytes} bytes`);
   }
 }
