@@ -38,8 +38,8 @@ export default tseslint.config(
     languageOptions: { parserOptions: { emitDecoratorMetadata: true, experimentalDecorators: true } },
   },
   {
-    // The core package is I/O-free: no node: modules that touch the outside world.
-    files: ['packages/core/src/**/*.ts'],
+    // The core and contracts packages are I/O-free: no node: modules that touch the outside world.
+    files: ['packages/core/src/**/*.ts', 'packages/contracts/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

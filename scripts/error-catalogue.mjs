@@ -6,12 +6,14 @@ const { coreErrors } = await import('@confbus/core');
 const { busErrors } = await import('@confbus/bus');
 const { serverErrors } = await import('@confbus/server');
 const { clientErrors } = await import('@confbus/client');
+const { contractErrors } = await import('@confbus/contracts');
 
 const packages = [
   ['@confbus/core', 'core, for the server, the client and the CLI alike', coreErrors],
   ['@confbus/bus', 'the bus nodes and their AMQP and Kafka transports', busErrors],
   ['@confbus/server', 'the config server and its HTTP endpoints', serverErrors],
   ['@confbus/client', 'the client library and its management endpoints', clientErrors],
+  ['@confbus/contracts', 'config contracts: checking, importing and publishing them', contractErrors],
 ];
 
 function table(errors) {

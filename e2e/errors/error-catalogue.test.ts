@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { busErrors } from '../../packages/bus/src/index.ts';
 import { clientErrors } from '../../packages/client/src/index.ts';
+import { contractErrors } from '../../packages/contracts/src/index.ts';
 import { type ErrorDescriptor, coreErrors } from '../../packages/core/src/index.ts';
 import { reasonPhrase } from '../../packages/core/src/internal.ts';
 import { serverErrors } from '../../packages/server/src/index.ts';
@@ -18,6 +19,7 @@ const declared: Record<string, Readonly<Record<string, ErrorDescriptor>>> = {
   bus: busErrors,
   server: serverErrors,
   client: clientErrors,
+  contracts: contractErrors,
 };
 
 function sourceFiles(dir: string): string[] {
