@@ -25,6 +25,9 @@ Commands:
                   Write F from the template T with the configuration, again on each change, then run CMD
   encrypt [TEXT]  Print the cipher text of TEXT (default: standard input) for a {cipher} value
   decrypt [TEXT]  Print the plain text of a cipher text (default: standard input)
+  check           Check a config repository against its contracts (confbus check --help)
+  contracts import FILE --application NAME
+                  Make a contract from Spring Boot configuration metadata (.json or a jar)
   help            Show this text and every server and client setting
 
 Settings come from --key=value arguments, then environment variables (SERVER_PORT), then a settings file
@@ -81,6 +84,11 @@ async function main(argv: string[]): Promise<number> {
         out: (text) => process.stdout.write(`${text}\n`),
         err: (text) => process.stderr.write(`${text}\n`),
       });
+    }
+    case 'check':
+    case 'contracts': {
+      const { runContractsCommand } = await import('./contracts-commands.js');
+      return runContractsCommand(command, rest, { cwd: process.cwd(), out: console.log, err: console.error });
     }
     case 'help':
     case '--help':

@@ -12,6 +12,12 @@ export type JsonSchema = { readonly [keyword: string]: unknown };
 /** The application name whose contract applies to every application (as `application.yml` does). */
 export const EVERY_APPLICATION = 'application';
 
+/**
+ * An annotation on a schema node saying in words what a value must be (`a duration such as 30s`): a violation
+ * of the node reads "must be <that>" instead of the failed rule's wording (an unreadable pattern, say).
+ */
+export const EXPECTED = 'x-expected';
+
 export interface Contract {
   /** The application it guards (`spring.application.name`), or EVERY_APPLICATION. */
   readonly application: string;

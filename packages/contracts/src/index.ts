@@ -3,6 +3,7 @@
 // I/O-free: callers read files and jars and hand over their text or bytes.
 export {
   EVERY_APPLICATION,
+  EXPECTED,
   type Contract,
   type JsonSchema,
   type ValueOrigin,
@@ -37,3 +38,4 @@ export {
 } from './spring-metadata.js';
 export { isZipArchive, springMetadataOfJar } from './metadata-jar.js';
 export { schemaOfJavaType } from './java-types.js';
+export { checkTargets, type CheckTarget, type TargetOptions } from './check-targets.js';

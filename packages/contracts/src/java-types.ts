@@ -2,7 +2,7 @@
  * The JSON Schema of a Java type as Spring's binder converts configuration text to it. Types not listed here
  * (the application's own classes, `java.lang.Object`, enums without hints) are left permissive: `{}`.
  */
-import type { JsonSchema } from './contract.js';
+import { EXPECTED, type JsonSchema } from './contract.js';
 
 /**
  * Spring's DurationStyle: SIMPLE (`30s`, `500ms`, `-1`, a bare number in the field's unit) or ISO-8601
@@ -70,11 +70,9 @@ export function schemaOfJavaType(type: string): JsonSchema {
   if (NUMBER_TYPES.has(base)) return { type: 'number' };
   if (base === 'boolean' || base === 'Boolean') return { type: 'boolean' };
   if (TEXT_TYPES.has(base)) return { type: 'string' };
-  if (base === 'Duration')
-    return { anyOf: [{ type: 'integer' }, { type: 'string', pattern: DURATION_PATTERN }] };
-  if (base === 'DataSize')
-    return { anyOf: [{ type: 'integer' }, { type: 'string', pattern: DATA_SIZE_PATTERN }] };
-  if (base === 'Period') return { anyOf: [{ type: 'integer' }, { type: 'string', pattern: PERIOD_PATTERN }] };
+  if (base === 'Duration') return textOrInteger(DURATION_PATTERN, 'a duration such as 30s, 500ms or PT1M');
+  if (base === 'DataSize') return textOrInteger(DATA_SIZE_PATTERN, 'a data size such as 512KB or 10MB');
+  if (base === 'Period') return textOrInteger(PERIOD_PATTERN, 'a period such as 3d, 2w or P1M');
   if (COLLECTION_TYPES.has(base)) return listOf(args[0] === undefined ? {} : schemaOfJavaType(args[0]));
   if (MAP_TYPES.has(base)) {
     const value =
@@ -84,6 +82,11 @@ export function schemaOfJavaType(type: string): JsonSchema {
       : { type: 'object', additionalProperties: value };
   }
   return {};
+}
+
+/** A bare number (in the field's unit) or text in Spring's format; `x-expected` words the violation's message. */
+function textOrInteger(pattern: string, expected: string): JsonSchema {
+  return { anyOf: [{ type: 'integer' }, { type: 'string', pattern }], [EXPECTED]: expected };
 }
 
 /**

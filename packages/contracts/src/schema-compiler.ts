@@ -7,7 +7,8 @@
  * Options, and why: `allErrors` reports every violation of a push at once, not the first; `coerceTypes` converts
  * as Spring's binder does (`.properties` values and placeholders are text: `server.port=8080` is an integer
  * 8080 to Spring, and so to a contract); `strict: false` accepts the annotations other tools add (`x-…`,
- * Spring's `deprecated` metadata) instead of refusing the contract.
+ * Spring's `deprecated` metadata) instead of refusing the contract; `verbose` gives each error its schema node,
+ * whose `x-expected` words the message.
  */
 import { createHash } from 'node:crypto';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -29,7 +30,13 @@ export class SchemaCompiler {
   compilations = 0;
 
   constructor() {
-    this.ajv = new Ajv2020({ allErrors: true, coerceTypes: true, strict: false, validateFormats: true });
+    this.ajv = new Ajv2020({
+      allErrors: true,
+      coerceTypes: true,
+      strict: false,
+      validateFormats: true,
+      verbose: true,
+    });
     addFormats(this.ajv);
   }
 

@@ -5,7 +5,7 @@
  */
 import type { Environment } from '@confbus/core';
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import type { Contract, Violation } from './contract.js';
+import { type Contract, EXPECTED, type Violation } from './contract.js';
 import { type EffectiveConfiguration, effectiveConfiguration } from './effective-configuration.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 
@@ -104,6 +104,8 @@ function violationOf(
 
 /** Ajv's message (it never quotes the value, which may be a secret), with what the schema allows where useful. */
 function messageOf(error: ErrorObject, alternatives: string[] | undefined): string {
+  const expected = (error.parentSchema as Record<string, unknown> | undefined)?.[EXPECTED];
+  if (typeof expected === 'string') return `must be ${expected}`;
   if (alternatives !== undefined && alternatives.length > 0) return alternatives.join(', or ');
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'enum' && Array.isArray(params.allowedValues))

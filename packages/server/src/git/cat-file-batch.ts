@@ -44,7 +44,11 @@ export class CatFileBatch {
   private receiving: Receiving | undefined;
   private closed = false;
 
-  constructor(private readonly gitDir: string) {}
+  constructor(
+    private readonly gitDir: string,
+    /** Variables on top of git's whitelist, as MirrorGit's. */
+    private readonly env: Record<string, string> = {},
+  ) {}
 
   /**
    * Looks up an object by any name git's `get_oid` understands (`<commit>:<path>`, `<oid>^{commit}`).
@@ -78,7 +82,7 @@ export class CatFileBatch {
   private ensureChild(): ChildProcessWithoutNullStreams {
     if (this.child) return this.child;
     const child = spawn('git', inRepository(this.gitDir, ['cat-file', '--batch']), {
-      env: gitEnv({}, this.gitDir),
+      env: gitEnv(this.env, this.gitDir),
       shell: false,
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -12,6 +12,8 @@ export class MirrorGit {
     readonly gitDir: string,
     /** Strings masked in every error message. */
     private readonly secrets: readonly string[],
+    /** Variables every run gets on top of git's whitelist (a pre-receive hook's quarantine: local-git-repository.ts). */
+    private readonly env: Record<string, string> = {},
   ) {}
 
   get closed(): boolean {
@@ -26,7 +28,14 @@ export class MirrorGit {
   /** Bound, so it can be handed to the upstream and basedir helpers as their runner. */
   readonly run = (args: readonly string[], options: RunGitOptions = {}): Promise<GitResult> => {
     if (this.closedFlag) return Promise.reject(new Error('GitMirror is closed'));
-    return runGit(args, { cwd: this.gitDir, secrets: this.secrets, children: this.children, ...options });
+    const env = { ...this.env, ...options.env };
+    return runGit(args, {
+      cwd: this.gitDir,
+      secrets: this.secrets,
+      children: this.children,
+      ...options,
+      env,
+    });
   };
 
   /** Later runs are refused; running ones are killed with their process groups. */

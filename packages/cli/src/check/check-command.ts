@@ -1,0 +1,40 @@
+/**
+ * `confbus check`: validates a configuration repository's working tree, a commit or the tip of a range against
+ * its contracts, offline, for CI and for a Git pre-receive hook (docs/contracts.md). Violations go to standard
+ * output, one per line; the summary and errors to standard error. Exit status: 0 clean, 1 violations or
+ * configuration that cannot be read, 2 usage error (thrown as UsageError, which main.ts turns into 2).
+ */
+import { CHECK_USAGE, parseCheckOptions } from './check-options.js';
+import { failureLines, impactLines, summaryLine, violationLines } from './check-report.js';
+import { openCheckedRepository } from './checked-repository.js';
+import { impactOf } from './impact.js';
+import { openCheckEnvironments, runCheck } from './run-check.js';
+
+export interface CheckCommandIo {
+  readonly cwd: string;
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+export async function runCheckCommand(args: readonly string[], io: CheckCommandIo): Promise<number> {
+  const options = parseCheckOptions(args, io.cwd);
+  if (options.help) {
+    io.out(CHECK_USAGE);
+    return 0;
+  }
+  const started = performance.now();
+  const checked = await openCheckedRepository(options.repo, options.state);
+  const environments = openCheckEnvironments(checked, options.searchPaths);
+  try {
+    const result = await runCheck(checked, environments, options);
+    if (options.impact)
+      for (const line of impactLines(await impactOf(checked, environments, options))) io.out(line);
+    for (const line of violationLines(result.violations)) io.out(line);
+    for (const line of failureLines(result.failures)) io.err(line);
+    io.err(summaryLine(result, checked.revision, Math.round(performance.now() - started)));
+    return result.violations.length + result.failures.length === 0 ? 0 : 1;
+  } finally {
+    await environments.close();
+    await checked.close();
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The check itself: the repository's contracts at the revision, the environments they cover built by the
+ * server's EnvironmentService (openOfflineEnvironments), each validated against all its contracts. A file or
+ * contract that cannot be read is a failure, as it would be on the server: it is reported, never skipped.
+ */
+import { messageOf } from '@confbus/core/internal';
+import {
+  type CheckTarget,
+  type Contract,
+  SchemaCompiler,
+  type Violation,
+  checkTargets,
+  contractApplicationOf,
+  contractsFor,
+  parseContract,
+  validateEnvironment,
+} from '@confbus/contracts';
+import { type OfflineEnvironments, openOfflineEnvironments } from '@confbus/server';
+import type { CheckedRepository } from './checked-repository.js';
+import type { CheckOptions } from './check-options.js';
+import { eachWithin } from './each-within.js';
+
+/** Property sources are named `<DISPLAY_URI>/<path>`: with none, the name is `/<path>`. */
+export const DISPLAY_URI = '';
+
+/** The server's environment builder over the repository checked. */
+export function openCheckEnvironments(
+  checked: CheckedRepository,
+  searchPaths: readonly string[],
+): OfflineEnvironments {
+  return openOfflineEnvironments({ repository: checked.repository, displayUri: DISPLAY_URI, searchPaths });
+}
+
+export interface CheckFailure {
+  /** The environment it stopped (undefined: the repository's contracts themselves). */
+  readonly target?: CheckTarget;
+  readonly message: string;
+}
+
+export interface CheckResult {
+  readonly targets: readonly CheckTarget[];
+  readonly contracts: readonly Contract[];
+  readonly violations: readonly Violation[];
+  readonly failures: readonly CheckFailure[];
+}
+
+/** Environments built and checked at once: enough to keep git and the parser busy on two cores. */
+const CONCURRENCY = 8;
+
+/** `environments` builds from `checked.repository` (openCheckEnvironments). */
+export async function runCheck(
+  checked: CheckedRepository,
+  environments: OfflineEnvironments,
+  options: Pick<CheckOptions, 'profiles' | 'applications'>,
+): Promise<CheckResult> {
+  const { repository, revision } = checked;
+  const files = await repository.listFiles(revision);
+  const failures: CheckFailure[] = [];
+  const contracts: Contract[] = [];
+  for (const path of [...files].sort()) {
+    const application = contractApplicationOf(path);
+    if (application === undefined) continue;
+    try {
+      const bytes = await repository.readFile(revision, path);
+      if (bytes !== undefined) contracts.push(parseContract(path, application, bytes.toString('utf8')));
+    } catch (error) {
+      failures.push({ message: messageOf(error) });
+    }
+  }
+  const targets = checkTargets(files, contracts, options);
+  const compiler = new SchemaCompiler();
+  const found: Violation[][] = [];
+  await eachWithin(targets, CONCURRENCY, async (target, index) => {
+    try {
+      found[index] = await checkOne(environments, compiler, revision, target, contracts);
+    } catch (error) {
+      failures.push({ target, message: messageOf(error) });
+    }
+  });
+  return { targets, contracts, violations: found.flat(), failures };
+}
+
+async function checkOne(
+  environments: OfflineEnvironments,
+  compiler: SchemaCompiler,
+  revision: string,
+  target: CheckTarget,
+  contracts: readonly Contract[],
+): Promise<Violation[]> {
+  const environment = await environments.find([target.application], target.profiles, revision);
+  return validateEnvironment(
+    { ...target, environment },
+    contractsFor(target.application, contracts),
+    compiler,
+  );
+}

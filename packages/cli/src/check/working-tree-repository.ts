@@ -1,0 +1,43 @@
+/**
+ * A repository's working tree as a ConfigRepository, for `confbus check` without --commit: the files git would
+ * commit (tracked and untracked, `.gitignore` respected, as `git ls-files` lists them), read from disk. Its one
+ * "commit" is the working tree as it is now.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { ConfigRepository, ResolvedRevision } from '@confbus/server';
+
+const run = promisify(execFile);
+export const WORKING_TREE = 'working-tree';
+
+export class WorkingTreeRepository implements ConfigRepository {
+  private listing: Promise<ReadonlySet<string>> | undefined;
+
+  /** `root`: the work tree's top directory. */
+  constructor(private readonly root: string) {}
+
+  async resolve(): Promise<ResolvedRevision> {
+    return { label: WORKING_TREE, commit: WORKING_TREE, stale: false };
+  }
+
+  async listFiles(): Promise<readonly string[]> {
+    return [...(await this.listed())];
+  }
+
+  /** A listed file's bytes; undefined for one listed but deleted, or a path git would not list. */
+  async readFile(_commit: string, path: string): Promise<Buffer | undefined> {
+    if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) return undefined;
+    if (!(await this.listed()).has(path)) return undefined;
+    return readFile(join(this.root, path)).catch(() => undefined);
+  }
+
+  private listed(): Promise<ReadonlySet<string>> {
+    this.listing ??= run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: this.root,
+      maxBuffer: 256 * 1024 * 1024,
+    }).then(({ stdout }) => new Set(stdout.split('\0').filter((path) => path !== '')));
+    return this.listing;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * `confbus check` as CI runs it: a real child process on a real Git repository (bare, and a work clone's
+ * working tree), its output lines and exit status asserted.
+ */
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runConfbusCommand as runConfbus } from '@confbus/testkit/confbus-processes';
+import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+
+const SHOP_CONTRACT = JSON.stringify({
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  properties: {
+    shop: {
+      type: 'object',
+      properties: {
+        url: { type: 'string', format: 'uri' },
+        'pool-size': { type: 'integer', minimum: 1 },
+      },
+      required: ['url'],
+    },
+  },
+  required: ['shop'],
+});
+const EVERY_CONTRACT = JSON.stringify({
+  type: 'object',
+  properties: { server: { type: 'object', properties: { port: { type: 'integer', maximum: 65535 } } } },
+});
+
+describe('confbus check', () => {
+  let remote: GitRemote;
+  let good: string;
+  let bad: string;
+  before(async () => {
+    remote = await createGitRemote();
+    good = await remote.commit({
+      '.confbus/contracts/shop.schema.json': SHOP_CONTRACT,
+      '.confbus/contracts/application.schema.json': EVERY_CONTRACT,
+      'application.yml': 'server:\n  port: 8080\n',
+      'shop.yml': 'shop:\n  url: https://shop.example\n  pool-size: 5\n',
+      'shop-prod.properties': 'shop.pool-size=10\n',
+      'billing.yml': 'billing.currency: EUR\n',
+    });
+    bad = await remote.commit({
+      'shop-prod.properties': '# fewer connections\nshop.pool-size=0\n',
+      'application.yml': 'server:\n  port: 70000\n',
+    });
+  });
+  after(() => remote.remove());
+
+  it('passes a commit that keeps every contract, exit 0 and nothing on standard output', async () => {
+    const run = await runConfbus(['check', '--repo', remote.path, '--commit', good]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /3 environment\(s\) of 2 application\(s\), 2 contract\(s\): no violations/);
+  });
+
+  it('prints file:line key: message per violation and exits 1', async () => {
+    const run = await runConfbus(['check', '--repo', remote.path, '--commit', bad]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.deepEqual(run.stdout.trim().split('\n'), [
+      'application.yml:2 server.port: must be <= 65535 (billing/default, shop/default, shop/prod; ' +
+        'contract .confbus/contracts/application.schema.json)',
+      'shop-prod.properties:2 shop.pool-size: must be >= 1 (shop/prod; contract .confbus/contracts/shop.schema.json)',
+    ]);
+    assert.match(run.stderr, /4 violation\(s\), 0 error\(s\)/);
+  });
+
+  it('checks the tip of a range and lists what the range changes with --impact', async () => {
+    const run = await runConfbus(['check', '--repo', remote.path, '--range', `${good}..${bad}`, '--impact']);
+    assert.equal(run.code, 1, run.stderr);
+    assert.deepEqual(run.stdout.trim().split('\n').slice(0, 4), [
+      'files changed: application.yml, shop-prod.properties',
+      'billing/default: changed server.port',
+      'shop/default: changed server.port',
+      'shop/prod: changed server.port, shop.pool-size',
+    ]);
+    assert.ok(!run.stdout.includes('70000'), 'values are never printed');
+  });
+
+  it('checks the working tree, uncommitted files included', async () => {
+    const work = join(dirname(remote.path), 'work');
+    await writeFile(join(work, 'shop-dev.yml'), 'shop:\n  url: not a url\n');
+    const run = await runConfbus(['check'], { cwd: work });
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stdout, /^shop-dev\.yml:2 shop\.url: must match format "uri" \(shop\/dev; /m);
+    assert.match(run.stderr, /confbus check: working-tree: /);
+  });
+
+  it('reports a contract or a file that cannot be read as an error, exit 1', async () => {
+    const broken = await remote.commit({
+      '.confbus/contracts/billing.schema.json': '{ not json',
+      'shop.yml': 'shop: [unclosed\n',
+    });
+    const run = await runConfbus(['check', '--repo', remote.path, '--commit', broken]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^error: \.confbus\/contracts\/billing\.schema\.json: not JSON/m);
+    assert.match(run.stderr, /^error: shop\/default: .*shop\.yml/m);
+  });
+
+  it('answers a usage error with exit 2', async () => {
+    for (const args of [
+      ['--commit', 'HEAD', '--range', 'a..b'],
+      ['--range', 'only-one'],
+      ['--range', 'a...b'],
+      ['--bogus'],
+      ['--impact'],
+      ['stray'],
+    ]) {
+      const run = await runConfbus(['check', '--repo', remote.path, ...args]);
+      assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, /^confbus: /);
+    }
+    const missing = await runConfbus(['check', '--repo', remote.path, '--commit', 'no-such-branch']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /No such label: no-such-branch/);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * Environments built outside a running server exactly as the server builds them, by the same EnvironmentService
+ * (search paths, file order, imports, profiles, limits), with the server's default limits: for `confbus check`,
+ * which validates configuration before any server announces it. No decryption or overrides are applied: a check
+ * judges what the repository holds.
+ */
+import type { Environment } from '@confbus/core';
+import { resolveServerSettings } from '../settings/unsupported-spring-settings.js';
+import { ConfigFileParser } from './config-file-parser.js';
+import type { ConfigRepository } from './config-repository.js';
+import { EnvironmentCaches } from './environment-caches.js';
+import { EnvironmentService } from './environment-service.js';
+import { EnvironmentWorkers } from './environment-workers.js';
+import { type EnvironmentSettings, readEnvironmentSettings } from './environment-settings.js';
+
+export interface OfflineEnvironmentsOptions {
+  repository: ConfigRepository;
+  /** Prefix of the property-source names: `<displayUri>/<path>`. */
+  displayUri: string;
+  /** As spring.cloud.config.server.git.search-paths. */
+  searchPaths: readonly string[];
+}
+
+export interface OfflineEnvironments {
+  /** The environment of applications and profiles at a revision (a commit id, or the repository's own label). */
+  find(applications: readonly string[], profiles: readonly string[], revision: string): Promise<Environment>;
+  /** Directories searched for an application at a revision, and every file present there. */
+  searchDirectories(
+    applications: readonly string[],
+    profiles: readonly string[],
+    revision: { commit: string; label: string },
+  ): Promise<{ directories: string[]; present: ReadonlySet<string> }>;
+  close(): Promise<void>;
+}
+
+export function openOfflineEnvironments(options: OfflineEnvironmentsOptions): OfflineEnvironments {
+  const limits = serverDefaults();
+  const workers = new EnvironmentWorkers();
+  const service = new EnvironmentService({
+    repository: options.repository,
+    displayUri: options.displayUri,
+    searchPaths: options.searchPaths,
+    caches: new EnvironmentCaches(limits.cache),
+    workers,
+    maxEnvironmentBytes: limits.maxEnvironmentBytes,
+    parser: new ConfigFileParser({ ...limits.files, workers }),
+    // An application with no file of its own still gets application.yml: every application is checked.
+    acceptEmpty: true,
+  });
+  const requestOf = (applications: readonly string[], profiles: readonly string[], label: string) => ({
+    name: applications.join(','),
+    applications,
+    profilesText: profiles.join(','),
+    profiles,
+    label,
+  });
+  return {
+    async find(applications, profiles, revision) {
+      return (await service.find(requestOf(applications, profiles, revision))).resolved.environment;
+    },
+    searchDirectories: (applications, profiles, revision) =>
+      service.searchDirectories(requestOf(applications, profiles, revision.label), revision),
+    close: () => workers.close(),
+  };
+}
+
+/** The server's environment settings at their defaults (the limits a server started without settings has). */
+function serverDefaults(): EnvironmentSettings {
+  return readEnvironmentSettings(resolveServerSettings({ args: [], env: {} }));
+}
