@@ -13,12 +13,6 @@ export {
   type EnvironmentServiceOptions,
 } from './environment/environment-service.js';
 export type { RenderFormat } from './environment/resolved-environment.js';
-export {
-  openOfflineEnvironments,
-  type OfflineEnvironments,
-  type OfflineEnvironmentsOptions,
-} from './environment/offline-environments.js';
-export { LocalGitRepository } from './git/local-git-repository.js';
 export { sampleFiles } from './sample-repo/sample-repository.js';
 export { serverSettingSpecs } from './settings/server-settings.js';
 export {

@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { type ConfigRepository, LocalGitRepository } from '@confbus/server';
+import { type ConfigRepository, LocalGitRepository } from '@confbus/server/offline';
 import { UsageError } from '../command-line.js';
 import type { CheckedState } from './check-options.js';
 import { WORKING_TREE, WorkingTreeRepository } from './working-tree-repository.js';

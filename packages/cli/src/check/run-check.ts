@@ -15,7 +15,7 @@ import {
   parseContract,
   validateEnvironment,
 } from '@confbus/contracts';
-import { type OfflineEnvironments, openOfflineEnvironments } from '@confbus/server';
+import { type OfflineEnvironments, openOfflineEnvironments } from '@confbus/server/offline';
 import type { CheckedRepository } from './checked-repository.js';
 import type { CheckOptions } from './check-options.js';
 import { eachWithin } from './each-within.js';

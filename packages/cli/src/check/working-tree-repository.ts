@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { ConfigRepository, ResolvedRevision } from '@confbus/server';
+import type { ConfigRepository, ResolvedRevision } from '@confbus/server/offline';
 
 const run = promisify(execFile);
 export const WORKING_TREE = 'working-tree';
