@@ -15,6 +15,7 @@ const BENCHES = [
   './encryption-bench.mjs',
   './console-bench.mjs',
   './run-bench.mjs',
+  './contracts-bench.mjs',
 ];
 
 await runBenches(
