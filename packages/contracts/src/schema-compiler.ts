@@ -7,8 +7,9 @@
  * Options, and why: `allErrors` reports every violation of a push at once, not the first; `coerceTypes` converts
  * as Spring's binder does (`.properties` values and placeholders are text: `server.port=8080` is an integer
  * 8080 to Spring, and so to a contract); `strict: false` accepts the annotations other tools add (`x-…`,
- * Spring's `deprecated` metadata) instead of refusing the contract; `verbose` gives each error its schema node,
- * whose `x-expected` words the message.
+ * Spring's `deprecated` metadata) instead of refusing the contract; `code.optimize` off because compiling is the
+ * cost that counts (500 distinct contracts: ~40% less CPU measured here), and the code it would trim runs in
+ * microseconds on a configuration's few hundred keys.
  */
 import { createHash } from 'node:crypto';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -35,7 +36,7 @@ export class SchemaCompiler {
       coerceTypes: true,
       strict: false,
       validateFormats: true,
-      verbose: true,
+      code: { optimize: false },
     });
     addFormats(this.ajv);
   }

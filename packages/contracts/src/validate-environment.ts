@@ -26,7 +26,7 @@ export function validateEnvironment(
   for (const contract of contracts) {
     const errors = compiler.compile(contract)(configuration.instance());
     for (const problem of problemsOf(errors)) {
-      const violation = violationOf(problem, configuration);
+      const violation = violationOf(problem, configuration, contract);
       if (violation === undefined) continue;
       violations.push({
         application: target.application,
@@ -70,6 +70,7 @@ function problemsOf(errors: readonly ErrorObject[]): Problem[] {
 function violationOf(
   { error, alternatives }: Problem,
   configuration: EffectiveConfiguration,
+  contract: Contract,
 ): Pick<Violation, 'key' | 'rule' | 'message' | 'origin'> | undefined {
   const at = configuration.keyAt(error.instancePath);
   const child = (name: string) => (at === '' ? name : `${at}.${name}`);
@@ -97,14 +98,14 @@ function violationOf(
   return {
     key: at,
     rule: error.keyword,
-    message: messageOf(error, alternatives),
+    message: messageOf(error, alternatives, nodeAt(contract.schema, error.schemaPath)),
     ...(origin === undefined ? {} : { origin }),
   };
 }
 
 /** Ajv's message (it never quotes the value, which may be a secret), with what the schema allows where useful. */
-function messageOf(error: ErrorObject, alternatives: string[] | undefined): string {
-  const expected = (error.parentSchema as Record<string, unknown> | undefined)?.[EXPECTED];
+function messageOf(error: ErrorObject, alternatives: string[] | undefined, node: unknown): string {
+  const expected = (node as Record<string, unknown> | undefined)?.[EXPECTED];
   if (typeof expected === 'string') return `must be ${expected}`;
   if (alternatives !== undefined && alternatives.length > 0) return alternatives.join(', or ');
   const params = error.params as Record<string, unknown>;
@@ -112,4 +113,19 @@ function messageOf(error: ErrorObject, alternatives: string[] | undefined): stri
     return `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
   if (error.keyword === 'const') return `must be ${JSON.stringify(params.allowedValue)}`;
   return error.message ?? `breaks the rule '${error.keyword}'`;
+}
+
+/**
+ * The schema node holding the keyword that failed (`#/properties/t/anyOf` → the node of `t`), or undefined when
+ * the path leads elsewhere (a `$ref` to another document).
+ */
+function nodeAt(schema: unknown, schemaPath: string): unknown {
+  if (!schemaPath.startsWith('#/')) return undefined;
+  let node = schema;
+  for (const encoded of schemaPath.slice(2).split('/').slice(0, -1)) {
+    const segment = decodeURIComponent(encoded).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
 }
