@@ -26,6 +26,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 /** Publishable packages and their folders; the testkit and the monorepo root are private. */
 const PUBLISHED: Record<string, string> = {
   '@confbus/core': 'packages/core',
+  '@confbus/contracts': 'packages/contracts',
   '@confbus/bus': 'packages/bus',
   '@confbus/console': 'packages/console',
   '@confbus/server': 'packages/server',
