@@ -33,7 +33,7 @@ const p95 = (xs) => sorted(xs)[Math.max(0, Math.ceil(0.95 * xs.length) - 1)];
 const spread = (xs) => `median ${fmt(median(xs))}, p95 ${fmt(p95(xs))}, max ${fmt(Math.max(...xs))} ms`;
 
 /** 500 applications with ~20 keys each, a profile file per profile, and a contract each. */
-function repositoryFiles(serverPort) {
+export function repositoryFiles(serverPort) {
   const files = {
     'application.yml': `server:\n  port: ${serverPort}\nmanagement:\n  endpoints: {web: {exposure: {include: health}}}\n`,
     'application-dev.yml': 'logging.level.root: DEBUG\n',

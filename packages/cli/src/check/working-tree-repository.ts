@@ -13,7 +13,7 @@ const run = promisify(execFile);
 export const WORKING_TREE = 'working-tree';
 
 export class WorkingTreeRepository implements ConfigRepository {
-  private listing: Promise<ReadonlySet<string>> | undefined;
+  private listing: Promise<{ paths: readonly string[]; set: ReadonlySet<string> }> | undefined;
 
   /** `root`: the work tree's top directory. */
   constructor(private readonly root: string) {}
@@ -22,22 +22,26 @@ export class WorkingTreeRepository implements ConfigRepository {
     return { label: WORKING_TREE, commit: WORKING_TREE, stale: false };
   }
 
+  /** The same list each time (the environment builder keeps what it derives from a list by its identity). */
   async listFiles(): Promise<readonly string[]> {
-    return [...(await this.listed())];
+    return (await this.listed()).paths;
   }
 
   /** A listed file's bytes; undefined for one listed but deleted, or a path git would not list. */
   async readFile(_commit: string, path: string): Promise<Buffer | undefined> {
     if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) return undefined;
-    if (!(await this.listed()).has(path)) return undefined;
+    if (!(await this.listed()).set.has(path)) return undefined;
     return readFile(join(this.root, path)).catch(() => undefined);
   }
 
-  private listed(): Promise<ReadonlySet<string>> {
+  private listed(): Promise<{ paths: readonly string[]; set: ReadonlySet<string> }> {
     this.listing ??= run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
       cwd: this.root,
       maxBuffer: 256 * 1024 * 1024,
-    }).then(({ stdout }) => new Set(stdout.split('\0').filter((path) => path !== '')));
+    }).then(({ stdout }) => {
+      const set = new Set(stdout.split('\0').filter((path) => path !== ''));
+      return { paths: Object.freeze([...set]), set };
+    });
     return this.listing;
   }
 }

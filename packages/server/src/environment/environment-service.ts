@@ -86,6 +86,14 @@ export class EnvironmentService {
    * key built once keeps its hash (a new concatenation is flattened and hashed again on every lookup).
    */
   private readonly keys = new WeakMap<EnvironmentRequest, { commit: string; key: string }>();
+  /**
+   * A commit's directories and files as sets, made once per file list (a repository hands out the same list for
+   * a commit while it keeps it): walking 2,000 paths for each of 1,500 environments of a push cost 0.5 s.
+   */
+  private readonly trees = new WeakMap<
+    readonly string[],
+    { directories: Set<string>; present: ReadonlySet<string> }
+  >();
   /** Builds, for tests and benchmarks that check "one read per (commit, app, profiles)"; also exported as metrics. */
   builds = 0;
   cacheHits = 0;
@@ -174,12 +182,17 @@ export class EnvironmentService {
     revision: Pick<ResolvedRevision, 'commit' | 'label'>,
   ): Promise<{ directories: string[]; present: ReadonlySet<string> }> {
     const files = await this.options.repository.listFiles(revision.commit);
+    let tree = this.trees.get(files);
+    if (tree === undefined) {
+      tree = { directories: directoriesOf(files), present: new Set(files) };
+      this.trees.set(files, tree);
+    }
     const directories = expandSearchDirectories(
       this.options.searchPaths,
       { applications: request.applications, profiles: request.profiles, label: revision.label },
-      directoriesOf(files),
+      tree.directories,
     );
-    return { directories, present: new Set(files) };
+    return { directories, present: tree.present };
   }
 
   /** Reads one file of the repository at a commit (the plain-text endpoint). */
