@@ -11,6 +11,7 @@ import {
   createAckEvent,
   isEnvironmentChangeEvent,
 } from '@confbus/core';
+import { MAX_BUS_FIELD_LENGTH } from '@confbus/core/internal';
 import type { AckDetails, BusNodeOptions } from './bus-node-options.js';
 
 /** What the handling uses of its BusNode. */
@@ -40,12 +41,15 @@ export async function runCommand(node: HandlingContext, e: BusEvent): Promise<vo
   }
 }
 
-/** Acks `e` (with the config version served, when known); whether the ack went out. */
-async function ack(node: HandlingContext, e: BusEvent, configVersion?: string): Promise<boolean> {
+/** Acks `e` (with the config version served and the refresh's outcome, when known); whether the ack went out. */
+async function ack(node: HandlingContext, e: BusEvent, details: AckDetails = {}): Promise<boolean> {
   if (!node.options.ackEnabled || node.isClosed()) return false;
+  const { configVersion, outcome, reason } = details;
   const ackEvent: AckBusEvent = {
     ...createAckEvent(node.options.busId, e, node.options.ackDestination),
     ...(configVersion === undefined ? {} : { configVersion }),
+    ...(outcome === undefined ? {} : { outcome }),
+    ...(reason === undefined ? {} : { reason: reason.slice(0, MAX_BUS_FIELD_LENGTH) }),
   };
   try {
     await node.publish(ackEvent);
@@ -68,6 +72,9 @@ export async function refreshThenAck(node: HandlingContext, e: RefreshBusEvent):
       node.log.error({ err: node.describeError(err), eventId: e.id }, 'bus refresh handler failed');
     }
   }
-  if (await ack(node, e, details.configVersion))
-    node.log.debug({ ackId: e.id, configVersion: details.configVersion ?? null }, 'Sent bus ack');
+  if (await ack(node, e, details))
+    node.log.debug(
+      { ackId: e.id, configVersion: details.configVersion ?? null, outcome: details.outcome ?? null },
+      'Sent bus ack',
+    );
 }

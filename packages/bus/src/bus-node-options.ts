@@ -3,16 +3,19 @@
  * other bus commands), the counts it keeps for the metrics, and the events it emits.
  */
 import type { MessageSigning } from './signing/message-signing.js';
-import type { AckBusEvent, BusEvent, Logger, RefreshBusEvent } from '@confbus/core';
+import type { AckBusEvent, BusEvent, Logger, RefreshBusEvent, RefreshOutcome } from '@confbus/core';
 import type { BusTransport } from './transport.js';
 
 /** Spring Cloud Bus's default destination (`spring.cloud.bus.destination`): exchange or topic name. */
 export const DEFAULT_BUS_DESTINATION = 'springCloudBus';
 
-/** What the node adds to the ack of a refresh it handled (Spring ignores the extra field). */
+/** What the node adds to the ack of a refresh it handled (Spring ignores the extra fields). */
 export interface AckDetails {
   /** The config version (commit) the node serves after the refresh. */
   readonly configVersion?: string;
+  /** Whether the node applied the refresh, or kept its configuration (and why: `reason`). */
+  readonly outcome?: RefreshOutcome;
+  readonly reason?: string;
 }
 
 /** This node's own refresh; the node acks the event once `refresh` has settled. */

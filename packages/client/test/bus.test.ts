@@ -26,6 +26,7 @@ import {
 } from '@confbus/testkit/rabbit-vhost';
 import { startStubConfigServer, type StubConfigServer } from '@confbus/testkit/stub-config-server';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
+import { z } from 'zod';
 import { CaptureLogger } from './support/capture-logger.js';
 
 describe('bus settings', () => {
@@ -322,6 +323,34 @@ describe('client bus member', () => {
       logger.lines.indexOf(keysLine) < logger.lines.findIndex((l) => l.startsWith('debug: Sent bus ack')),
     );
   });
+  it('acks a refresh its own schema refuses as rejected, with the reason, and keeps its values', async () => {
+    const { client } = await startClient(busArgs(['--spring.cloud.bus.id=app:dev:8080:schema']));
+    const sender = await startNode('sender:0:schema');
+    const acks: AckBusEvent[] = [];
+    sender.on('ack', (ack) => acks.push(ack));
+    const group = z.object({ comment: z.string().min(3) });
+    publish('fine');
+    await client.refresh();
+    assert.deepEqual(client.bind('group', group), { comment: 'fine' });
+    const applied = createRefreshEvent('sender:0:schema', 'app:dev:8080:schema');
+    publish('good');
+    await sender.publish(applied);
+    const first = await waitFor('the ack', () => acks.find((a) => a.ackId === applied.id));
+    assert.deepEqual([first.outcome, first.reason], ['applied', undefined]);
+
+    publish('no');
+    const refused = createRefreshEvent('sender:0:schema', 'app:dev:8080:schema');
+    await sender.publish(refused);
+    const ack = await waitFor('the ack', () => acks.find((a) => a.ackId === refused.id));
+    assert.equal(ack.outcome, 'rejected');
+    assert.match(
+      ack.reason ?? '',
+      /rejected by the application's schema: Invalid configuration under 'group': group\.comment: /,
+    );
+    assert.equal(client.getString('group.comment'), 'good');
+    assert.equal(ack.configVersion, client.status.version, 'it says which version it still serves');
+  });
+
   it('with confbus.bus.refresh.spread, waits the share of the window it announces, then refreshes and acks', async () => {
     const logger = new CaptureLogger();
     // When the client announced its wait and when its re-fetch started, on this process's clock.

@@ -9,6 +9,19 @@ import { Refresher, type RefreshEvent } from '../src/refresh/refresher.js';
 import type { ConfigClientError } from '../src/errors.js';
 import { FakeBackup } from './fakes/fake-backup.js';
 import { FakeEnvironmentSource } from './fakes/fake-environment-source.js';
+import { z } from 'zod';
+import { MAX_BOUND_SCHEMAS } from '../src/snapshot/bound-schemas.js';
+
+function environment(properties: Record<string, string>): Environment {
+  return {
+    name: 'app',
+    profiles: ['default'],
+    label: null,
+    version: 'v1',
+    state: null,
+    propertySources: [{ name: 'test', source: properties }],
+  };
+}
 
 /** The snapshot the client builds, minus decryption and local settings (snapshot-factory.ts has those). */
 const snapshots = {
@@ -45,6 +58,48 @@ async function setUp(properties: Record<string, string>) {
 }
 
 describe('Refresher (on a fake environment source and backup)', () => {
+  it("checks the new values against the application's bound schemas first: a rejected refresh applies nothing", async () => {
+    const { source, backup, live, refresher, failed } = await setUp({ 'db.pool': '5', 'db.url': 'a' });
+    const pool = z.object({ pool: z.coerce.number().int().min(1), url: z.string() });
+    assert.deepEqual(live.view.bind('db', pool), { pool: 5, url: 'a' });
+    const component = live.refreshable((view) => view.getString('db.url'), {}) as Refreshable<
+      string | undefined
+    >;
+
+    source.serve({ 'db.pool': '0', 'db.url': 'b' }, 'v2');
+    await assert.rejects(refresher.refresh(), (error: ConfigClientError) => {
+      assert.equal(error.code, 'CONFBUS_REFRESH_FAILED');
+      assert.match(
+        error.message,
+        /version v1\).*rejected by the application's schema: Invalid configuration under 'db': db\.pool: /,
+      );
+      return true;
+    });
+    assert.deepEqual([live.view.getString('db.url'), component.current, component.generation], ['a', 'a', 1]);
+    assert.equal(refresher.currentVersion(), 'v1');
+    assert.equal(backup.saved.length, 0);
+    assert.equal(failed.length, 1);
+
+    source.serve({ 'db.pool': '3', 'db.url': 'c' }, 'v3');
+    assert.deepEqual(await refresher.refresh(), ['db.pool', 'db.url']);
+    assert.equal(component.current, 'c');
+  });
+
+  it('remembers each bound schema once, and a bounded number of them', () => {
+    const live = new LiveConfig(snapshots.fromEnvironment(environment({ a: '1' }), 'server'), silentLogger);
+    const schema = z.object({ a: z.string() });
+    for (let i = 0; i < 3; i++) live.view.bind('', schema);
+    assert.equal(live.schemas.bindings.length, 1);
+    for (let i = 0; i < MAX_BOUND_SCHEMAS + 10; i++) live.view.bind('', z.object({ a: z.string() }));
+    assert.equal(live.schemas.bindings.length, MAX_BOUND_SCHEMAS);
+    live.view.bind('a');
+    assert.equal(
+      live.schemas.bindings.length,
+      MAX_BOUND_SCHEMAS,
+      'a bind without a schema is not remembered',
+    );
+  });
+
   it('applies the new configuration, rebuilds only the components that read a changed key, saves and reports', async () => {
     const { source, backup, live, refresher, refreshed } = await setUp({ 'db.url': 'a', 'ui.color': 'red' });
     const db = live.refreshable((view) => view.getString('db.url'), {}) as Refreshable<string | undefined>;

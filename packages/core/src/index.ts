@@ -89,6 +89,7 @@ export {
   type BusEvent,
   type EnvironmentChangeBusEvent,
   type RefreshBusEvent,
+  type RefreshOutcome,
   type UnknownBusEvent,
 } from './bus-events/bus-event.js';
 export {

@@ -18,7 +18,7 @@ export { effectiveSettings } from './settings/effective-settings.js';
 export { SettingsIndex, type KeyTarget } from './settings/settings-index.js';
 export { unknownSettingMessage } from './settings/setting-suggestions.js';
 export { unsupportedSettingMessage } from './settings/unsupported-setting.js';
-export { busEventFromJson } from './bus-events/bus-event-decoder.js';
+export { MAX_BUS_FIELD_LENGTH, busEventFromJson } from './bus-events/bus-event-decoder.js';
 export { guessServiceNames } from './bus-events/service-names.js';
 export { antMatch } from './bus-events/ant-path-matcher.js';
 export { simpleMatch, simpleMatcher, type SimpleMatcher } from './matching/simple-match.js';

@@ -136,6 +136,25 @@ describe('bus wire format', () => {
     );
   });
 
+  it("keeps an ack's outcome and reason (ours), and ignores an outcome it does not know", () => {
+    const rejected = ACK_JSON.replace(
+      /}$/,
+      ',"configVersion":"0123abcd","outcome":"rejected","reason":"too small"}',
+    );
+    const e = decodeBusEvent(rejected);
+    assert.ok(isAckEvent(e));
+    assert.deepEqual([e.outcome, e.reason], ['rejected', 'too small']);
+    assert.equal(encodeBusEvent(e), rejected);
+    const applied = decodeBusEvent(ACK_JSON.replace(/}$/, ',"outcome":"applied","reason":"ignored"}'));
+    assert.ok(isAckEvent(applied) && applied.outcome === 'applied' && !('reason' in applied));
+    const odd = decodeBusEvent(ACK_JSON.replace(/}$/, ',"outcome":"maybe"}'));
+    assert.ok(isAckEvent(odd) && !('outcome' in odd));
+    const long = decodeBusEvent(
+      ACK_JSON.replace(/}$/, `,"outcome":"rejected","reason":"${'x'.repeat(5000)}"}`),
+    );
+    assert.ok(isAckEvent(long) && long.reason?.length === 1024, 'a long reason is cut, the ack kept');
+  });
+
   it("keeps a refresh's version hint (ours, after Spring's fields), writes it only when set", () => {
     const hinted = REFRESH_JSON.replace(/}$/, ',"configVersion":"' + 'a'.repeat(40) + '"}');
     const e = decodeBusEvent(hinted);

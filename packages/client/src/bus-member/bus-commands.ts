@@ -70,21 +70,32 @@ export class BusCommands {
     return false;
   }
 
-  /** A refresh the BusNode found addressed to this node; what it returns goes into the ack. */
+  /**
+   * A refresh the BusNode found addressed to this node; what it returns goes into the ack: the version served
+   * and whether the refresh was applied or `rejected` (the reason: the refresh's failure, e.g. the application's
+   * own schema refusing the new values). A refresh this node does not carry out says neither.
+   */
   async #onRemoteRefresh(event: RefreshBusEvent): Promise<AckDetails> {
     this.#remoteRefreshes++;
+    let outcome: Pick<AckDetails, 'outcome' | 'reason'> = {};
     try {
       if (this.carriesOut('refresh')) {
         await spreadDelay(this.settings.refreshSpreadMs, this.logger);
-        if (!this.closed()) await this.#refresh(event);
+        if (!this.closed()) {
+          const done = await this.#refresh(event);
+          outcome =
+            done.error === undefined
+              ? { outcome: 'applied' }
+              : { outcome: 'rejected', reason: messageOf(done.error) };
+        }
       }
     } finally {
       this.#remoteRefreshes--;
     }
-    // configVersion is confbus's addition (Spring ignores unknown fields): the server's ack tracking
-    // sees which version each node serves after the refresh.
+    // configVersion, outcome and reason are confbus's additions (Spring ignores unknown fields): the server's
+    // ack tracking sees which version each node serves after the refresh, and whether it took the new one.
     const version = this.target.currentVersion();
-    return version === null ? {} : { configVersion: version };
+    return { ...(version === null ? {} : { configVersion: version }), ...outcome };
   }
 
   /**

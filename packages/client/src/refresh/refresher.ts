@@ -159,6 +159,13 @@ export class Refresher {
     } catch (error) {
       throw this.#failed(messageOf(error), error);
     }
+    // The application's own schemas judge the new values before anything is applied (item 5 of issue #26).
+    const rejection = live.schemas.rejectionOf(next);
+    if (rejection !== undefined)
+      throw this.#failed(
+        `the new configuration is rejected by the application's schema: ${rejection}`,
+        undefined,
+      );
     const keys = changedKeys(previous, next);
     let prepared;
     try {

@@ -4,6 +4,7 @@
  */
 import type { PropertyValue } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
+import type { BoundSchemas } from './bound-schemas.js';
 import { isUnderPrefix, type ConfigSnapshot } from './config-snapshot.js';
 import { ConfigClientError } from '../errors.js';
 import { toBoolean, toNumber, toText } from './value-coercion.js';
@@ -68,6 +69,8 @@ export class SnapshotView implements ConfigView {
   constructor(
     private readonly snapshot: () => ConfigSnapshot,
     private readonly tracker?: ReadTracker,
+    /** Where bind() remembers its schemas, so refreshes are checked against them (bound-schemas.ts). */
+    private readonly schemas?: BoundSchemas,
   ) {
     const keys = tracker?.keys;
     this.#onRead = keys ? (key) => void keys.add(key) : undefined;
@@ -131,7 +134,9 @@ export class SnapshotView implements ConfigView {
       insert(root, parsePath(rest), value);
     }
     if (!schema) return root;
-    return validate(prefix, root, schema);
+    const value = validate(prefix, root, schema);
+    this.schemas?.add(prefix, schema as ConfigSchema<unknown>);
+    return value;
   }
 }
 

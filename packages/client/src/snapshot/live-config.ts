@@ -5,6 +5,7 @@
  */
 import type { Logger } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
+import { BoundSchemas } from './bound-schemas.js';
 import type { ConfigSnapshot } from './config-snapshot.js';
 import { isAffected, SnapshotView, type ConfigView } from './config-view.js';
 import {
@@ -26,6 +27,8 @@ export interface PreparedSwap {
 export class LiveConfig {
   #snapshot: ConfigSnapshot;
   readonly #holders: Array<RefreshableHolder<unknown>> = [];
+  /** The schemas bind() was called with through this configuration's views: a refresh must satisfy them. */
+  readonly schemas = new BoundSchemas();
   /** Reads through this view always see the current snapshot. */
   readonly view: SnapshotView;
 
@@ -34,7 +37,7 @@ export class LiveConfig {
     private readonly logger: Logger,
   ) {
     this.#snapshot = initial;
-    this.view = new SnapshotView(() => this.#snapshot);
+    this.view = new SnapshotView(() => this.#snapshot, undefined, this.schemas);
   }
 
   get snapshot(): ConfigSnapshot {
@@ -44,7 +47,7 @@ export class LiveConfig {
   /** A view pinned to the current snapshot: several reads through it never straddle a refresh. */
   pinnedView(): ConfigView {
     const pinned = this.#snapshot;
-    return new SnapshotView(() => pinned);
+    return new SnapshotView(() => pinned, undefined, this.schemas);
   }
 
   /** A component built now and rebuilt by a refresh that changed a key it read. */

@@ -9,6 +9,7 @@ import {
   ENVIRONMENT_CHANGE_EVENT_TYPE,
   REFRESH_EVENT_TYPE,
   type BusEvent,
+  type RefreshOutcome,
 } from './bus-event.js';
 import { ALL_SERVICES } from './service-matcher.js';
 
@@ -35,6 +36,8 @@ const FIELD_BY_CANONICAL_KEY = new Map(
     'ackDestinationService',
     'event',
     'configVersion',
+    'outcome',
+    'reason',
     'values',
   ].map((f) => [canonicalKey(f), f]),
 );
@@ -88,13 +91,22 @@ export function busEventFromJson(parsed: unknown): BusEvent {
         ackDestinationService: requireString(fields, 'ackDestinationService'),
         event: requireString(fields, 'event'),
         ...(configVersion === undefined ? {} : { configVersion }),
+        ...refreshOutcome(fields),
       };
     }
     case ENVIRONMENT_CHANGE_EVENT_TYPE:
       return { type, ...base, values: requireValues(fields.values) };
     default: {
       // Fields that are ours by name but not part of the base stay with the unknown event.
-      for (const k of ['ackId', 'ackDestinationService', 'event', 'configVersion', 'values']) {
+      for (const k of [
+        'ackId',
+        'ackDestinationService',
+        'event',
+        'configVersion',
+        'outcome',
+        'reason',
+        'values',
+      ]) {
         if (k in fields) extra[k] = fields[k];
       }
       return { type, ...base, extra };
@@ -106,6 +118,17 @@ export function busEventFromJson(parsed: unknown): BusEvent {
 function optionalVersion(v: unknown): string | undefined {
   if (typeof v !== 'string' || v === '') return undefined;
   return checkLength('configVersion', v);
+}
+
+/**
+ * An ack's outcome and reason, ours: a value of the wrong shape is ignored, as an unknown field would be; a reason
+ * is free text, cut to MAX_BUS_FIELD_LENGTH rather than dropping the ack it explains.
+ */
+function refreshOutcome(fields: Record<string, unknown>): { outcome?: RefreshOutcome; reason?: string } {
+  const { outcome, reason } = fields;
+  if (outcome !== 'applied' && outcome !== 'rejected') return {};
+  if (typeof reason !== 'string' || reason === '' || outcome === 'applied') return { outcome };
+  return { outcome, reason: reason.slice(0, MAX_BUS_FIELD_LENGTH) };
 }
 
 function describe(v: unknown): string {

@@ -49,7 +49,16 @@ export interface AckBusEvent extends BusEventBase {
    * so sending it is harmless; written only when set, so Spring-shaped acks stay byte-identical.
    */
   readonly configVersion?: string;
+  /**
+   * Not in Spring: whether a confbus client applied the refresh it acks, or kept its configuration
+   * (`rejected`: its own schema refused the new values, or the refresh failed). Absent from Spring nodes' acks.
+   */
+  readonly outcome?: RefreshOutcome;
+  /** Not in Spring: why a `rejected` refresh was not applied (no values, bounded length). */
+  readonly reason?: string;
 }
+
+export type RefreshOutcome = 'applied' | 'rejected';
 
 export interface EnvironmentChangeBusEvent extends BusEventBase {
   readonly type: typeof ENVIRONMENT_CHANGE_EVENT_TYPE;
@@ -176,6 +185,8 @@ export function encodeBusEvent(e: BusEvent): string {
     out.ackDestinationService = e.ackDestinationService;
     out.event = e.event;
     if (e.configVersion !== undefined) out.configVersion = e.configVersion;
+    if (e.outcome !== undefined) out.outcome = e.outcome;
+    if (e.reason !== undefined) out.reason = e.reason;
   } else if (isEnvironmentChangeEvent(e)) {
     out.values = e.values;
   } else if ('extra' in e) {
