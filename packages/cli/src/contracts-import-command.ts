@@ -5,7 +5,6 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   contractOfSpringMetadata,
   isZipArchive,
@@ -15,6 +14,7 @@ import {
 import { validateApplicationName } from '@confbus/core';
 import type { CheckCommandIo } from './check/check-command.js';
 import { UsageError } from './command-line.js';
+import { parseStrictArguments } from './strict-arguments.js';
 
 export const IMPORT_USAGE = `Usage: confbus contracts import <spring-configuration-metadata.json | JAR> --application NAME
                                 [--out FILE] [--reject-unknown-keys]
@@ -25,7 +25,12 @@ output; commit it as .confbus/contracts/NAME.schema.json. --reject-unknown-keys 
 metadata's groups that no property declares (misspellings Spring would silently ignore).`;
 
 export async function runImportCommand(args: readonly string[], io: CheckCommandIo): Promise<number> {
-  const { values, positionals } = parse(args);
+  const { values, positionals } = parseStrictArguments(args, {
+    help: { type: 'boolean', short: 'h' },
+    application: { type: 'string' },
+    out: { type: 'string' },
+    'reject-unknown-keys': { type: 'boolean' },
+  });
   if (values.help) {
     io.out(IMPORT_USAGE);
     return 0;
@@ -56,22 +61,4 @@ export async function runImportCommand(args: readonly string[], io: CheckCommand
     `confbus contracts import: ${metadata.properties.length} properties of ${source} → ${values.out ?? 'standard output'}`,
   );
   return 0;
-}
-
-function parse(args: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        application: { type: 'string' },
-        out: { type: 'string' },
-        'reject-unknown-keys': { type: 'boolean' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }

@@ -2,9 +2,9 @@
  * `confbus check`'s command line: what to check (a working tree, a commit, the tip of a range), where, and
  * which environments. Parsed strictly (node:util parseArgs): an unknown option or a stray word is a usage error.
  */
-import { parseArgs } from 'node:util';
 import { splitList } from '@confbus/core/internal';
 import { UsageError } from '../command-line.js';
+import { parseStrictArguments } from '../strict-arguments.js';
 
 export type CheckedState =
   | { readonly kind: 'working-tree' }
@@ -35,12 +35,16 @@ parent) changes. Prints 'file:line key: message' per violation; exit status 0 cl
 configuration, 2 usage error.`;
 
 export function parseCheckOptions(args: readonly string[], cwd: string): CheckOptions {
-  let parsed: ReturnType<typeof parseOptions>;
-  try {
-    parsed = parseOptions(args);
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseStrictArguments(args, {
+    help: { type: 'boolean', short: 'h' },
+    repo: { type: 'string' },
+    commit: { type: 'string' },
+    range: { type: 'string' },
+    impact: { type: 'boolean' },
+    profiles: { type: 'string' },
+    applications: { type: 'string' },
+    'search-paths': { type: 'string' },
+  });
   const { values, positionals } = parsed;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   if (values.commit !== undefined && values.range !== undefined)
@@ -60,24 +64,6 @@ export function parseCheckOptions(args: readonly string[], cwd: string): CheckOp
     ...(applications ? { applications } : {}),
     searchPaths: list(values['search-paths']) ?? [],
   };
-}
-
-function parseOptions(args: readonly string[]) {
-  return parseArgs({
-    args: [...args],
-    strict: true,
-    allowPositionals: true,
-    options: {
-      help: { type: 'boolean', short: 'h' },
-      repo: { type: 'string' },
-      commit: { type: 'string' },
-      range: { type: 'string' },
-      impact: { type: 'boolean' },
-      profiles: { type: 'string' },
-      applications: { type: 'string' },
-      'search-paths': { type: 'string' },
-    },
-  });
 }
 
 function stateOf(commit: string | undefined, range: string | undefined): CheckedState {

@@ -25,22 +25,20 @@ function canonicalKey(key: string): string {
   return key.replace(/[_\-.]/g, '').toLowerCase();
 }
 
-const FIELD_BY_CANONICAL_KEY = new Map(
-  [
-    'type',
-    'timestamp',
-    'originService',
-    'destinationService',
-    'id',
-    'ackId',
-    'ackDestinationService',
-    'event',
-    'configVersion',
-    'outcome',
-    'reason',
-    'values',
-  ].map((f) => [canonicalKey(f), f]),
-);
+/** Fields every event has. */
+const BASE_FIELDS = ['type', 'timestamp', 'originService', 'destinationService', 'id'];
+/** Fields of the known event types beyond the base (an unknown event keeps them as extras). */
+const TYPED_FIELDS = [
+  'ackId',
+  'ackDestinationService',
+  'event',
+  'configVersion',
+  'outcome',
+  'reason',
+  'values',
+];
+
+const FIELD_BY_CANONICAL_KEY = new Map([...BASE_FIELDS, ...TYPED_FIELDS].map((f) => [canonicalKey(f), f]));
 
 export function decodeBusEvent(body: string | Uint8Array): BusEvent {
   const text = typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: false }).decode(body);
@@ -98,15 +96,7 @@ export function busEventFromJson(parsed: unknown): BusEvent {
       return { type, ...base, values: requireValues(fields.values) };
     default: {
       // Fields that are ours by name but not part of the base stay with the unknown event.
-      for (const k of [
-        'ackId',
-        'ackDestinationService',
-        'event',
-        'configVersion',
-        'outcome',
-        'reason',
-        'values',
-      ]) {
+      for (const k of TYPED_FIELDS) {
         if (k in fields) extra[k] = fields[k];
       }
       return { type, ...base, extra };
