@@ -80,6 +80,20 @@ describe('confbus check', () => {
     assert.ok(!run.stdout.includes('70000'), 'values are never printed');
   });
 
+  it('checks the profiles documents activate on, as the server builds them', async () => {
+    const profiled = await remote.commit({
+      'application.yml':
+        'server:\n  port: 8080\n---\nspring.config.activate.on-profile: cloud\nserver.port: 99999\n',
+    });
+    const run = await runConfbus(['check', '--repo', remote.path, '--commit', profiled]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(
+      run.stdout,
+      /^application\.yml:5 server\.port: must be <= 65535 \(billing\/cloud, shop\/cloud; /m,
+    );
+    assert.match(run.stderr, /5 environment\(s\) of 2 application\(s\)/);
+  });
+
   it('checks the working tree, uncommitted files included', async () => {
     const work = join(dirname(remote.path), 'work');
     await writeFile(join(work, 'shop-dev.yml'), 'shop:\n  url: not a url\n');

@@ -3,10 +3,10 @@
  * since an offline check has no requests to go by. Applications: every one with a contract, and, when
  * `application.schema.json` exists, every application that has a configuration file of its own. Profiles:
  * `default` plus every profile a file name carries (`application-{profile}.yml`, `{application}-{profile}.yml`),
- * each checked on its own, as a client started with that one profile would ask for it; or exactly the profiles
- * given. A profile only named inside a document (`spring.config.activate.on-profile`) is checked when given.
+ * and every profile a document activates on (`spring.config.activate.on-profile`), each checked on its own, as a
+ * client started with that one profile would ask for it; or exactly the profiles given.
  */
-import { isConfigFileName } from '@confbus/core';
+import { type ProfileExpression, type ProfileNode, isConfigFileName } from '@confbus/core';
 import { type Contract, EVERY_APPLICATION } from './contract.js';
 
 export interface CheckTarget {
@@ -19,6 +19,25 @@ export interface TargetOptions {
   readonly profiles?: readonly string[];
   /** Applications to check instead of those found (still only with a contract). */
   readonly applications?: readonly string[];
+  /**
+   * The profiles each file's documents activate on (path → names, see profilesActivating): those of an
+   * `application*` file are every application's, those of `shop*.yml` shop's.
+   */
+  readonly documentProfiles?: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * The profiles an activation names positively (`prod`, `prod & eu` → prod, eu; `!dev` names none): each is a
+ * profile under which the document may apply.
+ */
+export function profilesActivating(activation: ProfileExpression): string[] {
+  const names = new Set<string>();
+  const walk = (node: ProfileNode): void => {
+    if (node.kind === 'profile') names.add(node.name);
+    else if (node.kind !== 'not') node.operands.forEach(walk);
+  };
+  activation.anyOf.forEach(walk);
+  return [...names];
 }
 
 const DEFAULT_PROFILE = 'default';
@@ -30,18 +49,22 @@ export function checkTargets(
 ): CheckTarget[] {
   const own = new Set(contracts.map((c) => c.application).filter((name) => name !== EVERY_APPLICATION));
   const everyApplication = contracts.some((c) => c.application === EVERY_APPLICATION);
-  const stems = new Set(paths.filter(isConfigPath).map(stemOf));
+  const configPaths = paths.filter(isConfigPath);
+  const stems = new Set(configPaths.map(stemOf));
   const profilesOf = new Map<string, Set<string>>();
   const common = new Set<string>();
-  for (const stem of [...stems].sort()) {
-    if (stem === EVERY_APPLICATION) continue;
-    if (stem.startsWith(`${EVERY_APPLICATION}-`)) {
-      common.add(stem.slice(EVERY_APPLICATION.length + 1));
+  const inDocuments = (path: string) => options.documentProfiles?.get(path) ?? [];
+  for (const path of [...configPaths].sort()) {
+    const stem = stemOf(path);
+    if (stem === EVERY_APPLICATION || stem.startsWith(`${EVERY_APPLICATION}-`)) {
+      if (stem !== EVERY_APPLICATION) common.add(stem.slice(EVERY_APPLICATION.length + 1));
+      for (const profile of inDocuments(path)) common.add(profile);
       continue;
     }
     const [application, profile] = splitStem(stem, stems, own);
     const profiles = profilesOf.get(application) ?? new Set<string>();
     if (profile !== undefined) profiles.add(profile);
+    for (const named of inDocuments(path)) profiles.add(named);
     profilesOf.set(application, profiles);
   }
   const found = everyApplication ? [...profilesOf.keys()] : [];
@@ -52,7 +75,9 @@ export function checkTargets(
     .flatMap((application) => {
       const profiles = options.profiles ?? [
         DEFAULT_PROFILE,
-        ...[...new Set([...common, ...(profilesOf.get(application) ?? [])])].sort(),
+        ...[...new Set([...common, ...(profilesOf.get(application) ?? [])])]
+          .filter((profile) => profile !== DEFAULT_PROFILE)
+          .sort(),
       ];
       return profiles.map((profile) => ({ application, profiles: [profile] }));
     });

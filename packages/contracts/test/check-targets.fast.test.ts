@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Contract, checkTargets } from '../src/index.js';
+import { parseConfigFile } from '@confbus/core';
+import { type Contract, checkTargets, profilesActivating } from '../src/index.js';
 
 const contract = (application: string): Contract => ({ application, name: application, schema: {} });
 const FILES = [
@@ -47,6 +48,29 @@ describe('checkTargets', () => {
       show(checkTargets(FILES, [contract('application')], { profiles: ['qa'], applications: ['shop'] })),
       ['shop/qa'],
     );
+  });
+
+  it("adds the profiles a file's documents activate on: an application file's for all, another's for its own", () => {
+    const documentProfiles = new Map([
+      ['application.yml', ['cloud']],
+      ['shop.yml', ['eu', 'default']],
+    ]);
+    assert.deepEqual(show(checkTargets(FILES, [contract('shop')], { documentProfiles })), [
+      'shop/default',
+      'shop/cloud',
+      'shop/dev',
+      'shop/eu',
+      'shop/prod',
+    ]);
+  });
+
+  it('names the profiles an activation names positively', () => {
+    const activation = parseConfigFile(
+      'a.yml',
+      'spring.config.activate.on-profile: "prod & (eu | us), !dev"\na: 1\n',
+    )[0]?.activation;
+    assert.ok(activation);
+    assert.deepEqual(profilesActivating(activation).sort(), ['eu', 'prod', 'us']);
   });
 
   it('checks nothing without contracts', () => {

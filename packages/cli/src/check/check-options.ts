@@ -27,7 +27,8 @@ export interface CheckOptions {
 export const CHECK_USAGE = `Usage: confbus check [--repo DIR] [--commit REV | --range A..B] [--impact]
                      [--profiles P,...] [--applications A,...] [--search-paths PATH,...]
 
-Builds every (application, profile) environment that has a contract the way the server does and checks it
+Builds every (application, profile) environment that has a contract the way the server does (profiles: default,
+those in file names and those documents activate on; or --profiles, each on its own) and checks it
 against the repository's contracts (.confbus/contracts/{application}.schema.json; application.schema.json
 applies to every application). Without --commit or --range, the working tree's files are checked (tracked and
 untracked, .gitignore respected). --range checks the tip B; --impact lists what A..B (or REV against its first

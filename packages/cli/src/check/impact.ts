@@ -11,6 +11,7 @@ import type { OfflineEnvironments } from '@confbus/server/offline';
 import type { CheckedRepository } from './checked-repository.js';
 import type { CheckOptions } from './check-options.js';
 import { eachWithin } from './each-within.js';
+import { profilesInDocuments } from './run-check.js';
 
 export interface EnvironmentImpact extends CheckTarget {
   readonly added: readonly string[];
@@ -40,7 +41,12 @@ export async function impactOf(
   if (!files.some(isConfigFileName)) return { files, environments: [] };
   const paths = new Set(await repository.listFiles(revision));
   if (base !== undefined) for (const path of await repository.listFiles(base)) paths.add(path);
-  const targets = checkTargets([...paths], EVERY, options);
+  const documentProfiles = await profilesInDocuments(environments, revision, [...paths]);
+  const targets = checkTargets(
+    [...paths],
+    EVERY,
+    options.profiles ? options : { ...options, documentProfiles },
+  );
   const impacts: Array<EnvironmentImpact | undefined> = [];
   await eachWithin(targets, CONCURRENCY, async (target, index) => {
     try {

@@ -13,8 +13,10 @@ import {
   contractApplicationOf,
   contractsFor,
   parseContract,
+  profilesActivating,
   validateEnvironment,
 } from '@confbus/contracts';
+import { isConfigFileName } from '@confbus/core';
 import { type OfflineEnvironments, openOfflineEnvironments } from '@confbus/server/offline';
 import type { CheckedRepository } from './checked-repository.js';
 import type { CheckOptions } from './check-options.js';
@@ -46,6 +48,8 @@ export interface CheckResult {
 
 /** Environments built and checked at once: enough to keep git and the parser busy on two cores. */
 const CONCURRENCY = 8;
+/** Files read for their documents' profiles at once: reads are pipelined through one cat-file process. */
+const FILES_AT_ONCE = 32;
 
 /** `environments` builds from `checked.repository` (openCheckEnvironments). */
 export async function runCheck(
@@ -75,7 +79,12 @@ export async function runCheck(
       }),
   );
   const contracts = read.filter((contract) => contract !== undefined);
-  const targets = checkTargets(files, contracts, options);
+  const targets = checkTargets(files, contracts, {
+    ...options,
+    ...(options.profiles
+      ? {}
+      : { documentProfiles: await profilesInDocuments(environments, revision, files) }),
+  });
   const compiler = new SchemaCompiler();
   const found: Violation[][] = [];
   await eachWithin(targets, CONCURRENCY, async (target, index) => {
@@ -86,6 +95,28 @@ export async function runCheck(
     }
   });
   return { targets, contracts, violations: found.flat(), failures };
+}
+
+/**
+ * The profiles each configuration file's documents activate on (`spring.config.activate.on-profile`), read
+ * through the builder's parse cache, so the builds that follow parse nothing again. A file that does not parse
+ * names none here; its build reports it.
+ */
+export async function profilesInDocuments(
+  environments: OfflineEnvironments,
+  revision: string,
+  files: readonly string[],
+): Promise<Map<string, string[]>> {
+  const named = new Map<string, string[]>();
+  const configFiles = files.filter(
+    (path) => isConfigFileName(path) && !path.split('/').some((part) => part.startsWith('.')),
+  );
+  await eachWithin(configFiles, FILES_AT_ONCE, async (path) => {
+    const documents = await environments.documents(revision, path).catch(() => []);
+    const profiles = documents.flatMap((d) => (d.activation ? profilesActivating(d.activation) : []));
+    if (profiles.length > 0) named.set(path, profiles);
+  });
+  return named;
 }
 
 async function checkOne(

@@ -4,7 +4,7 @@
  * which validates configuration before any server announces it. No decryption or overrides are applied: a check
  * judges what the repository holds.
  */
-import type { Environment } from '@confbus/core';
+import type { ConfigDocument, Environment } from '@confbus/core';
 import { resolveServerSettings } from '../settings/unsupported-spring-settings.js';
 import { ConfigFileParser } from './config-file-parser.js';
 import type { ConfigRepository } from './config-repository.js';
@@ -30,6 +30,8 @@ export interface OfflineEnvironments {
     profiles: readonly string[],
     revision: { commit: string; label: string },
   ): Promise<{ directories: string[]; present: ReadonlySet<string> }>;
+  /** A file's documents at a commit, parsed through the cache the builds use (none when it is absent). */
+  documents(commit: string, path: string): Promise<readonly ConfigDocument[]>;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export function openOfflineEnvironments(options: OfflineEnvironmentsOptions): Of
     },
     searchDirectories: (applications, profiles, revision) =>
       service.searchDirectories(requestOf(applications, profiles, revision.label), revision),
+    documents: async (commit, path) => (await service.files.readOne(commit, path)).documents,
     close: () => workers.close(),
   };
 }
