@@ -94,6 +94,16 @@ describe('confbus check', () => {
     assert.match(run.stderr, /5 environment\(s\) of 2 application\(s\)/);
   });
 
+  it("follows the server's search paths, and checks only the applications asked for", async () => {
+    const nested = await remote.commit({ 'shop/shop-qa.yml': 'shop:\n  pool-size: -1\n' });
+    const args = ['check', '--repo', remote.path, '--commit', nested, '--profiles', 'qa'];
+    const flat = await runConfbus([...args, '--applications', 'shop']);
+    assert.doesNotMatch(flat.stdout, /shop\/shop-qa\.yml/, 'not searched without search paths');
+    const searched = await runConfbus([...args, '--applications', 'shop', '--search-paths', '{application}']);
+    assert.match(searched.stdout, /^shop\/shop-qa\.yml:2 shop\.pool-size: must be >= 1 \(shop\/qa; /m);
+    assert.match(searched.stderr, /1 environment\(s\) of 1 application\(s\)/);
+  });
+
   it('checks the working tree, uncommitted files included', async () => {
     const work = join(dirname(remote.path), 'work');
     await writeFile(join(work, 'shop-dev.yml'), 'shop:\n  url: not a url\n');
