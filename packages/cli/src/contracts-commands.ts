@@ -11,7 +11,7 @@ export async function runContractsCommand(
   args: readonly string[],
   io: CheckCommandIo,
 ): Promise<number> {
-  if (command === 'check') return runCheckCommand(args, io);
+  if (command === 'check') return runCheckCommand(args, { ...io, ...terminalStatus() });
   const [subcommand, ...rest] = args;
   if (subcommand === 'import') return runImportCommand(rest, io);
   throw new UsageError(
@@ -19,4 +19,10 @@ export async function runContractsCommand(
       ? "'contracts' needs a subcommand: import"
       : `unknown subcommand 'contracts ${subcommand}'`,
   );
+}
+
+/** A status line rewritten in place when standard error is a terminal (progress of a long check). */
+function terminalStatus(): Pick<CheckCommandIo, 'status'> {
+  if (!process.stderr.isTTY) return {};
+  return { status: (text) => void process.stderr.write(`\r\x1b[K${text}`) };
 }

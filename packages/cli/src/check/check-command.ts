@@ -14,7 +14,12 @@ export interface CheckCommandIo {
   readonly cwd: string;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
+  /** Rewrites one status line on a terminal (standard error); absent when it is not one. */
+  readonly status?: (text: string) => void;
 }
+
+/** Environments between two progress updates on a terminal. */
+const PROGRESS_EVERY = 100;
 
 export async function runCheckCommand(args: readonly string[], io: CheckCommandIo): Promise<number> {
   const options = parseCheckOptions(args, io.cwd);
@@ -26,7 +31,11 @@ export async function runCheckCommand(args: readonly string[], io: CheckCommandI
   const checked = await openCheckedRepository(options.repo, options.state);
   const environments = openCheckEnvironments(checked, options.searchPaths);
   try {
-    const result = await runCheck(checked, environments, options);
+    const { status } = io;
+    const result = await runCheck(checked, environments, options, (done, total) => {
+      if (status && (done % PROGRESS_EVERY === 0 || done === total))
+        status(done === total ? '' : `checked ${done} of ${total} environments`);
+    });
     if (options.impact)
       for (const line of impactLines(await impactOf(checked, environments, options))) io.out(line);
     for (const line of violationLines(result.violations)) io.out(line);

@@ -56,6 +56,8 @@ export async function runCheck(
   checked: CheckedRepository,
   environments: OfflineEnvironments,
   options: Pick<CheckOptions, 'profiles' | 'applications'>,
+  /** Told after each environment checked (the command shows it on a terminal). */
+  progress: (done: number, total: number) => void = () => undefined,
 ): Promise<CheckResult> {
   const { repository, revision } = checked;
   const files = await repository.listFiles(revision);
@@ -87,12 +89,14 @@ export async function runCheck(
   });
   const compiler = new SchemaCompiler();
   const found: Violation[][] = [];
+  let done = 0;
   await eachWithin(targets, CONCURRENCY, async (target, index) => {
     try {
       found[index] = await checkOne(environments, compiler, revision, target, contracts);
     } catch (error) {
       failures.push({ target, message: messageOf(error) });
     }
+    progress(++done, targets.length);
   });
   return { targets, contracts, violations: found.flat(), failures };
 }
