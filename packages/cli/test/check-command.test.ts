@@ -3,7 +3,7 @@
  * working tree), its output lines and exit status asserted.
  */
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runConfbusCommand as runConfbus } from '@confbus/testkit/confbus-processes';
@@ -107,8 +107,12 @@ describe('confbus check', () => {
   it('checks the working tree, uncommitted files included', async () => {
     const work = join(dirname(remote.path), 'work');
     await writeFile(join(work, 'shop-dev.yml'), 'shop:\n  url: not a url\n');
+    // A link reads as git stores it (its target's name), never as the file outside the repository it points at.
+    await writeFile(join(dirname(remote.path), 'outside.yml'), 'shop:\n  url: not a url either\n');
+    await symlink('../outside.yml', join(work, 'shop-eu.yml'));
     const run = await runConfbus(['check'], { cwd: work });
     assert.equal(run.code, 1, run.stderr);
+    assert.doesNotMatch(run.stdout, /shop-eu\.yml/);
     assert.match(run.stdout, /^shop-dev\.yml:2 shop\.url: must match format "uri" \(shop\/dev; /m);
     assert.match(run.stderr, /confbus check: working-tree: /);
   });

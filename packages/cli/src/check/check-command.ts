@@ -4,6 +4,7 @@
  * output, one per line; the summary and errors to standard error. Exit status: 0 clean, 1 violations or
  * configuration that cannot be read, 2 usage error (thrown as UsageError, which main.ts turns into 2).
  */
+import { CONTRACTS_DIRECTORY } from '@confbus/contracts';
 import { CHECK_USAGE, parseCheckOptions } from './check-options.js';
 import { failureLines, impactLines, summaryLine, violationLines } from './check-report.js';
 import { openCheckedRepository } from './checked-repository.js';
@@ -40,6 +41,10 @@ export async function runCheckCommand(args: readonly string[], io: CheckCommandI
       for (const line of impactLines(await impactOf(checked, environments, options))) io.out(line);
     for (const line of violationLines(result.violations)) io.out(line);
     for (const line of failureLines(result.failures)) io.err(line);
+    if (result.contracts.length === 0)
+      io.err(
+        `confbus check: no contracts in ${CONTRACTS_DIRECTORY}/ of ${options.repo}: nothing was checked`,
+      );
     io.err(summaryLine(result, checked.revision, Math.round(performance.now() - started)));
     return result.violations.length + result.failures.length === 0 ? 0 : 1;
   } finally {

@@ -4,7 +4,7 @@
  * "commit" is the working tree as it is now.
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ConfigRepository, ResolvedRevision } from '@confbus/server/offline';
@@ -27,11 +27,18 @@ export class WorkingTreeRepository implements ConfigRepository {
     return (await this.listed()).paths;
   }
 
-  /** A listed file's bytes; undefined for one listed but deleted, or a path git would not list. */
+  /**
+   * A listed file's bytes; undefined for one listed but deleted, or a path git would not list. A symbolic link
+   * reads as git stores it, its target's name, as the server would read it from a commit: never the file it
+   * points at, which may be outside the repository.
+   */
   async readFile(_commit: string, path: string): Promise<Buffer | undefined> {
     if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) return undefined;
     if (!(await this.listed()).set.has(path)) return undefined;
-    return readFile(join(this.root, path)).catch(() => undefined);
+    const full = join(this.root, path);
+    const info = await lstat(full).catch(() => undefined);
+    if (info?.isSymbolicLink()) return Buffer.from(await readlink(full));
+    return info?.isFile() ? readFile(full).catch(() => undefined) : undefined;
   }
 
   private listed(): Promise<{ paths: readonly string[]; set: ReadonlySet<string> }> {
