@@ -1,7 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { SchemaCompiler, contractOfPublished, publishedContract, validateEnvironment } from '../src/index.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import {
+  SchemaCompiler,
+  contractOfPublished,
+  publishedContract,
+  schemaOfBindings,
+  validateEnvironment,
+} from '../src/index.js';
+
+/** The CommonJS module files a fresh node process has loaded after running `code` (Ajv is CommonJS). */
+async function loadedModules(code: string): Promise<string[]> {
+  const probe = `${code}.then(() => console.log(JSON.stringify(Object.keys(require('module')._cache))))`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', probe]);
+  return JSON.parse(stdout) as string[];
+}
 import { environmentOf } from './environments.js';
 
 describe('contracts published from bound schemas', () => {
@@ -40,6 +55,20 @@ describe('contracts published from bound schemas', () => {
 
   it('requires a prefix only when its schema requires something', () => {
     assert.deepEqual(check('other: 1\n'), ['shop required published by shop:8080:abc 1.4.2']);
+  });
+
+  it('is also its own entry, which loads no validator', async () => {
+    const entry = await import('@confbus/contracts/published');
+    assert.deepEqual(
+      entry.publishedContract('shop', 'shop:8080:abc', [{ prefix: 'shop.pool', schema: pool }]),
+      {
+        application: 'shop',
+        instance: 'shop:8080:abc',
+        schema: schemaOfBindings([{ prefix: 'shop.pool', schema: pool }]),
+      },
+    );
+    const loaded = await loadedModules(`import('@confbus/contracts/published')`);
+    assert.ok(!loaded.some((path) => path.includes('/ajv/')), loaded.join('\n'));
   });
 
   it('survives JSON: what a service sends is what the server checks', () => {
