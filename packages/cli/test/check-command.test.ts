@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runConfbusCommand as runConfbus } from '@confbus/testkit/confbus-processes';
@@ -78,6 +80,54 @@ describe('confbus check', () => {
       'shop/prod: changed server.port, shop.pool-size',
     ]);
     assert.ok(!run.stdout.includes('70000'), 'values are never printed');
+  });
+
+  it("names the running instances a change reaches from a server's fleet view, credentials kept out", async () => {
+    const instance = (id: string, application: string, profiles: string[]) => ({ id, application, profiles });
+    const fleet = [
+      instance('shop:prod:8080:a', 'shop', ['prod']),
+      instance('shop:prod:8080:b', 'shop', ['prod', 'eu']),
+      instance('shop:8080:c', 'shop', []),
+      instance('billing:dev:8080:d', 'billing', ['dev']),
+    ];
+    const asked: string[] = [];
+    const server = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      asked.push(url.searchParams.get('application') ?? '');
+      const authorized =
+        request.headers.authorization === `Basic ${Buffer.from('ops:s3cret').toString('base64')}`;
+      if (!authorized || url.pathname !== '/-/console/api/fleet') return void response.writeHead(401).end();
+      const items = fleet.filter((i) => i.application === url.searchParams.get('application'));
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ items, total: items.length, offset: 0, limit: 500, counts: {} }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const port = (server.address() as AddressInfo).port;
+    const args = ['check', '--repo', remote.path, '--range', `${good}..${bad}`, '--impact'];
+    const run = await runConfbus([...args, '--server', `http://ops:s3cret@127.0.0.1:${port}`]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.deepEqual(run.stdout.trim().split('\n').slice(1, 4), [
+      'billing/default: changed server.port; reaches 0 running instance(s)',
+      'shop/default: changed server.port; reaches 1 running instance(s): shop:8080:c',
+      'shop/prod: changed server.port, shop.pool-size; reaches 2 running instance(s): shop:prod:8080:a, shop:prod:8080:b',
+    ]);
+    assert.deepEqual(asked.sort(), ['billing', 'shop']);
+
+    const refused = await runConfbus([...args, '--server', `http://ops:wrong-s3cret@127.0.0.1:${port}`]);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr,
+      new RegExp(`^error: http://127\\.0\\.0\\.1:${port}: GET /-/console/api/fleet answered 401$`, 'm'),
+    );
+    assert.match(
+      refused.stdout,
+      /^shop\/prod: changed server\.port, shop\.pool-size$/m,
+      'the impact is still listed',
+    );
+    for (const output of [run.stdout, run.stderr, refused.stdout, refused.stderr])
+      assert.ok(!output.includes('s3cret'));
+    assert.equal((await runConfbus(['check', '--repo', remote.path, '--server', 'http://x'])).code, 2);
   });
 
   it('checks the profiles documents activate on, as the server builds them', async () => {

@@ -8,6 +8,7 @@ import { CONTRACTS_DIRECTORY } from '@confbus/contracts';
 import { CHECK_USAGE, parseCheckOptions } from './check-options.js';
 import { failureLines, impactLines, summaryLine, violationLines } from './check-report.js';
 import { openCheckedRepository } from './checked-repository.js';
+import { FleetUnavailableError } from './fleet-instances.js';
 import { impactOf } from './impact.js';
 import { openCheckEnvironments, runCheck } from './run-check.js';
 
@@ -37,16 +38,25 @@ export async function runCheckCommand(args: readonly string[], io: CheckCommandI
       if (status && (done % PROGRESS_EVERY === 0 || done === total))
         status(done === total ? '' : `checked ${done} of ${total} environments`);
     });
-    if (options.impact)
-      for (const line of impactLines(await impactOf(checked, environments, options))) io.out(line);
+    // The fleet view is asked for with --server: a server that cannot answer fails the check, after the rest.
+    let fleetError: string | undefined;
+    if (options.impact) {
+      const impact = await impactOf(checked, environments, options).catch((error: unknown) => {
+        if (!(error instanceof FleetUnavailableError)) throw error;
+        fleetError = error.message;
+        return impactOf(checked, environments, { ...options, server: undefined });
+      });
+      for (const line of impactLines(impact)) io.out(line);
+    }
     for (const line of violationLines(result.violations)) io.out(line);
+    if (fleetError !== undefined) io.err(`error: ${fleetError}`);
     for (const line of failureLines(result.failures)) io.err(line);
     if (result.contracts.length === 0)
       io.err(
         `confbus check: no contracts in ${CONTRACTS_DIRECTORY}/ of ${options.repo}: nothing was checked`,
       );
     io.err(summaryLine(result, checked.revision, Math.round(performance.now() - started)));
-    return result.violations.length + result.failures.length === 0 ? 0 : 1;
+    return result.violations.length + result.failures.length === 0 && fleetError === undefined ? 0 : 1;
   } finally {
     await environments.close();
     await checked.close();

@@ -22,9 +22,11 @@ export interface CheckOptions {
   readonly applications?: readonly string[];
   /** As the server's spring.cloud.config.server.git.search-paths. */
   readonly searchPaths: readonly string[];
+  /** A config server whose fleet view names the running instances a change reaches (with --impact). */
+  readonly server?: URL;
 }
 
-export const CHECK_USAGE = `Usage: confbus check [--repo DIR] [--commit REV | --range A..B] [--impact]
+export const CHECK_USAGE = `Usage: confbus check [--repo DIR] [--commit REV | --range A..B] [--impact [--server URL]]
                      [--profiles P,...] [--applications A,...] [--search-paths PATH,...]
 
 Builds every (application, profile) environment that has a contract the way the server does (profiles: default,
@@ -32,8 +34,9 @@ those in file names and those documents activate on; or --profiles, each on its 
 against the repository's contracts (.confbus/contracts/{application}.schema.json; application.schema.json
 applies to every application). Without --commit or --range, the working tree's files are checked (tracked and
 untracked, .gitignore respected). --range checks the tip B; --impact lists what A..B (or REV against its first
-parent) changes. Prints 'file:line key: message' per violation; exit status 0 clean, 1 violations or unreadable
-configuration, 2 usage error.`;
+parent) changes, and with --server URL the running instances each change reaches (the server's fleet view).
+Prints 'file:line key: message' per violation; exit status 0 clean, 1 violations or unreadable configuration,
+2 usage error.`;
 
 export function parseCheckOptions(args: readonly string[], cwd: string): CheckOptions {
   const parsed = parseStrictArguments(args, {
@@ -45,6 +48,7 @@ export function parseCheckOptions(args: readonly string[], cwd: string): CheckOp
     profiles: { type: 'string' },
     applications: { type: 'string' },
     'search-paths': { type: 'string' },
+    server: { type: 'string' },
   });
   const { values, positionals } = parsed;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -53,6 +57,9 @@ export function parseCheckOptions(args: readonly string[], cwd: string): CheckOp
   const state = stateOf(values.commit, values.range);
   if (values.impact && state.kind === 'working-tree')
     throw new UsageError('--impact needs --commit REV or --range A..B');
+  const server = values.server === undefined ? undefined : serverUrl(values.server);
+  if (server && !values.impact)
+    throw new UsageError('--server needs --impact (it lists the instances reached)');
   const list = (text: string | undefined) => (text === undefined ? undefined : nonEmptyList(text));
   const profiles = list(values.profiles);
   const applications = list(values.applications);
@@ -64,6 +71,7 @@ export function parseCheckOptions(args: readonly string[], cwd: string): CheckOp
     ...(profiles ? { profiles } : {}),
     ...(applications ? { applications } : {}),
     searchPaths: list(values['search-paths']) ?? [],
+    ...(server ? { server } : {}),
   };
 }
 
@@ -80,6 +88,13 @@ function stateOf(commit: string | undefined, range: string | undefined): Checked
   if (rest.length > 0 || !usable(from) || !usable(to))
     throw new UsageError(`--range takes A..B (two revisions), got '${range}'`);
   return { kind: 'range', from, to };
+}
+
+function serverUrl(text: string): URL {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new UsageError("--server takes the config server's http(s) URL");
+  return url;
 }
 
 function nonEmptyList(text: string): string[] {

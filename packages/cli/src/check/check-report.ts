@@ -44,15 +44,25 @@ export function failureLines(failures: readonly CheckFailure[]): string[] {
 export function impactLines(impact: Impact): string[] {
   const lines = [`files changed: ${impact.files.length === 0 ? 'none' : impact.files.join(', ')}`];
   if (impact.environments.length === 0) lines.push('no application gets a different configuration');
-  for (const { application, profiles, added, removed, changed } of impact.environments) {
+  for (const { application, profiles, added, removed, changed, instances } of impact.environments) {
     const parts = [
       changed.length > 0 ? `changed ${changed.join(', ')}` : '',
       added.length > 0 ? `added ${added.join(', ')}` : '',
       removed.length > 0 ? `removed ${removed.join(', ')}` : '',
+      instances === undefined
+        ? ''
+        : `reaches ${instances.length} running instance(s)${namedFirst(instances)}`,
     ].filter((part) => part !== '');
     lines.push(`${application}/${profiles.join(',')}: ${parts.join('; ')}`);
   }
   return lines;
+}
+
+/** `: a, b, c and 4 more`, or nothing for none. */
+function namedFirst(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  const more = names.length - NAMED_ENVIRONMENTS;
+  return `: ${names.slice(0, NAMED_ENVIRONMENTS).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 export function summaryLine(result: CheckResult, revision: string, millis: number): string {

@@ -11,12 +11,15 @@ import type { OfflineEnvironments } from '@confbus/server/offline';
 import type { CheckedRepository } from './checked-repository.js';
 import type { CheckOptions } from './check-options.js';
 import { eachWithin } from './each-within.js';
+import { fleetInstances, instancesOf } from './fleet-instances.js';
 import { profilesInDocuments } from './run-check.js';
 
 export interface EnvironmentImpact extends CheckTarget {
   readonly added: readonly string[];
   readonly removed: readonly string[];
   readonly changed: readonly string[];
+  /** With a server: the bus ids of the running instances that would refresh. */
+  readonly instances?: readonly string[];
 }
 
 export interface Impact {
@@ -34,7 +37,7 @@ const EVERY: readonly Contract[] = [{ application: EVERY_APPLICATION, name: '', 
 export async function impactOf(
   checked: CheckedRepository,
   environments: OfflineEnvironments,
-  options: Pick<CheckOptions, 'profiles' | 'applications'>,
+  options: Pick<CheckOptions, 'profiles' | 'applications' | 'server'>,
 ): Promise<Impact> {
   const { repository, revision, base } = checked;
   const files = [...(await checked.changedPaths())].sort();
@@ -57,7 +60,19 @@ export async function impactOf(
       // A file that does not parse: the check reports it; its keys cannot be compared.
     }
   });
-  return { files, environments: impacts.filter((impact) => impact !== undefined) };
+  const changed = impacts.filter((impact) => impact !== undefined);
+  if (options.server === undefined || changed.length === 0) return { files, environments: changed };
+  const fleet = await fleetInstances(
+    options.server,
+    changed.map((impact) => impact.application),
+  );
+  return {
+    files,
+    environments: changed.map((impact) => ({
+      ...impact,
+      instances: instancesOf(impact, fleet).map((instance) => instance.id),
+    })),
+  };
 }
 
 async function effective(
