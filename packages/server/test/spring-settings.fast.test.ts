@@ -24,8 +24,7 @@ describe('Spring settings confbus does not implement', () => {
       '--server.servlet.context-path=/config',
       '--spring.mvc.servlet.path=/config',
       '--spring.cloud.config.monitor.endpoint.path=/hooks',
-      '--spring.rabbitmq.ssl.enabled=true',
-      '--spring.rabbitmq.ssl.key-store=/etc/rabbit.p12',
+      '--spring.cloud.config.server.git.clone-submodules=true',
       '--spring.kafka.security.protocol=SSL',
       '--spring.cloud.stream.kafka.binder.configuration.security.protocol=SASL_SSL',
       '--spring.security.oauth2.resourceserver.jwt.issuer-uri=https://idp',
@@ -71,8 +70,8 @@ describe('Spring settings confbus does not implement', () => {
       /SPRING_CLOUD_CONFIG_SERVER_NATIVE_VERSION' .*\(ignored\)/,
     );
     assert.throws(
-      () => resolveServerSettings({ env: { SPRING_RABBITMQ_SSL_ENABLED: 'true' } }),
-      /SPRING_RABBITMQ_SSL_ENABLED' \(from environment\) is a Spring setting .*refusing to start/,
+      () => resolveServerSettings({ env: { SPRING_CLOUD_CONFIG_SERVER_JDBC_SQL: 'SELECT 1' } }),
+      /SPRING_CLOUD_CONFIG_SERVER_JDBC_SQL' \(from environment\) is a Spring setting .*refusing to start/,
     );
   });
 

@@ -3,15 +3,18 @@
  * instances it knows from the bus), for `confbus check --impact --server URL`. Credentials in the URL
  * (`https://user:password@host`) are sent as basic auth and never printed.
  */
-import type { ConsoleFleet, ConsoleInstance } from '@confbus/core';
+import { ConfbusError, type ConsoleFleet, type ConsoleInstance, coreErrors } from '@confbus/core';
 import type { CheckTarget } from '@confbus/contracts';
 
 /** The console API's largest page. */
 const PAGE = 500;
 const TIMEOUT_MS = 10_000;
 
-export class FleetUnavailableError extends Error {
+export class FleetUnavailableError extends ConfbusError {
   override readonly name = 'FleetUnavailableError';
+  constructor(message: string) {
+    super(coreErrors.CONFBUS_FLEET_UNAVAILABLE, message);
+  }
 }
 
 /** The instances of each application, as the server's fleet view lists them. */
