@@ -39,7 +39,7 @@ export const coreErrors = defineErrors({
   CONFBUS_FLEET_UNAVAILABLE: {
     status: 503,
     description:
-      '`confbus check --impact --server URL`: the server\'s fleet view could not be read (unreachable, refused or not a fleet view); the check still runs without the running instances',
+      "`confbus check --impact --server URL`: the server's fleet view could not be read (unreachable, refused or not a fleet view); the check still runs without the running instances",
   },
   CONFBUS_TEMPLATE: {
     status: 500,
