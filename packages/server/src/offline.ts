@@ -1,6 +1,6 @@
 // `@confbus/server/offline`: the server's environment building without the server (no HTTP, bus or console
 // modules loaded), for commands that judge a repository before any server sees it (`confbus check`).
-export type { ConfigRepository, ResolvedRevision } from './environment/config-repository.js';
+export type { RepositoryFiles, ResolvedRevision } from './environment/config-repository.js';
 export {
   openOfflineEnvironments,
   type OfflineEnvironments,

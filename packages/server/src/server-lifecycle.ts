@@ -9,7 +9,6 @@ import type { RefreshTracker } from './bus/refresh-tracker.js';
 import type { ServerBus } from './bus/server-bus.js';
 import type { OperatorConsole } from './console/index.js';
 import type { EnvironmentWorkers } from './environment/environment-workers.js';
-import type { GitMirror } from './git/index.js';
 import { displayUri } from './git/uri.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import type { ServerConfig } from './settings/server-config.js';
@@ -22,7 +21,6 @@ export interface ServerParts {
   uri: string;
   basedir?: string;
   repositories: RepositoryRouter;
-  mirror: GitMirror | undefined;
   bus: ServerBus | undefined;
   tracker: RefreshTracker;
   console: OperatorConsole | undefined;
@@ -61,7 +59,7 @@ async function start(w: ServerParts, app: FastifyInstance): Promise<string> {
     {
       version: w.build.version,
       uri: displayUri(w.uri, config.repositories.uriIsSecret),
-      basedir: w.basedir ?? w.mirror?.gitDir,
+      basedir: w.basedir,
       settings: config.effective,
     },
     `Config server listening on ${address}`,

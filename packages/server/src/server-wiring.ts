@@ -11,11 +11,10 @@ import type { OperatorConsole } from './console/index.js';
 import type { ServerEncryption } from './encryption/index.js';
 import type { EnvironmentCaches } from './environment/environment-caches.js';
 import type { EnvironmentWorkers } from './environment/environment-workers.js';
-import type { GitMirror } from './git/index.js';
 import type { ServerTls } from './http/tls/server-tls.js';
 import type { OpenMirror } from './repositories/open-repositories.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
-import type { ServedMirror } from './repositories/served-repository.js';
+import type { ConfigRepository } from './environment/config-repository.js';
 import type { ServerConfig } from './settings/server-config.js';
 
 export interface ConfigServerPorts {
@@ -46,9 +45,7 @@ export interface Wiring extends ConfigServerPorts {
   workers: EnvironmentWorkers;
   repositories: RepositoryRouter;
   /** The default repository's store (a Git mirror, the native folders, a fake); none for a uri template. */
-  defaultMirror: ServedMirror | undefined;
-  /** The same when it is a Git mirror: the console works on one. */
-  mirror: GitMirror | undefined;
+  defaultMirror: ConfigRepository | undefined;
   tracker: RefreshTracker;
   console: OperatorConsole | undefined;
   build: BuildInfo;

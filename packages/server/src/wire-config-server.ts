@@ -11,6 +11,8 @@ import type { FastifyInstance } from 'fastify';
 import { readBuildInfo } from './actuator/build-info.js';
 import { RefreshTracker } from './bus/refresh-tracker.js';
 import { OperatorConsole, consoleUnavailableReason } from './console/index.js';
+import { isConsoleRepository } from './console/console-context.js';
+import type { ConfigRepository } from './environment/config-repository.js';
 import type { ServerEncryption } from './encryption/index.js';
 import { BuildGate } from './environment/build-gate.js';
 import { ConfigFileParser } from './environment/config-file-parser.js';
@@ -18,7 +20,6 @@ import { EnvironmentCaches } from './environment/environment-caches.js';
 import type { EnvironmentService } from './environment/environment-service.js';
 import { EnvironmentWorkers } from './environment/environment-workers.js';
 import { withOverrides } from './environment/property-overrides.js';
-import { GitMirror } from './git/index.js';
 import type { RepeatRequestFastPath } from './http/repeat-request-fast-path.js';
 import { openRepositories } from './repositories/open-repositories.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
@@ -30,8 +31,8 @@ export interface ConfigServer {
   readonly app: FastifyInstance;
   /** Every repository served (default, repos.*, placeholder-made); requests are routed through it. */
   readonly repositories: RepositoryRouter;
-  /** The default repository's mirror; undefined when its uri has placeholders (then there is one per application). */
-  readonly mirror: GitMirror | undefined;
+  /** The default repository; undefined when its uri has placeholders (then there is one per application). */
+  readonly mirror: ConfigRepository | undefined;
   /** The default repository's environments (same condition). */
   readonly environments: EnvironmentService | undefined;
   /** The environment and parsed-file caches every repository shares (bounded by confbus.server.cache.*). */
@@ -57,18 +58,17 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
   const stores = openStores(ports, encryption);
   const { repositories } = stores;
   const defaultMirror = repositories.defaultRepository?.mirror;
-  const mirror = defaultMirror instanceof GitMirror ? defaultMirror : undefined;
   const tracker = new RefreshTracker(
     ports.logger.child({ component: 'bus' }),
     ports.config.bus.refreshEvents,
   );
-  const partial = { ...ports, ...stores, encryption, defaultMirror, mirror, tracker };
+  const partial = { ...ports, ...stores, encryption, defaultMirror, tracker };
   const wiring: Wiring = { ...partial, console: buildConsole(partial), build: readBuildInfo() };
   const { app, fastPath } = await buildHttp(wiring);
   return {
     app,
     repositories,
-    mirror,
+    mirror: defaultMirror,
     environments: repositories.defaultRepository?.environments,
     caches: stores.caches,
     tracker,
@@ -120,11 +120,11 @@ function openStores(
  * when switched off, or when it cannot work here (native backend, a uri template: then its paths say why).
  */
 function buildConsole(w: Omit<Wiring, 'console' | 'build'>): OperatorConsole | undefined {
-  const { config, mirror, logger } = w;
+  const { config, defaultMirror: mirror, logger } = w;
   if (!config.console.enabled) return undefined;
-  const unavailable = consoleUnavailableReason(w.repositories);
+  const unavailable = consoleUnavailableReason(w.repositories, config.repositories.native);
   if (unavailable !== undefined) logger.info({}, `The operator console is off: ${unavailable}`);
-  if (unavailable !== undefined || !mirror) return undefined;
+  if (unavailable !== undefined || !isConsoleRepository(mirror)) return undefined;
   const { console: consoleSettings } = config;
   const { searchPaths, refreshRateSeconds } = config.repositories.defaultRepository;
   const operatorConsole = new OperatorConsole({
@@ -144,8 +144,6 @@ function buildConsole(w: Omit<Wiring, 'console' | 'build'>): OperatorConsole | u
     serverAddress: config.http.address,
     logger: logger.child({ component: 'console' }),
   });
-  mirror.on('fetched', ({ changed }) => void operatorConsole.repositoryChecked(changed));
-  const checked = () => void operatorConsole.repositoryChecked(false);
-  mirror.on('stale', checked).on('recovered', checked);
+  mirror.refresh.onChecked((changed) => void operatorConsole.repositoryChecked(changed));
   return operatorConsole;
 }

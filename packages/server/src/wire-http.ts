@@ -3,8 +3,6 @@
  * security, metrics and access log installed, then every route: /monitor (with the monitor service it needs),
  * health and the actuator, Spring's encryption and environment endpoints, the console.
  */
-import { busErrors } from '@confbus/bus';
-import { ConfbusError } from '@confbus/core';
 import type { ServerBus } from './bus/server-bus.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerActuatorRoutes } from './actuator/actuator-routes.js';
@@ -29,33 +27,27 @@ import { RepeatRequestFastPath } from './http/repeat-request-fast-path.js';
 import { registerMetricsRoutes } from './metrics/metrics-routes.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 import { registerMonitorRoutes } from './monitor/monitor-controller.js';
-import { type MonitorRepository, MonitorService } from './monitor/monitor-service.js';
+import { MonitorService } from './monitor/monitor-service.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
-import type { ServedMirror } from './repositories/served-repository.js';
 import { installSecurity } from './security/install-security.js';
 import type { Wiring } from './server-wiring.js';
-
-const isMonitorRepository = (mirror: ServedMirror | undefined): mirror is ServedMirror & MonitorRepository =>
-  mirror !== undefined && 'refreshNow' in mirror && 'resolveFetched' in mirror;
 
 /** /monitor re-reads the default repository; absent for the native backend and for a uri template. */
 function buildMonitor(w: Wiring): MonitorService | undefined {
   const served = w.repositories.defaultRepository;
-  const defaultMirror = served?.mirror;
-  if (served === undefined || !isMonitorRepository(defaultMirror)) return undefined;
-  const bus = w.bus;
+  const refresh = served?.mirror.refresh;
+  if (served === undefined || refresh === undefined) return undefined;
+  const { bus } = w;
   return new MonitorService({
-    repository: defaultMirror,
+    repository: refresh,
     files: served.environments.files,
-    publisher: {
+    publisher: bus && {
       publishRefresh: async (destination, configVersion) => {
-        if (!bus) throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'The bus is not started');
         const event = await bus.publishRefresh(destination, configVersion);
         w.console?.refreshPublished(event);
         return event;
       },
     },
-    busEnabled: bus !== undefined,
     published: w.tracker,
     ...w.config.monitor,
     logger: w.logger.child({ component: 'monitor' }),
@@ -171,7 +163,7 @@ function registerConfigRoutes(
 /** The console's routes, or, when it cannot work here, routes that say why; its prefix is reserved either way. */
 async function registerConsole(app: FastifyInstance, w: Wiring): Promise<void> {
   reserveConsolePrefix(app);
-  const unavailable = consoleUnavailableReason(w.repositories);
+  const unavailable = consoleUnavailableReason(w.repositories, w.config.repositories.native);
   if (w.console) await w.console.register(app);
   else if (unavailable !== undefined && w.config.console.enabled)
     registerConsoleUnavailable(app, unavailable);

@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { type ConfigRepository, LocalGitRepository } from '@confbus/server/offline';
+import { type RepositoryFiles, LocalGitRepository } from '@confbus/server/offline';
 import { UsageError } from '../command-line.js';
 import type { CheckedState } from './check-options.js';
 import { WORKING_TREE, WorkingTreeRepository } from './working-tree-repository.js';
@@ -12,7 +12,7 @@ import { WORKING_TREE, WorkingTreeRepository } from './working-tree-repository.j
 const run = promisify(execFile);
 
 export interface CheckedRepository {
-  readonly repository: ConfigRepository;
+  readonly repository: RepositoryFiles;
   /** The revision checked, as the environments are asked for it (a commit id, or the working tree). */
   readonly revision: string;
   /** The revision the change starts from, for --impact (undefined: a root commit, everything is new). */

@@ -1,5 +1,5 @@
 /**
- * A repository's working tree as a ConfigRepository, for `confbus check` without --commit: the files git would
+ * A repository's working tree as a RepositoryFiles, for `confbus check` without --commit: the files git would
  * commit (tracked and untracked, `.gitignore` respected, as `git ls-files` lists them), read from disk. Its one
  * "commit" is the working tree as it is now.
  */
@@ -7,12 +7,12 @@ import { execFile } from 'node:child_process';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { ConfigRepository, ResolvedRevision } from '@confbus/server/offline';
+import type { RepositoryFiles, ResolvedRevision } from '@confbus/server/offline';
 
 const run = promisify(execFile);
 export const WORKING_TREE = 'working-tree';
 
-export class WorkingTreeRepository implements ConfigRepository {
+export class WorkingTreeRepository implements RepositoryFiles {
   private listing: Promise<{ paths: readonly string[]; set: ReadonlySet<string> }> | undefined;
 
   /** `root`: the work tree's top directory. */

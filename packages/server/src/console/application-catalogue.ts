@@ -45,7 +45,7 @@ export class ApplicationCatalogue {
   private readonly activations = new LruCache<string, readonly string[]>(50_000);
 
   constructor(
-    private readonly repository: ConfigRepository,
+    private readonly repository: Pick<ConfigRepository, 'listFiles' | 'blobIds' | 'readFile'>,
     private readonly searchPaths: readonly string[],
     /**
      * The repository's parsed files (its environment service's): a file is parsed in a worker when large and

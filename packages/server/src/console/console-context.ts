@@ -1,9 +1,8 @@
 /** What the console's routes read from the rest of the server; built once in the composition root. */
 import type { BusNode } from '@confbus/bus';
 import type { RefreshTracker, TrackedRefresh } from '../bus/refresh-tracker.js';
-import type { GitHistory, GitMirror } from '../git/index.js';
+import type { ConfigRepository, RepositoryHistory } from '../environment/config-repository.js';
 import type { RepositoryRouter } from '../repositories/repository-router.js';
-import type { ServedMirror } from '../repositories/served-repository.js';
 import type { AllowedHosts } from './allowed-hosts.js';
 import type { ApplicationCatalogue } from './application-catalogue.js';
 import type { ConsoleEventStream } from './event-stream.js';
@@ -15,18 +14,24 @@ import type { PushLog } from './push-log.js';
 export const CONSOLE_PATH = '/-/console';
 export const CONSOLE_API = `${CONSOLE_PATH}/api`;
 
+/** The default repository as the console needs it: one that refreshes and has a history (a Git mirror). */
+export type ConsoleRepository = ConfigRepository & Required<Pick<ConfigRepository, 'refresh' | 'history'>>;
+
+/** Whether the console can work on `repository` (see consoleUnavailableReason). */
+export const isConsoleRepository = (
+  repository: ConfigRepository | undefined,
+): repository is ConsoleRepository => repository?.refresh !== undefined && repository.history !== undefined;
+
 export interface ConsoleContext {
   /**
    * Every repository the server serves, routed as the environment endpoint routes them: each environment the
    * console shows comes from here, so it is what clients get.
    */
   repositories: RepositoryRouter;
-  /** The default repository's Git mirror: the labels, applications, commits and pushes the console lists. */
-  mirror: GitMirror;
+  /** The default repository: the labels, applications, commits and pushes the console lists. */
+  mirror: ConsoleRepository;
   /** The default repository's history. */
-  history: GitHistory;
-  /** The history of a served repository's mirror; undefined for one that is no Git mirror. */
-  historyOf(mirror: ServedMirror): GitHistory | undefined;
+  history: RepositoryHistory;
   /** The default repository's applications. */
   catalogue: ApplicationCatalogue;
   tracker: RefreshTracker;

@@ -185,6 +185,6 @@ async function previousCommitOf(
 ): Promise<string | null> {
   const pushed = served.mirror === context.mirror ? context.pushes.previousOf(commit) : undefined;
   if (pushed !== undefined) return pushed;
-  const history = context.historyOf(served.mirror);
+  const history = served.mirror.history;
   return history ? ((await history.commit(commit)).parents[0] ?? null) : null;
 }

@@ -82,7 +82,7 @@ async function view(
 
 async function currentCatalogue(context: ConsoleContext): Promise<Catalogue | undefined> {
   try {
-    const revision = await context.mirror.resolveFetched(null);
+    const revision = await context.mirror.refresh.resolveFetched(null);
     return await context.catalogue.at(revision.commit);
   } catch {
     return undefined;

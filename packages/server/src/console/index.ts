@@ -1,6 +1,6 @@
 /**
  * The operator console: its JSON API and server-sent events under /-/console/api/, its page under /-/console/.
- * `createConsole` builds the console's own state (fleet, pushes, event streams); the composition root tells it
+ * `OperatorConsole` builds the console's own state (fleet, pushes, event streams); the composition root tells it
  * what happens elsewhere (upstream checks, bus events, refreshes published by /monitor).
  */
 import { randomBytes } from 'node:crypto';
@@ -17,16 +17,18 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import { serverErrors } from '../errors.js';
-import { GitHistory, GitMirror } from '../git/index.js';
-import { NativeRepository } from '../native/native-repository.js';
 import type { RepositoryRouter } from '../repositories/repository-router.js';
-import type { ServedMirror } from '../repositories/served-repository.js';
 import { registerActionRoutes } from './action-routes.js';
 import { AllowedHosts } from './allowed-hosts.js';
 import { ApplicationCatalogue } from './application-catalogue.js';
 import { consoleAssetsDir } from '@confbus/console';
 import { registerConsoleAssets } from './console-assets.js';
-import { CONSOLE_PATH, type ConsoleContext } from './console-context.js';
+import {
+  CONSOLE_PATH,
+  type ConsoleContext,
+  type ConsoleRepository,
+  isConsoleRepository,
+} from './console-context.js';
 import type { ParsedFiles } from '../environment/parsed-files.js';
 import { registerEnvironmentRoutes } from './environment-routes.js';
 import { ConsoleEventStream } from './event-stream.js';
@@ -62,25 +64,27 @@ export function registerConsoleUnavailable(app: FastifyInstance, reason: string)
  * history and pushes are those of one Git repository: the native backend has no history, and a default uri
  * with placeholders is a different repository per application, none of them the default.
  */
-export function consoleUnavailableReason(repositories: RepositoryRouter): string | undefined {
+export function consoleUnavailableReason(
+  repositories: RepositoryRouter,
+  /** spring.profiles.active=native: named in the reason. */
+  native: boolean,
+): string | undefined {
   const mirror = repositories.defaultRepository?.mirror;
-  if (mirror instanceof GitMirror) return undefined;
+  if (isConsoleRepository(mirror)) return undefined;
   return mirror === undefined
     ? 'The operator console needs a default Git repository without placeholders: spring.cloud.config.server.git.uri ' +
         'has {application}, {profile} or {label}, so each application has its own repository and none is the ' +
         'default one the console lists (the environment endpoints serve as usual)'
     : `The operator console needs a Git repository: ${
-        mirror instanceof NativeRepository
-          ? 'the native backend (spring.profiles.active=native)'
-          : 'this default repository'
+        native ? 'the native backend (spring.profiles.active=native)' : 'this default repository'
       } has no labels or history to show (the environment endpoints serve as usual)`;
 }
 
 export interface ConsoleOptions {
   /** Every repository served; environments are read through it, as the environment endpoint reads them. */
   repositories: RepositoryRouter;
-  /** The default repository's mirror (labels, applications, history, pushes). */
-  mirror: GitMirror;
+  /** The default repository (labels, applications, history, pushes). */
+  mirror: ConsoleRepository;
   tracker: RefreshTracker;
   /** The default repository's search paths (its application catalogue). */
   searchPaths: readonly string[];
@@ -109,19 +113,14 @@ const STREAM_DRAIN_TIMEOUT_MS = 30_000;
 export class OperatorConsole {
   private readonly context: ConsoleContext;
   private readonly timers: NodeJS.Timeout[] = [];
-  /** Histories of the served Git mirrors, made on first use (named and placeholder-made repositories). */
-  private readonly histories = new WeakMap<GitMirror, GitHistory>();
   private busNode: BusNode | undefined;
   private lastStale = false;
 
   constructor(private readonly options: ConsoleOptions) {
-    const history = new GitHistory(options.mirror.gitDir);
-    this.histories.set(options.mirror, history);
     this.context = {
       repositories: options.repositories,
       mirror: options.mirror,
-      history,
-      historyOf: (mirror) => this.historyOf(mirror),
+      history: options.mirror.history,
       catalogue: new ApplicationCatalogue(
         options.mirror,
         options.searchPaths,
@@ -181,7 +180,7 @@ export class OperatorConsole {
       this.context.events.publish('repository', { stale });
     }
     try {
-      const { commit } = await this.options.mirror.resolveFetched(null);
+      const { commit } = await this.options.mirror.refresh.resolveFetched(null);
       const push = this.context.pushes.observe(commit);
       if (push) this.context.events.publish('push', push);
     } catch {
@@ -237,16 +236,9 @@ export class OperatorConsole {
     this.context.events.close();
   }
 
-  private historyOf(mirror: ServedMirror): GitHistory | undefined {
-    if (!(mirror instanceof GitMirror)) return undefined;
-    let history = this.histories.get(mirror);
-    if (!history) this.histories.set(mirror, (history = new GitHistory(mirror.gitDir)));
-    return history;
-  }
-
   private watchUpstream(): void {
     if (this.context.events.openStreams === 0) return;
-    this.options.mirror.refreshNow().catch((error: unknown) => {
+    this.options.mirror.refresh.refreshNow().catch((error: unknown) => {
       this.options.logger.debug({ err: String(error) }, 'Console upstream check failed');
     });
   }

@@ -97,7 +97,7 @@ async function applicationCommits(
 async function commitDetails(context: ConsoleContext, commit: string): Promise<ConsoleCommitDetails> {
   if (!/^[0-9a-fA-F]{7,40}$/.test(commit))
     throw badRequest('A commit is written as 7 to 40 hexadecimal digits');
-  const revision = await context.mirror.resolveFetched(commit);
+  const revision = await context.mirror.refresh.resolveFetched(commit);
   const summary = await context.history.commit(revision.commit);
   return {
     ...summary,
@@ -142,11 +142,11 @@ async function repositoryState(
   let problem: string | undefined;
   try {
     if (isDefault) revision = await context.mirror.resolve(null);
-    else if (mirror.health().available) revision = await mirror.resolveFetched?.(null);
+    else if (mirror.health().available) revision = await mirror.refresh?.resolveFetched(null);
   } catch (error) {
     problem = messageOf(error);
   }
-  const history = context.historyOf(mirror);
+  const history = mirror.history;
   const commit =
     revision && history ? await history.commit(revision.commit).catch(() => undefined) : undefined;
   const health = mirror.health();

@@ -1,5 +1,14 @@
+/**
+ * The one repository port: what every repository served can do (resolve a label, list and read files at a commit,
+ * report its health, start), and what only some can, declared as capabilities the wiring asks for rather than
+ * guessed from a class: `refresh` (a repository that fetches from an upstream it can be told to re-read: POST
+ * /monitor, the console's watch) and `history` (commits and labels to list: the console). A Git mirror has both
+ * (git/git-repository.ts), the native folders neither; the fast tier's FakeConfigRepository can refresh.
+ */
 import { ConfbusError, coreErrors } from '@confbus/core';
-/** What the environment service needs from a repository; GitMirror implements it, tests may fake it. */
+import type { GitHistory } from '../git/git-history.js';
+import type { MirrorHealth } from '../git/mirror-types.js';
+
 export interface ResolvedRevision {
   /** The label actually used (the default label, after its master/main fallback, when the request named none). */
   label: string;
@@ -9,7 +18,11 @@ export interface ResolvedRevision {
   stale: boolean;
 }
 
-export interface ConfigRepository {
+/**
+ * What environments are built from: a label's commit and the files at it. Offline readers (a commit or a working
+ * tree for `confbus check`) implement only this; every repository the server serves is a ConfigRepository.
+ */
+export interface RepositoryFiles {
   /**
    * A label's commit. `atLeast` is a version hint (a commit a refresh event announced, from the client's
    * `X-Config-Min-Version` header): a repository that cannot take hints ignores it.
@@ -20,11 +33,6 @@ export interface ConfigRepository {
    * freshness rule as resolve()); undefined when resolve() must decide. Must start nothing.
    */
   resolveNow?(label: string | null, atLeast?: string): ResolvedRevision | undefined;
-  /**
-   * Optional: the label's revision in the state fetched last, with no upstream check (a Git mirror); for
-   * requests that ask for it (EnvironmentRequest.lastFetched). Without it such requests use resolve().
-   */
-  resolveFetched?(label: string | null): Promise<ResolvedRevision>;
   listFiles(commit: string): Promise<readonly string[]>;
   /**
    * The content of `path` at `commit`, undefined when there is no such file. With `maxBytes`, a larger file (by the
@@ -35,6 +43,20 @@ export interface ConfigRepository {
   blobIds?(commit: string): Promise<ReadonlyMap<string, string>>;
   /** Optional: the property-source name of a file (the native backend's `file:/abs/path`); default `<uri>/<path>`. */
   displayNameOf?(path: string): string;
+  /** Present when the repository fetches from an upstream. */
+  readonly refresh?: RepositoryRefresh;
+}
+
+/** A repository the server serves: its files, its health and start, and what else it can do. */
+export interface ConfigRepository extends RepositoryFiles {
+  /** For /actuator/health and the metrics. */
+  health(): MirrorHealth;
+  /** Checks what is on disk before anything is served (a Git mirror's basedir); a wrong one throws. */
+  open?(): Promise<void>;
+  /** Clones (or first reads); safe to call twice. */
+  start(): Promise<void>;
+  /** Present when the repository has commits and labels to list. */
+  readonly history?: RepositoryHistory;
 }
 
 /** A file over the `maxBytes` of a readFile(): refused by its announced size, before any of it was read. */
@@ -47,3 +69,19 @@ export class FileTooLargeError extends ConfbusError {
     super(coreErrors.CONFBUS_CONFIG_LIMIT, `${path} is ${bytes} bytes`);
   }
 }
+
+/** A repository's upstream: re-read on a webhook, watched by the console. */
+export interface RepositoryRefresh {
+  /** Fetches from upstream now; `stale` when upstream could not be reached. */
+  refreshNow(): Promise<{ readonly stale: boolean }>;
+  /**
+   * The label's revision in the state fetched last, with no upstream check: what a webhook announces, and what
+   * requests that ask for it get (EnvironmentRequest.lastFetched).
+   */
+  resolveFetched(label: string | null): Promise<ResolvedRevision>;
+  /** Calls `listener` after each upstream check (`changed`: the refs moved), and when upstream goes or comes back. */
+  onChecked(listener: (changed: boolean) => void): void;
+}
+
+/** A repository's commits and labels (the console's lists). */
+export type RepositoryHistory = Pick<GitHistory, 'labels' | 'commit' | 'log' | 'refsChanged'>;

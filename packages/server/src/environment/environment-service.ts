@@ -9,7 +9,7 @@ import { type FileDocument, loadWithImports, propertySourcesOf } from '@confbus/
 import { serverErrors } from '../errors.js';
 import type { BuildGate } from './build-gate.js';
 import type { ConfigFileParser } from './config-file-parser.js';
-import type { ConfigRepository, ResolvedRevision } from './config-repository.js';
+import type { RepositoryFiles, ResolvedRevision } from './config-repository.js';
 import type { EnvironmentCaches, ParsedFile } from './environment-caches.js';
 import type { EnvironmentWorkers } from './environment-workers.js';
 import type { FoundEnvironment } from './environment-finder.js';
@@ -34,7 +34,7 @@ export interface EnvironmentRequest {
    */
   atLeast?: string;
   /**
-   * Answer from the state fetched last, without an upstream check (ConfigRepository.resolveFetched): the
+   * Answer from the state fetched last, without an upstream check (RepositoryRefresh.resolveFetched): the
    * console's fleet states and the second side of a diff, which must not cost a check per instance or side.
    */
   lastFetched?: boolean;
@@ -49,7 +49,7 @@ export function withVersionHint(
 }
 
 export interface EnvironmentServiceOptions {
-  repository: ConfigRepository;
+  repository: RepositoryFiles;
   /** Shown in property-source names: `<uri>/<path>`, credentials already stripped. */
   displayUri: string;
   searchPaths: readonly string[];
@@ -114,8 +114,8 @@ export class EnvironmentService {
   ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {
     const { repository } = this.options;
     const revision =
-      request.lastFetched && repository.resolveFetched
-        ? await repository.resolveFetched(request.label)
+      request.lastFetched && repository.refresh
+        ? await repository.refresh.resolveFetched(request.label)
         : await repository.resolve(request.label, request.atLeast);
     return this.findAt(request, revision);
   }

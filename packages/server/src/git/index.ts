@@ -1,5 +1,6 @@
 // Public surface of the server's Git layer.
 export { GitMirror } from './git-mirror.js';
+export { gitRepository } from './git-repository.js';
 export type { FetchOutcome, GitMirrorOptions, MirrorHealth, ResolvedRevision } from './git-mirror.js';
 export {
   GitCommandError,

@@ -3,13 +3,13 @@
  * configuration is (a CI checkout, a bare repository's pre-receive hook) before any server has seen the commit.
  * Files come through the same CommitFiles and cat-file reader as the server's mirror reads them.
  */
-import type { ConfigRepository, ResolvedRevision } from '../environment/config-repository.js';
+import type { RepositoryFiles, ResolvedRevision } from '../environment/config-repository.js';
 import { CatFileBatch } from './cat-file-batch.js';
 import { CommitFiles } from './commit-files.js';
 import { LabelNotFoundError } from './errors.js';
 import { MirrorGit } from './mirror-git.js';
 
-export class LocalGitRepository implements ConfigRepository {
+export class LocalGitRepository implements RepositoryFiles {
   private readonly git: MirrorGit;
   private readonly reader: CatFileBatch;
   private readonly files: CommitFiles;

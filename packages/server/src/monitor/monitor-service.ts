@@ -7,20 +7,12 @@
 import { ConfbusError, type Logger, type RefreshBusEvent, isConfigFileName } from '@confbus/core';
 import { guessServiceNames, messageOf } from '@confbus/core/internal';
 import { type Clock, systemClock } from '../clock.js';
-import type { ResolvedRevision } from '../environment/config-repository.js';
+import type { RepositoryRefresh } from '../environment/config-repository.js';
 import type { ParsedFiles } from '../environment/parsed-files.js';
 import { serverErrors } from '../errors.js';
 import type { WebhookHost, WebhookPush } from './push-webhook.js';
 import { type WebhookSecrets, verifyWebhookSignature } from './webhook-signature.js';
 import type { WebhookHeaders } from './webhook-headers.js';
-
-/** What the monitor needs of the Git mirror (GitMirror implements it; tests fake it). */
-export interface MonitorRepository {
-  /** Fetches from upstream now; `stale` when upstream could not be reached. */
-  refreshNow(): Promise<{ readonly stale: boolean }>;
-  /** The label's commit as last fetched (null: the default label), without another upstream check. */
-  resolveFetched(label: string | null): Promise<ResolvedRevision>;
-}
 
 /** Publishes refresh events on the bus. */
 export interface RefreshPublisher {
@@ -34,14 +26,15 @@ export interface PublishedRefreshes {
 }
 
 export interface MonitorServiceOptions {
-  readonly repository: MonitorRepository;
+  /** The default repository's refresh (ConfigRepository.refresh): /monitor re-reads it. */
+  readonly repository: Pick<RepositoryRefresh, 'refreshNow' | 'resolveFetched'>;
   /**
    * Reads and parses a changed file at the pushed commit, throwing when it does not parse: the repository's
    * ParsedFiles, whose cache the environments rebuilt after the push then find the file in.
    */
   readonly files: Pick<ParsedFiles, 'readOne'>;
-  readonly publisher: RefreshPublisher;
-  readonly busEnabled: boolean;
+  /** Undefined when the server has no bus (spring.cloud.bus.enabled=false): a push is then re-read only. */
+  readonly publisher: RefreshPublisher | undefined;
   readonly published: PublishedRefreshes;
   readonly secrets: WebhookSecrets;
   /** Reject webhooks that carry no signature we can verify. */
@@ -127,22 +120,23 @@ export class MonitorService {
     const guessed = guessServiceNames(accepted);
     const services = broadcast || guessed.length > maxFiles ? ['*'] : guessed;
 
-    if (!this.options.busEnabled) {
+    const { publisher } = this.options;
+    if (publisher === undefined) {
       this.options.logger.warn(
         { services },
         'Webhook received but the bus is disabled: no refresh event was published',
       );
       return { kind: 'bus-disabled', commit, services };
     }
-    await this.#publish(commit, services);
+    await this.#publish(publisher, commit, services);
     return rejected.length > 0
       ? { kind: 'some-unparsable', services, rejected }
       : { kind: 'published', services };
   }
 
   /** One event per service, sent at once; a publication already made or in flight for the commit is shared. */
-  async #publish(commit: string, services: readonly string[]): Promise<void> {
-    const { publisher, published, logger } = this.options;
+  async #publish(publisher: RefreshPublisher, commit: string, services: readonly string[]): Promise<void> {
+    const { published, logger } = this.options;
     const publications = this.#announced.get(commit) ?? new Map<string, Promise<void>>();
     this.#announced.clear();
     this.#announced.set(commit, publications);

@@ -9,23 +9,24 @@ import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type Environment, type Logger, maskUriUserInfo } from '@confbus/core';
 import type { ConfigFileParser } from '../environment/config-file-parser.js';
+import type { ConfigRepository } from '../environment/config-repository.js';
 import type { BuildGate } from '../environment/build-gate.js';
 import type { EnvironmentCaches } from '../environment/environment-caches.js';
 import type { EnvironmentSettings } from '../environment/environment-settings.js';
 import type { EnvironmentWorkers } from '../environment/environment-workers.js';
 import { EnvironmentService } from '../environment/environment-service.js';
-import { GitMirror } from '../git/index.js';
+import { GitMirror, gitRepository } from '../git/index.js';
 import type { NativeSettings } from '../native/native-settings.js';
 import type { RepositorySettings } from './repository-settings.js';
 import type { RepositoryDefinition } from './repository-settings.js';
 import { RepositoryRouter } from './repository-router.js';
-import type { OpenRepository, ServedMirror, ServedRepository } from './served-repository.js';
+import type { OpenRepository, ServedRepository } from './served-repository.js';
 import { NativeRepository } from '../native/native-repository.js';
 import { ServerOwnFiles } from '../settings/server-own-files.js';
 
 /** One repository's store, opened: what the environment service reads through. */
 export interface OpenedMirror {
-  readonly mirror: ServedMirror;
+  readonly mirror: ConfigRepository;
   /** The property sources' name prefix (default: the uri, credentials masked). */
   readonly displayUri?: string;
   /** The folders searched (default: the definition's search-paths). */
@@ -97,7 +98,7 @@ export function mirrorsFromSettings({
       logger: logger.child({ component: 'git', repository: name }),
     });
     return {
-      mirror,
+      mirror: gitRepository(mirror),
       async close(options) {
         await mirror.close();
         if (options?.removeFiles) await rm(directory, { recursive: true, force: true });
@@ -175,7 +176,7 @@ export function openRepositories(dependencies: RepositoryDependencies): Reposito
 
 function environmentsOf(
   { environment, parser, buildGate, caches, workers, transform }: RepositoryDependencies,
-  repository: ServedMirror,
+  repository: ConfigRepository,
   displayUri: string,
   searchPaths: readonly string[],
 ): EnvironmentService {

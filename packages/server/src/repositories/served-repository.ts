@@ -1,22 +1,13 @@
 /** One concrete repository being served: its mirror and its own environment cache. */
 import type { EnvironmentService } from '../environment/environment-service.js';
 import type { ConfigRepository } from '../environment/config-repository.js';
-import type { MirrorHealth } from '../git/index.js';
 import type { RepositoryDefinition } from './repository-settings.js';
-
-/** A GitMirror, or the native backend's folders. */
-export interface ServedMirror extends ConfigRepository {
-  health(): MirrorHealth;
-  /** Checks what is on disk before anything is served (a Git mirror's basedir); a wrong one throws. */
-  open?(): Promise<void>;
-  /** Clones (or first reads); safe to call twice. */
-  start(): Promise<void>;
-}
 
 export interface ServedRepository {
   /** The definition's name; for one made from a uri template, `name[expanded uri]`. */
   readonly name: string;
-  readonly mirror: ServedMirror;
+  /** A GitMirror, the native backend's folders, or a test's fake. */
+  readonly mirror: ConfigRepository;
   readonly environments: EnvironmentService;
   /** Removes the mirror's directory too (placeholder-made mirrors evicted from the pool). */
   close(options?: { removeFiles?: boolean }): Promise<void>;

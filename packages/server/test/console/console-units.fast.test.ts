@@ -21,7 +21,9 @@ import { PushLog } from '../../src/console/push-log.js';
 
 const COMMIT = 'c'.repeat(40);
 
-function fakeRepository(files: Record<string, string>): ConfigRepository & { reads: number } {
+function fakeRepository(
+  files: Record<string, string>,
+): Pick<ConfigRepository, 'resolve' | 'listFiles' | 'readFile'> & { reads: number } {
   const repository = {
     reads: 0,
     resolve: async () => ({ label: 'main', commit: COMMIT, stale: false }),

@@ -102,7 +102,6 @@ describe('POST /monitor when publishing fails', () => {
         caches: new EnvironmentCaches({ maxEntries: 100, maxBytes: 16 * 1024 * 1024 }),
       }),
       publisher: bus,
-      busEnabled: true,
       published: tracker,
       secrets: {},
       requireSignature: false,

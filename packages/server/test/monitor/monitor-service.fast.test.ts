@@ -27,7 +27,6 @@ function setUp(overrides: Partial<MonitorServiceOptions> = {}) {
       caches: new EnvironmentCaches({ maxEntries: 100, maxBytes: 16 * 1024 * 1024 }),
     }),
     publisher,
-    busEnabled: true,
     published: { published: (event, commit) => recorded.push({ event, commit }) },
     secrets: {},
     requireSignature: false,
@@ -109,7 +108,7 @@ describe('MonitorService.handlePush (on a fake repository and publisher)', () =>
   });
 
   it('says the bus is disabled instead of pretending, after re-reading Git', async () => {
-    const { repository, publisher, service } = setUp({ busEnabled: false });
+    const { repository, publisher, service } = setUp({ publisher: undefined });
     const commit = repository.push({ 'foo.yml': 'a: 2\n' });
     assert.deepEqual(await service.handlePush({ host: 'github', paths: ['foo.yml'] }), {
       kind: 'bus-disabled',

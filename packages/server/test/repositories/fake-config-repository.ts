@@ -1,15 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { ConfigRepository, ResolvedRevision } from '../../src/environment/config-repository.js';
+import type {
+  ConfigRepository,
+  RepositoryRefresh,
+  ResolvedRevision,
+} from '../../src/environment/config-repository.js';
 import { LabelNotFoundError, type MirrorHealth } from '../../src/git/index.js';
-import type { MonitorRepository } from '../../src/monitor/monitor-service.js';
-import type { ServedMirror } from '../../src/repositories/served-repository.js';
 
 /**
  * An in-memory repository in place of the Git mirror: labels point at commits, a commit is a map of files.
  * `push()` changes upstream; like the mirror, what is served moves only on `resolve()` (a checked label) or
  * `refreshNow()`. `upstreamDown` makes those serve the last fetched state as stale.
  */
-export class FakeConfigRepository implements ConfigRepository, MonitorRepository, ServedMirror {
+export class FakeConfigRepository implements ConfigRepository, RepositoryRefresh {
+  /** It refreshes (POST /monitor re-reads it); it has no history, so the console is off on it. */
+  readonly refresh: RepositoryRefresh = this;
   upstreamDown = false;
   /** Calls, for tests that count upstream work. */
   readonly calls = { resolve: 0, refreshNow: 0, listFiles: 0, readFile: 0 };
@@ -51,6 +55,9 @@ export class FakeConfigRepository implements ConfigRepository, MonitorRepository
     if (!this.upstreamDown) this.#fetchAll();
     return { stale: this.upstreamDown };
   }
+
+  /** Upstream checks are not announced: nothing in the fast tier follows them. */
+  onChecked(): void {}
 
   async listFiles(commit: string): Promise<readonly string[]> {
     this.calls.listFiles++;
