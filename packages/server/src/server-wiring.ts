@@ -7,14 +7,12 @@ import type { BuildInfo } from './actuator/build-info.js';
 import type { RefreshTracker } from './bus/refresh-tracker.js';
 import type { ServerBus } from './bus/server-bus.js';
 import type { Clock } from './clock.js';
-import type { OperatorConsole } from './console/index.js';
 import type { ServerEncryption } from './encryption/index.js';
 import type { EnvironmentCaches } from './environment/environment-caches.js';
 import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import type { ServerTls } from './http/tls/server-tls.js';
 import type { OpenMirror } from './repositories/open-repositories.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
-import type { ConfigRepository } from './environment/config-repository.js';
 import type { ServerConfig } from './settings/server-config.js';
 
 export interface ConfigServerPorts {
@@ -34,7 +32,7 @@ export interface ConfigServerPorts {
   encryption?: ServerEncryption;
   /** HTTPS (server.ssl.*); undefined: plain HTTP. */
   tls?: ServerTls | undefined;
-  /** Where the default repository's mirror lives, for the start-up line (default: the Git mirror's). */
+  /** Where the default repository's mirror lives, for the start-up line (none for a test's fake). */
   basedir?: string;
 }
 
@@ -44,9 +42,6 @@ export interface Wiring extends ConfigServerPorts {
   caches: EnvironmentCaches;
   workers: EnvironmentWorkers;
   repositories: RepositoryRouter;
-  /** The default repository's store (a Git mirror, the native folders, a fake); none for a uri template. */
-  defaultMirror: ConfigRepository | undefined;
   tracker: RefreshTracker;
-  console: OperatorConsole | undefined;
   build: BuildInfo;
 }

@@ -2,16 +2,15 @@
  * The config server wired from its ports: the repository port (`openMirror`: a Git mirror, the native folders or a
  * test's fake, read by the environment service), the bus (`bus`: publishes what /monitor announces), the logger
  * and the clock. `createConfigServer` (create-config-server.ts) builds the real adapters from settings and calls
- * this; the fast test tier calls it with fakes (test/server-harness.ts) and no git or broker at all. Here: the stores, the
- * refresh tracker and the console; the HTTP side (fastify and its routes) is wire-http.ts, start and stop
- * server-lifecycle.ts.
+ * this; the fast test tier calls it with fakes (test/server-harness.ts) and no git or broker at all. Here: the
+ * stores and the refresh tracker; the HTTP side (fastify and each feature's routes) is wire-http.ts, start and
+ * stop server-lifecycle.ts.
  */
 import type { BusNode } from '@confbus/bus';
 import type { FastifyInstance } from 'fastify';
 import { readBuildInfo } from './actuator/build-info.js';
 import { RefreshTracker } from './bus/refresh-tracker.js';
-import { OperatorConsole, consoleUnavailableReason } from './console/index.js';
-import { isConsoleRepository } from './console/console-context.js';
+import type { OperatorConsole } from './console/index.js';
 import type { ConfigRepository } from './environment/config-repository.js';
 import type { ServerEncryption } from './encryption/index.js';
 import { BuildGate } from './environment/build-gate.js';
@@ -62,9 +61,9 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     ports.logger.child({ component: 'bus' }),
     ports.config.bus.refreshEvents,
   );
-  const partial = { ...ports, ...stores, encryption, defaultMirror, tracker };
-  const wiring: Wiring = { ...partial, console: buildConsole(partial), build: readBuildInfo() };
-  const { app, fastPath } = await buildHttp(wiring);
+  const wiring: Wiring = { ...ports, ...stores, encryption, tracker, build: readBuildInfo() };
+  const { app, fastPath, console: operatorConsole } = await buildHttp(wiring);
+  const parts = { ...wiring, console: operatorConsole };
   return {
     app,
     repositories,
@@ -73,13 +72,13 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     caches: stores.caches,
     tracker,
     encryption,
-    console: wiring.console,
+    console: operatorConsole,
     fastPath,
     get bus() {
       return ports.bus?.node;
     },
-    listen: () => listen(wiring, app),
-    close: () => close(wiring, app),
+    listen: () => listen(parts, app),
+    close: () => close(parts, app),
   };
 }
 
@@ -113,37 +112,4 @@ function openStores(
     logger: ports.logger,
   });
   return { caches, workers, repositories };
-}
-
-/**
- * The operator console, on the default repository's Git mirror, reading environments through the router; none
- * when switched off, or when it cannot work here (native backend, a uri template: then its paths say why).
- */
-function buildConsole(w: Omit<Wiring, 'console' | 'build'>): OperatorConsole | undefined {
-  const { config, defaultMirror: mirror, logger } = w;
-  if (!config.console.enabled) return undefined;
-  const unavailable = consoleUnavailableReason(w.repositories, config.repositories.native);
-  if (unavailable !== undefined) logger.info({}, `The operator console is off: ${unavailable}`);
-  if (unavailable !== undefined || !isConsoleRepository(mirror)) return undefined;
-  const { console: consoleSettings } = config;
-  const { searchPaths, refreshRateSeconds } = config.repositories.defaultRepository;
-  const operatorConsole = new OperatorConsole({
-    repositories: w.repositories,
-    mirror,
-    tracker: w.tracker,
-    searchPaths,
-    maxProfiles: config.environment.maxProfiles,
-    busEnabled: w.bus !== undefined,
-    authEnabled: config.security.credentials !== undefined,
-    // refresh-rate < 0 means "never check upstream": an open console does not override that.
-    watchIntervalSeconds: refreshRateSeconds < 0 ? 0 : consoleSettings.watchIntervalSeconds,
-    presenceIntervalSeconds: consoleSettings.presenceIntervalSeconds,
-    maxEventStreams: consoleSettings.maxEventStreams,
-    maxEventStreamsPerClient: consoleSettings.maxEventStreamsPerClient,
-    allowedHosts: consoleSettings.allowedHosts,
-    serverAddress: config.http.address,
-    logger: logger.child({ component: 'console' }),
-  });
-  mirror.refresh.onChecked((changed) => void operatorConsole.repositoryChecked(changed));
-  return operatorConsole;
 }
