@@ -59,12 +59,14 @@ export default tseslint.config(
   },
   {
     // The server reads its settings once, by area: `<area>/<area>-settings.ts` declares an area's keys and reads
-    // them into typed values; settings/ assembles them (resolveServerConfig). Nothing else sees the string-keyed
+    // them into typed values; server-config.ts assembles them (resolveServerConfig). Nothing else sees the string-keyed
     // Settings map, so a mistyped key is a compile error rather than a silent false or [].
     files: ['packages/server/src/**/*.ts'],
     ignores: [
       'packages/server/src/**/*-settings.ts',
       'packages/server/src/settings/**',
+      'packages/server/src/server-config.ts',
+      'packages/server/src/server-settings.ts',
       // The composition root takes the settings and hands them to resolveServerConfig; logging.ts to core's reader.
       'packages/server/src/create-config-server.ts',
       'packages/server/src/logging.ts',
@@ -78,7 +80,7 @@ export default tseslint.config(
               name: '@confbus/core',
               importNames: ['Settings'],
               message:
-                'Read settings in an <area>-settings.ts reader (see packages/server/src/settings/server-config.ts) and take its typed value',
+                'Read settings in an <area>-settings.ts reader (see packages/server/src/server-config.ts) and take its typed value',
             },
           ],
         },

@@ -13,7 +13,7 @@ import { ServerTls } from './http/tls/server-tls.js';
 import { mirrorsFromSettings } from './repositories/open-repositories.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { type RepositorySource, repositorySourceOf } from './settings/repository-source.js';
-import { resolveServerConfig } from './settings/server-config.js';
+import { resolveServerConfig } from './server-config.js';
 import { ServerOwnFiles } from './settings/server-own-files.js';
 import { SAMPLE_REPOSITORY } from './settings/source-settings.js';
 import { type ConfigServer, wireConfigServer } from './wire-config-server.js';

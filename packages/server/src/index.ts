@@ -14,8 +14,5 @@ export {
 } from './environment/environment-service.js';
 export type { RenderFormat } from './environment/resolved-environment.js';
 export { sampleFiles } from './sample-repo/sample-repository.js';
-export { serverSettingSpecs } from './settings/server-settings.js';
-export {
-  resolveServerSettings,
-  unsupportedSpringServerSettings,
-} from './settings/unsupported-spring-settings.js';
+export { resolveServerSettings, serverSettingSpecs } from './server-settings.js';
+export { unsupportedSpringServerSettings } from './settings/unsupported-spring-settings.js';

@@ -11,7 +11,7 @@ import type { OperatorConsole } from './console/index.js';
 import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import { displayUri } from './git/uri.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
-import type { ServerConfig } from './settings/server-config.js';
+import type { ServerConfig } from './server-config.js';
 import { REQUEST_GRACE_MS, SHUTDOWN_BUDGET_MS, settlesBefore } from './shutdown-deadline.js';
 
 /** The parts of a wired server that start and stop. */

@@ -13,7 +13,7 @@ import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import type { ServerTls } from './http/tls/server-tls.js';
 import type { OpenMirror } from './repositories/open-repositories.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
-import type { ServerConfig } from './settings/server-config.js';
+import type { ServerConfig } from './server-config.js';
 
 export interface ConfigServerPorts {
   /** The settings, read once (resolveServerConfig). */

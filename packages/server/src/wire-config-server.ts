@@ -19,7 +19,7 @@ import { EnvironmentCaches } from './environment/environment-caches.js';
 import type { EnvironmentService } from './environment/environment-service.js';
 import { EnvironmentWorkers } from './environment/environment-workers.js';
 import { withOverrides } from './environment/property-overrides.js';
-import type { RepeatRequestFastPath } from './http/repeat-request-fast-path.js';
+import type { RepeatRequestFastPath } from './serving/repeat-request-fast-path.js';
 import { openRepositories } from './repositories/open-repositories.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import { close, listen } from './server-lifecycle.js';

@@ -7,7 +7,7 @@
 import pino from 'pino';
 import { loadServerEncryption } from '../src/encryption/index.js';
 import { resolveServerSettings } from '../src/index.js';
-import { resolveServerConfig } from '../src/settings/server-config.js';
+import { resolveServerConfig } from '../src/server-config.js';
 import { type ConfigServer, wireConfigServer } from '../src/wire-config-server.js';
 import { FakeBus } from './bus/fake-bus.js';
 import { FakeClock } from './fake-clock.js';

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { reserveFreePort } from '@confbus/testkit/confbus-processes';
 import { canConnect } from '@confbus/testkit/git-daemon';
 import { resolveServerSettings } from '../src/index.js';
-import { resolveServerConfig } from '../src/settings/server-config.js';
+import { resolveServerConfig } from '../src/server-config.js';
 import { type ConfigServer, wireConfigServer } from '../src/wire-config-server.js';
 import { FakeBus } from './bus/fake-bus.js';
 import { FakeClock } from './fake-clock.js';

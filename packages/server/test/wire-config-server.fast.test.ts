@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import pino from 'pino';
 import { resolveServerSettings } from '../src/index.js';
-import { resolveServerConfig } from '../src/settings/server-config.js';
+import { resolveServerConfig } from '../src/server-config.js';
 import { type ConfigServer, wireConfigServer } from '../src/wire-config-server.js';
 import { FakeBus } from './bus/fake-bus.js';
 import { FakeClock } from './fake-clock.js';

@@ -11,7 +11,12 @@ import {
   type RefreshBusEvent,
   defaultBusId,
 } from '@confbus/core';
-import type { RefreshPublisher } from '../monitor/monitor-service.js';
+
+/** Publishes refresh events on the bus. */
+export interface RefreshPublisher {
+  /** `configVersion`: the commit announced (the version hint confbus clients pass on to their server). */
+  publishRefresh(destination: string | undefined, configVersion: string): Promise<RefreshBusEvent>;
+}
 
 export interface ServerBus extends RefreshPublisher {
   /** The bus member once joined (health, metrics and the console read it); undefined before. */

@@ -19,7 +19,7 @@ import {
 } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { validateRequest } from '../environment/environment-controller.js';
+import { validateRequest } from '../serving/environment-controller.js';
 import { serverErrors } from '../errors.js';
 import { parseBasicAuthorization } from '../security/basic-credentials.js';
 import { CONSOLE_API, type ConsoleContext } from './console-context.js';

@@ -15,7 +15,7 @@ import {
 } from '@confbus/core';
 import { antMatch } from '@confbus/core/internal';
 import type { ConfigRepository } from '../environment/config-repository.js';
-import { LruCache } from '../environment/lru-cache.js';
+import { LruCache } from '../support/lru-cache.js';
 import type { ParsedFiles } from '../environment/parsed-files.js';
 import { directoriesOf } from '../environment/search-directories.js';
 

@@ -19,7 +19,7 @@ import {
 } from '@confbus/core';
 import contentDisposition from 'content-disposition';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { validateRequest } from '../environment/environment-controller.js';
+import { validateRequest } from '../serving/environment-controller.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import type { ResolvedEnvironment } from '../environment/resolved-environment.js';
 import type { ServedRepository } from '../repositories/served-repository.js';

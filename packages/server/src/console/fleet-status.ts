@@ -8,7 +8,7 @@
 import { type ConsoleInstance, type ConsoleSyncState, parseApplications, parseProfiles } from '@confbus/core';
 import type { FoundEnvironment } from '../environment/environment-finder.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
-import { LruCache } from '../environment/lru-cache.js';
+import { LruCache } from '../support/lru-cache.js';
 import type { ServedRepository } from '../repositories/served-repository.js';
 import type { ConsoleContext } from './console-context.js';
 import { diffEnvironments } from './effective-environment.js';

@@ -14,8 +14,8 @@ import {
   decryptEnvironment,
   decryptText,
 } from '@confbus/core';
-import { LruCache } from '../environment/lru-cache.js';
-import { TimeSlice } from '../environment/time-slice.js';
+import { LruCache } from '../support/lru-cache.js';
+import { TimeSlice } from '../support/time-slice.js';
 
 type Outcome = { readonly value: string } | { readonly error: ConfbusError };
 
@@ -39,7 +39,7 @@ export class EnvironmentDecryptor {
     const result = await decryptEnvironment(environment, {
       prefixInvalidProperties: this.options.prefixInvalidProperties,
       decryptValue: (cipherText, env) => this.decryptValue(cipherText, env),
-      // Taking turns with every other sliced work of the server (environment/time-slice.ts).
+      // Taking turns with every other sliced work of the server (support/time-slice.ts).
       pause: () => slice.pause(),
     });
     for (const failure of result.failures) {

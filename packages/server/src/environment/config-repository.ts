@@ -5,9 +5,7 @@
  * /monitor, the console's watch) and `history` (commits and labels to list: the console). A Git mirror has both
  * (git/git-repository.ts), the native folders neither; the fast tier's FakeConfigRepository can refresh.
  */
-import { ConfbusError, coreErrors } from '@confbus/core';
-import type { GitHistory } from '../git/git-history.js';
-import type { MirrorHealth } from '../git/mirror-types.js';
+import { ConfbusError, type ConsoleCommitSummary, type ConsoleLabel, coreErrors } from '@confbus/core';
 
 export interface ResolvedRevision {
   /** The label actually used (the default label, after its master/main fallback, when the request named none). */
@@ -50,7 +48,7 @@ export interface RepositoryFiles {
 /** A repository the server serves: its files, its health and start, and what else it can do. */
 export interface ConfigRepository extends RepositoryFiles {
   /** For /actuator/health and the metrics. */
-  health(): MirrorHealth;
+  health(): RepositoryHealth;
   /** Checks what is on disk before anything is served (a Git mirror's basedir); a wrong one throws. */
   open?(): Promise<void>;
   /** Clones (or first reads); safe to call twice. */
@@ -83,5 +81,47 @@ export interface RepositoryRefresh {
   onChecked(listener: (changed: boolean) => void): void;
 }
 
-/** A repository's commits and labels (the console's lists). */
-export type RepositoryHistory = Pick<GitHistory, 'labels' | 'commit' | 'log' | 'refsChanged'>;
+/** A repository's commits and labels (the console's lists; git/git-history.ts reads a mirror's). */
+export interface RepositoryHistory {
+  labels(): Promise<ConsoleLabel[]>;
+  commit(commit: string): Promise<ConsoleCommitSummary>;
+  /** The commits that touched some files, newest first. */
+  log(query: LogQuery): Promise<CommitPage>;
+  /** The labels moved (a fetch changed refs): the cached list is read again. */
+  refsChanged(): void;
+}
+
+export interface CommitPage {
+  commits: ConsoleCommitSummary[];
+  /** True when older commits follow. */
+  more: boolean;
+}
+
+export interface LogQuery {
+  /** 40-hex id to walk back from. */
+  commit: string;
+  /** Repository-relative files; the log lists only commits that touched one of them. */
+  paths: readonly string[];
+  offset: number;
+  limit: number;
+}
+
+/** For /actuator/health and the metrics. */
+export interface RepositoryHealth {
+  /** Credentials stripped. */
+  uri: string;
+  /**
+   * A state can be served: the first clone has finished, or a previous run's mirror was reused. Until then
+   * every request waits for (or fails with) the first clone, so readiness is DOWN.
+   */
+  available: boolean;
+  lastCheckAt?: Date;
+  lastSuccessAt?: Date;
+  lastError?: string;
+  stale: boolean;
+  staleSince?: Date;
+  /** Upstream checks started (ls-remote). */
+  checks: number;
+  /** Fetches performed because refs differed. */
+  fetches: number;
+}

@@ -7,7 +7,7 @@
 import { deserialize, serialize } from 'node:v8';
 import { type ConfigDocument, type FlatProperties } from '@confbus/core';
 import { reviveJavaDoubles, setFlatProperty } from '@confbus/core/internal';
-import { TimeSlice } from './time-slice.js';
+import { TimeSlice } from '../support/time-slice.js';
 
 /** Properties (and origins) per piece: each piece is rebuilt in a few milliseconds. */
 export const PIECE_PROPERTIES = 512;

@@ -6,7 +6,7 @@
  * is weighed again each time it keeps a new serialisation or rendering.
  */
 import type { ConfigDocument } from '@confbus/core';
-import { LruCache } from './lru-cache.js';
+import { LruCache } from '../support/lru-cache.js';
 import { CACHE_ENTRY_BYTES } from './memory-estimates.js';
 import type { ResolvedEnvironment } from './resolved-environment.js';
 

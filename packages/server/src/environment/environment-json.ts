@@ -7,7 +7,7 @@
  */
 import { type Environment, type FlatProperties, type PropertySource, writeJson } from '@confbus/core';
 import { environmentForJson, propertySourceForJson, setFlatProperty } from '@confbus/core/internal';
-import { TimeSlice } from './time-slice.js';
+import { TimeSlice } from '../support/time-slice.js';
 
 /** Properties serialised per step. */
 const STEP_PROPERTIES = 1024;

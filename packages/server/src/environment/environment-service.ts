@@ -13,11 +13,11 @@ import type { RepositoryFiles, ResolvedRevision } from './config-repository.js';
 import type { EnvironmentCaches, ParsedFile } from './environment-caches.js';
 import type { EnvironmentWorkers } from './environment-workers.js';
 import type { FoundEnvironment } from './environment-finder.js';
-import type { LruCache } from './lru-cache.js';
+import type { LruCache } from '../support/lru-cache.js';
 import { servedObjectBytes } from './memory-estimates.js';
 import { ParsedFiles } from './parsed-files.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
-import { TimeSlice } from './time-slice.js';
+import { TimeSlice } from '../support/time-slice.js';
 import { directoriesOf, expandSearchDirectories } from './search-directories.js';
 
 export interface EnvironmentRequest {

@@ -5,16 +5,16 @@
  * judges what the repository holds.
  */
 import type { ConfigDocument, Environment } from '@confbus/core';
-import { resolveServerSettings } from '../settings/unsupported-spring-settings.js';
+import { resolveServerSettings } from '../server-settings.js';
 import { ConfigFileParser } from './config-file-parser.js';
-import type { ConfigRepository } from './config-repository.js';
+import type { RepositoryFiles } from './config-repository.js';
 import { EnvironmentCaches } from './environment-caches.js';
 import { EnvironmentService } from './environment-service.js';
 import { EnvironmentWorkers } from './environment-workers.js';
 import { type EnvironmentSettings, readEnvironmentSettings } from './environment-settings.js';
 
 export interface OfflineEnvironmentsOptions {
-  repository: ConfigRepository;
+  repository: RepositoryFiles;
   /** Prefix of the property-source names: `<displayUri>/<path>`. */
   displayUri: string;
   /** As spring.cloud.config.server.git.search-paths. */

@@ -2,7 +2,7 @@
 // contents (through the long-lived cat-file reader). Hidden paths (the server's own settings file when the
 // upstream's work tree holds it) are in no list and read as missing, at every commit.
 import { FileTooLargeError } from '../environment/config-repository.js';
-import { LruCache } from '../environment/lru-cache.js';
+import { LruCache } from '../support/lru-cache.js';
 import type { CatFileBatch } from './cat-file-batch.js';
 import type { MirrorGit } from './mirror-git.js';
 

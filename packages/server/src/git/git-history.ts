@@ -7,24 +7,12 @@
  */
 import { ConfbusError, type ConsoleCommitSummary, type ConsoleLabel } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
-import { LruCache } from '../environment/lru-cache.js';
+import { LruCache } from '../support/lru-cache.js';
 import { serverErrors } from '../errors.js';
 import { runGit } from './git-process.js';
+import type { CommitPage, LogQuery } from '../environment/config-repository.js';
 
-export interface CommitPage {
-  commits: ConsoleCommitSummary[];
-  /** True when older commits follow. */
-  more: boolean;
-}
-
-export interface LogQuery {
-  /** 40-hex id to walk back from. */
-  commit: string;
-  /** Repository-relative files; the log lists only commits that touched one of them. */
-  paths: readonly string[];
-  offset: number;
-  limit: number;
-}
+export type { CommitPage, LogQuery };
 
 /** More paths than this would make one command line unwieldy; the console shows this many files' history. */
 export const MAX_LOG_PATHS = 500;

@@ -1,7 +1,7 @@
 // Label -> commit in the mirror's fetched state: a branch, a tag, or a (possibly abbreviated) commit id, with
 // Spring's try-master-branch fallback. Branches and tags come from memory; commit ids are peeled once through
 // the cat-file reader and remembered (commits never change).
-import { LruCache } from '../environment/lru-cache.js';
+import { LruCache } from '../support/lru-cache.js';
 import type { ResolvedRevision } from '../environment/config-repository.js';
 import type { CatFileBatch } from './cat-file-batch.js';
 import { LabelNotFoundError } from './errors.js';

@@ -2,6 +2,7 @@
 import type { Logger } from '@confbus/core';
 import type { SshSettings } from './ssh.js';
 import type { ProxySettings } from './upstream.js';
+import type { RepositoryHealth } from '../environment/config-repository.js';
 
 export interface GitMirrorOptions {
   /** Local path, file://, git://, https://, ssh:// - anything `git` speaks. */
@@ -68,24 +69,8 @@ export interface FetchOutcome {
   error?: string;
 }
 
-export interface MirrorHealth {
-  /** Credentials stripped. */
-  uri: string;
-  /**
-   * A state can be served: the first clone has finished, or a previous run's mirror was reused. Until then
-   * every request waits for (or fails with) the first clone, so readiness is DOWN.
-   */
-  available: boolean;
-  lastCheckAt?: Date;
-  lastSuccessAt?: Date;
-  lastError?: string;
-  stale: boolean;
-  staleSince?: Date;
-  /** Upstream checks started (ls-remote). */
-  checks: number;
-  /** Fetches performed because refs differed. */
-  fetches: number;
-}
+/** A Git mirror's health: the repository port's (ConfigRepository.health). */
+export type MirrorHealth = RepositoryHealth;
 
 /** Events a GitMirror emits (listener argument types). */
 export interface GitMirrorEvents {

@@ -10,7 +10,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Logger } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
-import { CoalescedTask } from './coalesced-task.js';
+import { CoalescedTask } from '../support/coalesced-task.js';
 import type { FetchOutcome, GitMirrorEvents } from './mirror-types.js';
 import type { UpstreamSync } from './upstream-sync.js';
 import { redactText } from './uri.js';

@@ -12,7 +12,7 @@
 // meanwhile; after its check a request is answered with the label's head, whatever its hint said. Random hints
 // therefore cost the upstream one check a second at most, and legitimate hints (pushes in quick succession) still
 // see the commit they announce.
-import { LruCache } from '../environment/lru-cache.js';
+import { LruCache } from '../support/lru-cache.js';
 import type { LabelResolver } from './label-resolver.js';
 import type { UpstreamChecks } from './upstream-checks.js';
 

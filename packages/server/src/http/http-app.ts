@@ -7,7 +7,7 @@ import { type Server as HttpsServer, createServer as createHttpsServer } from 'n
 import type { ServerTls } from './tls/server-tls.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import type { RepeatRequestFastPath } from './repeat-request-fast-path.js';
+import type { RepeatRequestFastPath } from '../serving/repeat-request-fast-path.js';
 import { type RequestLimits, requestLimitServerOptions } from './request-limits.js';
 
 export interface HttpAppOptions {

@@ -8,7 +8,8 @@ import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import type { Clock } from '../clock.js';
 import type { ServedRepository } from '../repositories/served-repository.js';
 import { registerMonitorRoutes } from './monitor-controller.js';
-import { MonitorService, type RefreshPublisher } from './monitor-service.js';
+import type { RefreshPublisher } from '../bus/server-bus.js';
+import { MonitorService } from './monitor-service.js';
 import type { MonitorSettings } from './monitor-settings.js';
 
 export interface MonitorInstall {

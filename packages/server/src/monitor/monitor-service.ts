@@ -6,6 +6,7 @@
  */
 import { ConfbusError, type Logger, type RefreshBusEvent, isConfigFileName } from '@confbus/core';
 import { guessServiceNames, messageOf } from '@confbus/core/internal';
+import type { RefreshPublisher } from '../bus/server-bus.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { RepositoryRefresh } from '../environment/config-repository.js';
 import type { ParsedFiles } from '../environment/parsed-files.js';
@@ -13,12 +14,6 @@ import { serverErrors } from '../errors.js';
 import type { WebhookHost, WebhookPush } from './push-webhook.js';
 import { type WebhookSecrets, verifyWebhookSignature } from './webhook-signature.js';
 import type { WebhookHeaders } from './webhook-headers.js';
-
-/** Publishes refresh events on the bus. */
-export interface RefreshPublisher {
-  /** `configVersion`: the commit announced (the version hint confbus clients pass on to their server). */
-  publishRefresh(destination: string | undefined, configVersion: string): Promise<RefreshBusEvent>;
-}
 
 /** Where published events are recorded for `/actuator/refresh-events` (the RefreshTracker). */
 export interface PublishedRefreshes {

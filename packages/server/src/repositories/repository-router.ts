@@ -9,7 +9,7 @@
 import { type Logger, isConfbusError } from '@confbus/core';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
-import { LruCache } from '../environment/lru-cache.js';
+import { LruCache } from '../support/lru-cache.js';
 import type { MirrorHealth } from '../git/index.js';
 import { PlaceholderRepositories } from './placeholder-repositories.js';
 import type { RepositoryDefinition } from './repository-settings.js';

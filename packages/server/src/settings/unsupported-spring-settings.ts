@@ -4,14 +4,7 @@
  * a different backend silently unused stop start-up; Spring-internal tuning is ignored with a warning.
  * A key that a settings declaration implements is never looked up here (declarations win).
  */
-import {
-  type ResolveOptions,
-  type Settings,
-  type SettingsInput,
-  type UnsupportedSetting,
-  resolveSettings,
-} from '@confbus/core';
-import { serverSettingSpecs } from './server-settings.js';
+import type { UnsupportedSetting } from '@confbus/core';
 
 const server = 'spring.cloud.config.server';
 const git = `${server}.git`;
@@ -209,14 +202,3 @@ export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
   warn('spring.cloud.bus.refresh.enabled', 'the server always publishes refresh events.'),
   warn('spring.cloud.bus.env.enabled', 'the server does not publish environment-change events.'),
 ];
-
-/** The server's settings from arguments, environment and settings file, Spring's unsupported keys named. */
-export function resolveServerSettings(
-  input: SettingsInput,
-  options: Pick<ResolveOptions, 'unknownKeys'> = { unknownKeys: 'error' },
-): Settings {
-  return resolveSettings(serverSettingSpecs, input, {
-    ...options,
-    unsupported: unsupportedSpringServerSettings,
-  });
-}

@@ -1,5 +1,5 @@
 import { type RefreshBusEvent, createRefreshEvent } from '@confbus/core';
-import type { RefreshPublisher } from '../../src/monitor/monitor-service.js';
+import type { RefreshPublisher } from '../../src/bus/server-bus.js';
 
 /** In place of the bus: records what was published, fails while `failing`, and can hold publications. */
 export class FakePublisher implements RefreshPublisher {

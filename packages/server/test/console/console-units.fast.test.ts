@@ -46,7 +46,7 @@ after(() => workers.close());
 
 /** A catalogue parsing through the repository's parsed files, as the console's does. */
 function catalogueOf(
-  repository: ConfigRepository,
+  repository: Pick<ConfigRepository, 'listFiles' | 'readFile' | 'blobIds'>,
   searchPaths: readonly string[] = [],
   maxFileBytes = 1 << 20,
 ) {

@@ -1,7 +1,7 @@
 // CoalescedTask: at most one run at a time; callers arriving mid-run share the NEXT run.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CoalescedTask } from '../../src/git/coalesced-task.js';
+import { CoalescedTask } from '../../src/support/coalesced-task.js';
 
 function controllable() {
   const runs: { resolve: (v: number) => void; reject: (e: Error) => void }[] = [];

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { resolveSettings } from '@confbus/core';
-import { serverSettingSpecs } from '../../src/settings/server-settings.js';
+import { serverSettingSpecs } from '../../src/server-settings.js';
 import {
   defaultRepositoryDefinition,
   namedRepositoryDefinitions,

@@ -20,15 +20,15 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireValidLabel } from '../git/index.js';
 import { serverErrors } from '../errors.js';
-import { type EnvironmentRequest, withVersionHint } from './environment-service.js';
-import type { RenderFormat } from './resolved-environment.js';
-import type { EnvironmentFinder } from './environment-finder.js';
-import { LruCache } from './lru-cache.js';
-import { environmentHeaders, revisionHeaders } from './environment-response.js';
-import type { RepeatRequestFastPath } from '../http/repeat-request-fast-path.js';
+import { type EnvironmentRequest, withVersionHint } from '../environment/environment-service.js';
+import type { RenderFormat } from '../environment/resolved-environment.js';
+import type { EnvironmentFinder } from '../environment/environment-finder.js';
+import { LruCache } from '../support/lru-cache.js';
+import { environmentHeaders, revisionHeaders } from '../environment/environment-response.js';
+import type { RepeatRequestFastPath } from './repeat-request-fast-path.js';
 import type { PlainTextDecryptor } from './plain-text-decryption.js';
 import { type ResourceSource, decodeSegment, rawSegmentsAfter, sendResource } from './resource-responses.js';
-import { VERSION_HINT_HEADER, readVersionHint } from './version-hint.js';
+import { VERSION_HINT_HEADER, readVersionHint } from '../environment/version-hint.js';
 
 const FILE_SUFFIX = /\.(yml|yaml|properties|json)$/;
 

@@ -10,8 +10,8 @@
 import { posix } from 'node:path';
 import { ConfbusError } from '@confbus/core';
 import { serverErrors } from '../errors.js';
-import type { FoundEnvironment } from './environment-finder.js';
-import type { EnvironmentRequest, EnvironmentService } from './environment-service.js';
+import type { FoundEnvironment } from '../environment/environment-finder.js';
+import type { EnvironmentRequest, EnvironmentService } from '../environment/environment-service.js';
 
 const MAX_PATH_LENGTH = 1024;
 

@@ -3,7 +3,7 @@
 // counted by an immediate that re-arms itself (it runs once per turn), not timed.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SLICE_MS, TimeSlice } from '../src/environment/time-slice.js';
+import { SLICE_MS, TimeSlice } from '../../src/support/time-slice.js';
 
 function busy(ms: number): void {
   const until = performance.now() + ms;

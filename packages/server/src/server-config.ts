@@ -6,20 +6,20 @@
  */
 import type { Settings } from '@confbus/core';
 import { effectiveSettings } from '@confbus/core/internal';
-import { type ServerBusSettings, readServerBusSettings } from '../bus/bus-settings.js';
-import { type ConsoleSettings, readConsoleSettings } from '../console/console-settings.js';
+import { type ServerBusSettings, readServerBusSettings } from './bus/bus-settings.js';
+import { type ConsoleSettings, readConsoleSettings } from './console/console-settings.js';
 import {
   type ServerEncryptionSettings,
   readServerEncryptionSettings,
-} from '../encryption/encryption-settings.js';
-import { type EnvironmentSettings, readEnvironmentSettings } from '../environment/environment-settings.js';
-import { type HealthSettings, readHealthSettings } from '../health/health-settings.js';
-import { type HttpSettings, readHttpSettings } from '../http/http-settings.js';
-import { type ServerTlsSettings, readServerTlsSettings } from '../http/tls/tls-settings.js';
-import { type MonitorSettings, readMonitorSettings } from '../monitor/monitor-settings.js';
-import { type NativeSettings, readNativeSettings } from '../native/native-settings.js';
-import { type RepositorySettings, readRepositorySettings } from '../repositories/repository-settings.js';
-import { type SecuritySettings, readSecuritySettings } from '../security/security-settings.js';
+} from './encryption/encryption-settings.js';
+import { type EnvironmentSettings, readEnvironmentSettings } from './environment/environment-settings.js';
+import { type HealthSettings, readHealthSettings } from './health/health-settings.js';
+import { type HttpSettings, readHttpSettings } from './http/http-settings.js';
+import { type ServerTlsSettings, readServerTlsSettings } from './http/tls/tls-settings.js';
+import { type MonitorSettings, readMonitorSettings } from './monitor/monitor-settings.js';
+import { type NativeSettings, readNativeSettings } from './native/native-settings.js';
+import { type RepositorySettings, readRepositorySettings } from './repositories/repository-settings.js';
+import { type SecuritySettings, readSecuritySettings } from './security/security-settings.js';
 
 export interface ServerConfig {
   readonly http: HttpSettings;

@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { environmentHeaders, wantsOrigins } from '../environment/environment-response.js';
 import { type EnvironmentRequest, withVersionHint } from '../environment/environment-service.js';
 import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
-import { LruCache } from '../environment/lru-cache.js';
+import { LruCache } from '../support/lru-cache.js';
 import { readVersionHint } from '../environment/version-hint.js';
 
 export interface FastPathObserver {

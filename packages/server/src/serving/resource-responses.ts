@@ -7,9 +7,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConfbusError } from '@confbus/core';
 import { serverErrors } from '../errors.js';
-import { revisionHeaders } from './environment-response.js';
-import type { FoundEnvironment } from './environment-finder.js';
-import type { EnvironmentRequest, EnvironmentService } from './environment-service.js';
+import { revisionHeaders } from '../environment/environment-response.js';
+import type { FoundEnvironment } from '../environment/environment-finder.js';
+import type { EnvironmentRequest, EnvironmentService } from '../environment/environment-service.js';
 import type { PlainTextDecryptor } from './plain-text-decryption.js';
 import { findResource, validateResourcePath } from './plain-text-resources.js';
 

@@ -1,0 +1,71 @@
+/**
+ * Every setting the config server understands, with Spring's names and defaults: each area declares its own
+ * beside its code (`<area>/<area>-settings.ts`, with the typed reader), assembled here in the order the settings
+ * table shows them.
+ */
+import {
+  type ResolveOptions,
+  type SettingSpec,
+  type Settings,
+  type SettingsInput,
+  busSettingSpecs,
+  resolveSettings,
+  settingsFileSpecs,
+} from '@confbus/core';
+import { applicationNameSettingSpecs, refreshEventSettingSpecs } from './bus/bus-settings.js';
+import { consoleSettingSpecs } from './console/console-settings.js';
+import { serverEncryptionSettingSpecs } from './encryption/encryption-settings.js';
+import {
+  cacheAndFileLimitSettingSpecs,
+  emptyAndResourceSettingSpecs,
+  overrideSettingSpecs,
+} from './environment/environment-settings.js';
+import { healthSettingSpecs } from './health/health-settings.js';
+import { serverTlsSettingSpecs } from './http/tls/tls-settings.js';
+import {
+  accessLogSettingSpecs,
+  listenSettingSpecs,
+  prefixSettingSpecs,
+  requestLimitSettingSpecs,
+} from './http/http-settings.js';
+import { monitorSettingSpecs } from './monitor/monitor-settings.js';
+import { nativeSettingSpecs } from './native/native-settings.js';
+import { gitSettingSpecs, placeholderRepositorySettingSpecs } from './repositories/git-settings.js';
+import { securitySettingSpecs } from './security/security-settings.js';
+import { sourceSettingSpecs } from './settings/source-settings.js';
+import { unsupportedSpringServerSettings } from './settings/unsupported-spring-settings.js';
+
+export const serverSettingSpecs: readonly SettingSpec[] = [
+  ...settingsFileSpecs,
+  ...listenSettingSpecs,
+  ...serverTlsSettingSpecs,
+  ...applicationNameSettingSpecs,
+  ...prefixSettingSpecs,
+  ...gitSettingSpecs,
+  ...sourceSettingSpecs,
+  ...nativeSettingSpecs,
+  ...overrideSettingSpecs,
+  ...placeholderRepositorySettingSpecs,
+  ...emptyAndResourceSettingSpecs,
+  ...cacheAndFileLimitSettingSpecs,
+  ...accessLogSettingSpecs,
+  ...requestLimitSettingSpecs,
+  ...refreshEventSettingSpecs,
+  ...securitySettingSpecs,
+  ...healthSettingSpecs,
+  ...serverEncryptionSettingSpecs,
+  ...busSettingSpecs,
+  ...monitorSettingSpecs,
+  ...consoleSettingSpecs,
+];
+
+/** The server's settings from arguments, environment and settings file, Spring's unsupported keys named. */
+export function resolveServerSettings(
+  input: SettingsInput,
+  options: Pick<ResolveOptions, 'unknownKeys'> = { unknownKeys: 'error' },
+): Settings {
+  return resolveSettings(serverSettingSpecs, input, {
+    ...options,
+    unsupported: unsupportedSpringServerSettings,
+  });
+}
