@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { type TestServer, startGitTestServer } from './git-server-harness.js';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 describe('repeat-request fast path', () => {
   let remote: GitRemote;

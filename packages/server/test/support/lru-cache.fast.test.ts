@@ -1,7 +1,7 @@
 // The server's LRU, bounded by entries and by estimated bytes (issue #15: the caches counted entries only).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LruCache } from '../src/support/lru-cache.js';
+import { LruCache } from '../../src/support/lru-cache.js';
 
 describe('LruCache', () => {
   it('evicts the least recently used entries beyond maxEntries or maxWeight, and skips an oversized value', () => {
