@@ -11,6 +11,11 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
 const root = new URL('..', import.meta.url).pathname;
+/**
+ * Loops that exist and are still to be removed: reported, not failed on. Only ever shrink this list; a loop
+ * not named here (or a larger one) fails the check.
+ */
+const KNOWN_LOOPS = new Map([['cli', 'follow, render, run']]);
 const showGraph = process.argv.includes('--graph');
 
 function sourceFiles(dir, out = []) {
@@ -83,6 +88,7 @@ function loops(edges) {
 }
 
 let failed = false;
+let knownFound = false;
 for (const pkg of readdirSync(join(root, 'packages'))) {
   const src = join(root, 'packages', pkg, 'src');
   try {
@@ -94,16 +100,24 @@ for (const pkg of readdirSync(join(root, 'packages'))) {
   if (showGraph)
     for (const [from, targets] of edges) console.log(`${pkg}: ${from} -> ${[...targets.keys()].join(' ')}`);
   for (const component of loops(edges)) {
-    failed = true;
+    const known = KNOWN_LOOPS.get(pkg) === component.join(', ');
+    if (known) knownFound = true;
+    else failed = true;
     const members = new Set(component);
     const through = component.flatMap((from) =>
       [...(edges.get(from) ?? [])]
         .filter(([to]) => members.has(to))
         .map(([to, file]) => `    ${from} -> ${to} (${file})`),
     );
-    console.error(`packages/${pkg}/src: folders import each other in a loop: ${component.join(', ')}`);
+    console.error(
+      `packages/${pkg}/src: folders import each other in a loop: ${component.join(', ')}${known ? ' (known, to be removed: not failed on)' : ''}`,
+    );
     console.error(through.join('\n'));
   }
 }
 if (failed) process.exit(1);
-console.log('check-folder-cycles: no folder-level import loops in packages/*/src');
+console.log(
+  knownFound
+    ? 'check-folder-cycles: no new folder-level import loops in packages/*/src (known ones above)'
+    : 'check-folder-cycles: no folder-level import loops in packages/*/src',
+);
