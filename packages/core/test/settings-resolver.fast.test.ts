@@ -44,6 +44,13 @@ describe('settings resolver', () => {
       'SPRING_CLOUD_CONFIG_SERVER_GIT_DEFAULTLABEL',
       'SPRING_CLOUD_CONFIG_SERVER_GIT_DEFAULT_LABEL',
     ]);
+    // An index joins with one underscore, as Boot's SystemEnvironmentPropertyMapper maps it.
+    assert.deepEqual(environmentNamesFor('a.b[0].c'), ['A_B_0_C']);
+    assert.deepEqual(environmentNamesFor('features[0]'), ['FEATURES_0']);
+    assert.deepEqual(environmentNamesFor('my-app.hosts[12].first-name'), [
+      'MYAPP_HOSTS_12_FIRSTNAME',
+      'MY_APP_HOSTS_12_FIRST_NAME',
+    ]);
     const s = resolveSettings(
       specs,
       { env: { SPRING_CLOUD_CONFIG_SERVER_GIT_DEFAULT_LABEL: 'main' } },

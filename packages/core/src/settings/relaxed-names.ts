@@ -33,16 +33,11 @@ export function splitIndex(key: string): { base: string; index: number } | undef
 
 /** The environment variable names that may carry `key`, most Spring-like first. */
 export function environmentNamesFor(key: string): string[] {
-  const upper = key.toUpperCase();
-  const boot = upper
-    .replace(/\./g, '_')
-    .replace(/-/g, '')
-    .replace(/\[(\d+)\]/g, '_$1_')
-    .replace(/_$/, '');
-  const dashed = upper
-    .replace(/[.-]/g, '_')
-    .replace(/\[(\d+)\]/g, '_$1_')
-    .replace(/_$/, '');
+  // An index is an element of its own, joined by one `_` like the others (Boot's SystemEnvironmentPropertyMapper):
+  // `a.b[0].c` → `A_B_0_C`, `features[0]` → `FEATURES_0`.
+  const upper = key.toUpperCase().replace(/\[(\d+)\]/g, '.$1');
+  const boot = upper.replace(/\./g, '_').replace(/-/g, '');
+  const dashed = upper.replace(/[.-]/g, '_');
   return boot === dashed ? [boot] : [boot, dashed];
 }
 
