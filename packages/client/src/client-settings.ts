@@ -33,6 +33,31 @@ export const clientSettingSpecs: readonly SettingSpec[] = [
     description: 'Active profiles (comma list), sent to the config server',
   },
   {
+    key: 'spring.cloud.config.enabled',
+    type: 'boolean',
+    default: true,
+    description:
+      'false: fetch nothing (no server, no backup, no safety-net poll): the client serves local settings and defaults, for tests and local runs',
+  },
+  {
+    key: 'spring.cloud.config.allow-override',
+    type: 'boolean',
+    description:
+      'Read from the remote configuration only (as Spring): true lets override-none / override-system-properties give local values precedence',
+  },
+  {
+    key: 'spring.cloud.config.override-none',
+    type: 'boolean',
+    description:
+      'Read from the remote configuration only: with allow-override, every local source (arguments, environment, settings file) beats the remote',
+  },
+  {
+    key: 'spring.cloud.config.override-system-properties',
+    type: 'boolean',
+    description:
+      'Read from the remote configuration only: false (with allow-override) lets arguments, overrides and environment variables beat the remote',
+  },
+  {
     key: 'spring.cloud.config.uri',
     type: 'list',
     default: ['http://localhost:8888'],
@@ -175,6 +200,8 @@ export interface RetryPolicy {
 
 /** What the client needs from its settings, already typed and defaulted. */
 export interface ClientSettings {
+  /** spring.cloud.config.enabled: false = no fetching at all. */
+  readonly enabled: boolean;
   readonly applicationName: string;
   readonly name: string;
   readonly profiles: readonly string[];
@@ -219,6 +246,7 @@ export function readClientSettings(settings: Settings): ClientSettings {
   const applicationName = settings.string('spring.application.name');
   const profiles = settings.list('spring.profiles.active');
   return {
+    enabled: settings.boolean('spring.cloud.config.enabled'),
     applicationName,
     name: settings.optionalString('spring.cloud.config.name') ?? applicationName,
     profiles: profiles.length > 0 ? profiles : ['default'],
@@ -242,7 +270,10 @@ export function readClientSettings(settings: Settings): ClientSettings {
     encryption: readEncryptionSettings(settings),
     decryptFailOnError: settings.boolean('encrypt.fail-on-error'),
     poll: {
-      interval: Math.max(0, settings.number('confbus.client.poll.interval')),
+      // Nothing to poll when fetching is disabled.
+      interval: settings.boolean('spring.cloud.config.enabled')
+        ? Math.max(0, settings.number('confbus.client.poll.interval'))
+        : 0,
       retryInterval: Math.max(100, settings.number('confbus.client.poll.retry-interval')),
     },
   };

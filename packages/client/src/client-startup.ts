@@ -11,7 +11,9 @@ import { BackupStore } from './backup/backup-store.js';
 import { createClientDecryptor } from './snapshot/cipher-values.js';
 import { readClientSettings, type ClientSettings } from './client-settings.js';
 import { clientVersion } from './client-version.js';
-import { localSettingsLayer, type ConfigSnapshot, type SnapshotMeta } from './snapshot/config-snapshot.js';
+import type { ConfigSnapshot, SnapshotMeta } from './snapshot/config-snapshot.js';
+import { localLayers } from './snapshot/local-layers.js';
+import { REMOTE_OVERRIDE_KEYS } from './snapshot/remote-placement.js';
 import { loadClientTls } from './fetch/client-tls.js';
 import { EnvironmentSource } from './fetch/environment-source.js';
 import { ConfigClientError } from './errors.js';
@@ -51,12 +53,39 @@ export async function prepareClient(options: ConfigClientOptions): Promise<Prepa
   const logger: Logger = options.logger ?? loggerFromSettings(localSettings, { name: 'confbus-client' });
   // A SPRING_/CONFBUS_ variable that nearly spells a client setting: a typo, otherwise silently ignored.
   for (const warning of localSettings.warnings) logger.warn({}, warning);
+  for (const key of REMOTE_OVERRIDE_KEYS) {
+    const source = localSettings.sourceOf(key);
+    if (source !== undefined && source !== 'default') {
+      logger.warn(
+        {},
+        `${key} is set locally (${source}) and has no effect: as in Spring, only the remote configuration (the repository) can allow local values to override it`,
+      );
+    }
+  }
   const cwd = options.cwd ?? process.cwd();
   const decryptor = await createClientDecryptor(settings, cwd, (message) => logger.warn({}, message));
-  const snapshots = new SnapshotFactory(settings, localSettingsLayer(localSettings, env), decryptor);
+  const snapshots = new SnapshotFactory(
+    settings,
+    localLayers(localSettings, env, options.defaults),
+    decryptor,
+  );
   const source = new EnvironmentSource(settings, logger, await loadClientTls(settings.tls, cwd));
   const backup = new BackupStore(settings.backup, logger);
 
+  if (!settings.enabled) {
+    logger.info(
+      {},
+      'spring.cloud.config.enabled=false: fetching nothing, serving local settings and defaults',
+    );
+    const live = new LiveConfig(snapshots.localOnly(), logger);
+    return {
+      settings,
+      localSettings,
+      logger,
+      parts: { source, snapshots, backup, live },
+      fetched: undefined,
+    };
+  }
   const fetched = await fetchAtStart(source, settings, logger).catch((error: unknown) => {
     source.close();
     throw error;

@@ -241,7 +241,8 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
    * refresh runs share one follow-up refresh, so each caller sees a fetch that started after its call.
    */
   refresh(): Promise<string[]> {
-    return this.#refresher.refresh();
+    // spring.cloud.config.enabled=false: there is nothing to fetch, so nothing changes.
+    return this.settings.enabled ? this.#refresher.refresh() : Promise.resolve([]);
   }
 
   /**
@@ -249,6 +250,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
    * with `null` when it is the same. Used after a bus outage to catch up on missed refresh events.
    */
   refreshIfVersionChanged(): Promise<VersionCatchUp | null> {
+    if (!this.settings.enabled) return Promise.resolve(null);
     return this.#refresher.refreshIfVersionChanged('local');
   }
 

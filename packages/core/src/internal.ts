@@ -12,7 +12,7 @@ export {
 export { environmentForJson, propertySourceForJson } from './environment/property-origins.js';
 export { cipherValuesIn } from './environment/resource-cipher-values.js';
 export { hasUriPassword } from './secrets.js';
-export { canonicalKey, environmentNamesFor } from './settings/relaxed-names.js';
+export { canonicalKey, environmentNamesFor, uniformKey } from './settings/relaxed-names.js';
 export { parseArguments, splitList } from './settings/settings-resolver.js';
 export { effectiveSettings } from './settings/effective-settings.js';
 export { SettingsIndex, type KeyTarget } from './settings/settings-index.js';

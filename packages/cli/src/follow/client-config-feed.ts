@@ -27,7 +27,12 @@ export interface ClientFeedSources {
  * (which moves with every commit to the repository, whichever file it touched: exported, it would restart
  * every child on every push). ConfigState.version carries it.
  */
-const LAYERS_NOT_HANDED_ON = new Set(['localSettings', 'configClient']);
+const LAYERS_NOT_HANDED_ON = new Set([
+  'localSettings',
+  'localSettings:file',
+  'localSettings:defaults',
+  'configClient',
+]);
 
 export class ClientConfigFeed implements ConfigFeed {
   #current: ConfigState;

@@ -1,10 +1,9 @@
 /**
  * One immutable view of the whole configuration: the layers in precedence order (config client
- * metadata, remote sources, local settings) plus where they came from. A refresh builds a new
+ * metadata, remote sources, local settings; see remote-placement.ts) plus where they came from. A refresh builds a new
  * snapshot and swaps it in; nothing here ever changes after construction.
  */
-import { resolveValuePlaceholders, type PropertyValue, type Settings } from '@confbus/core';
-import { canonicalKey, environmentNamesFor } from '@confbus/core/internal';
+import { resolveValuePlaceholders, type PropertyValue } from '@confbus/core';
 
 export type ConfigSourceKind = 'server' | 'backup' | 'local';
 
@@ -35,50 +34,6 @@ export function mapLayer(
   for (const key of Object.keys(source)) map.set(key, source[key]!);
   const layer = { name, get: (key: string) => map.get(key), keys: () => map.keys() };
   return decryptedKeys === undefined ? layer : { ...layer, decryptedKeys: new Set(decryptedKeys) };
-}
-
-/** Keys whose local lookup is remembered: every key a configuration has, with room (reads of absent keys too). */
-const MAX_CACHED_LOOKUPS = 10_000;
-
-/**
- * The local settings as a layer. Arguments and programmatic values win; then relaxed environment
- * variables (`GROUP_COMMENT` for `group.comment`), which the resolver only maps for declared keys.
- */
-export function localSettingsLayer(
-  settings: Settings,
-  env: Readonly<Record<string, string | undefined>>,
-): PropertyLayer {
-  const values = new Map<string, PropertyValue>();
-  for (const [key, value] of settings.entries()) {
-    values.set(key, typeof value === 'object' ? value.join(',') : value);
-  }
-  // Every refresh reads every local key (diff, decryption): the names to look up are worked out once per key.
-  const lookups = new Map<string, { canonical: string; envNames: string[] | undefined }>();
-  const lookupOf = (key: string) => {
-    let lookup = lookups.get(key);
-    if (lookup === undefined) {
-      const canonical = canonicalKey(key);
-      const source = settings.sourceOf(canonical);
-      const explicit = source === 'argument' || source === 'programmatic' || source === 'environment';
-      lookup = { canonical, envNames: explicit ? undefined : environmentNamesFor(key) };
-      if (lookups.size < MAX_CACHED_LOOKUPS) lookups.set(key, lookup);
-    }
-    return lookup;
-  };
-  return {
-    name: 'localSettings',
-    get(key) {
-      const { canonical, envNames } = lookupOf(key);
-      if (envNames !== undefined) {
-        for (const name of envNames) {
-          const fromEnv = env[name];
-          if (fromEnv !== undefined) return fromEnv;
-        }
-      }
-      return values.get(canonical);
-    },
-    keys: () => values.keys(),
-  };
 }
 
 export class ConfigSnapshot {

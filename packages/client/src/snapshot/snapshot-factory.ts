@@ -1,19 +1,22 @@
 /**
  * Turns what the server (or the backup) sent into a snapshot: client metadata on top, the remote property
- * sources in their order, the local settings last, and `{cipher}` values decrypted into a layer above all.
+ * sources in their order placed among the local layers as the remote's override flags say (remote-placement.ts),
+ * the defaults last, and `{cipher}` values decrypted into a layer above all.
  * Properties set by `busenv` events (Spring's "manager" source) sit above everything and outlive refreshes.
  */
 import type { Environment, PropertyValue } from '@confbus/core';
 import { decryptedLayer, type ClientDecryptor } from './cipher-values.js';
 import type { ClientSettings } from '../client-settings.js';
-import { ConfigSnapshot, mapLayer, type ConfigSourceKind, type PropertyLayer } from './config-snapshot.js';
+import { ConfigSnapshot, mapLayer, type ConfigSourceKind } from './config-snapshot.js';
+import type { LocalLayers } from './local-layers.js';
+import { placeRemote, remotePlacement } from './remote-placement.js';
 
 export class SnapshotFactory {
   readonly #busValues = new Map<string, string>();
 
   constructor(
     private readonly settings: ClientSettings,
-    private readonly localLayer: PropertyLayer,
+    private readonly local: LocalLayers,
     private readonly decryptor: ClientDecryptor,
   ) {}
 
@@ -27,11 +30,13 @@ export class SnapshotFactory {
     const clientInfo: Record<string, PropertyValue> = {};
     if (env.version !== null) clientInfo['config.client.version'] = env.version;
     if (env.state !== null) clientInfo['config.client.state'] = env.state;
+    const remote = env.propertySources.map((ps) =>
+      mapLayer(`configserver:${ps.name}`, ps.source, ps.decryptedKeys),
+    );
     const layers = [
       ...(this.#busValues.size > 0 ? [mapLayer('manager', Object.fromEntries(this.#busValues))] : []),
       mapLayer('configClient', clientInfo),
-      ...env.propertySources.map((ps) => mapLayer(`configserver:${ps.name}`, ps.source, ps.decryptedKeys)),
-      this.localLayer,
+      ...placeRemote(remotePlacement(remote), remote, this.local),
     ];
     const decrypted = decryptedLayer(layers, this.decryptor);
     return new ConfigSnapshot(decrypted ? [decrypted, ...layers] : layers, {
@@ -46,7 +51,7 @@ export class SnapshotFactory {
 
   /** Neither the server nor a backup: the local settings alone. */
   localOnly(): ConfigSnapshot {
-    return new ConfigSnapshot([this.localLayer], {
+    return new ConfigSnapshot([this.local.system, this.local.file, this.local.defaults], {
       source: 'local',
       name: this.settings.name,
       profiles: this.settings.profiles,
