@@ -8,6 +8,7 @@ import { type Environment, type Logger, type Settings, maskUriUserInfo } from '@
 import { effectiveSettings, messageOf } from '@confbus/core/internal';
 import { loggerFromSettings } from '@confbus/core/logging';
 import { BackupStore } from './backup/backup-store.js';
+import { clientLogger, type ClientLogger } from './client-logger.js';
 import { createClientDecryptor } from './snapshot/cipher-values.js';
 import { readClientSettings, type ClientSettings } from './client-settings.js';
 import { clientVersion } from './client-version.js';
@@ -40,7 +41,7 @@ export interface ClientParts {
 export interface PreparedClient {
   readonly settings: ClientSettings;
   readonly localSettings: Settings;
-  readonly logger: Logger;
+  readonly logger: ClientLogger;
   readonly parts: ClientParts;
   /** The server's answer at start, undefined when the client started from a backup or local settings. */
   readonly fetched: Environment | undefined;
@@ -50,7 +51,9 @@ export async function prepareClient(options: ConfigClientOptions): Promise<Prepa
   const env = options.env ?? process.env;
   const localSettings = resolveLocalSettings(options, env);
   const settings = readClientSettings(localSettings);
-  const logger: Logger = options.logger ?? loggerFromSettings(localSettings, { name: 'confbus-client' });
+  const logger = clientLogger(
+    options.logger ?? loggerFromSettings(localSettings, { name: 'confbus-client' }),
+  );
   // A SPRING_/CONFBUS_ variable that nearly spells a client setting: a typo, otherwise silently ignored.
   for (const warning of localSettings.warnings) logger.warn({}, warning);
   for (const key of REMOTE_OVERRIDE_KEYS) {

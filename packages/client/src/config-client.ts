@@ -6,9 +6,10 @@
  * safety-net poll) → bus-member/; management/ serves the actuator endpoints over it.
  */
 import { EventEmitter } from 'node:events';
-import type { Logger, PropertyValue, Settings } from '@confbus/core';
+import type { PropertyValue, Settings } from '@confbus/core';
 import { ClientBus, type BusState } from './bus-member/client-bus.js';
 import type { BusHealth, BusWaitingHealth } from './bus-member/client-bus-types.js';
+import type { ClientLogger } from './client-logger.js';
 import type { ClientSettings } from './client-settings.js';
 import { logStarted, prepareClient, type ClientParts, type ConfigClientOptions } from './client-startup.js';
 import type { SnapshotMeta } from './snapshot/config-snapshot.js';
@@ -49,8 +50,11 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   private constructor(
     readonly settings: ClientSettings,
     readonly localSettings: Settings,
-    /** The logger the client writes to (core's pino logger unless one was passed in); services may share it. */
-    readonly logger: Logger,
+    /**
+     * The logger the client writes to (core's pino logger unless one was passed in); services may share it:
+     * `logger.info('text')` and `logger.info({ fields }, 'text')` both work, as with pino.
+     */
+    readonly logger: ClientLogger,
     parts: ClientParts,
     fetched: boolean,
   ) {
