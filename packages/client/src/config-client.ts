@@ -46,6 +46,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   readonly #refresher: Refresher;
   readonly #bus: ClientBus;
   readonly #poll: SafetyNetPoll;
+  #closing = false;
 
   private constructor(
     readonly settings: ClientSettings,
@@ -148,6 +149,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
 
   /** A `busshutdown` for this node: the application's 'shutdown' listeners stop it; without one, the client closes. */
   requestShutdown(): void {
+    this.#closing = true;
     if (this.emit('shutdown')) return;
     this.logger.warn(
       {},
@@ -263,8 +265,14 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
     return this.#refresher.counts;
   }
 
+  /** Whether close() has begun (or a `busshutdown` asked for it): readiness is then OUT_OF_SERVICE. */
+  get closing(): boolean {
+    return this.#closing;
+  }
+
   /** Stops accepting refreshes and waits for one in progress. */
   async close(): Promise<void> {
+    this.#closing = true;
     this.#poll.stop();
     const refreshes = this.#refresher.close();
     await this.#bus.close();

@@ -1,10 +1,11 @@
 /**
- * What the built-in management endpoints answer: `/refresh`, `/health`, `/env` (masked as Spring's actuator masks
+ * What the built-in management endpoints answer: `/refresh`, `/health` (client-health.ts), `/env` (masked as Spring's actuator masks
  * it), `/prometheus`, and the bus's (bus-endpoints.ts). Which of them answer is the exposure's choice
  * (management-endpoints.ts).
  */
 import { maskPropertyValue, maskValue } from '@confbus/core';
 import { busEndpoints } from './bus-endpoints.js';
+import { healthEndpoint } from './client-health.js';
 import type { ConfigClient } from '../config-client.js';
 import type { ManagementEndpoint } from './management-endpoints.js';
 
@@ -14,7 +15,7 @@ export function builtInEndpoints(): Record<string, ManagementEndpoint> {
       methods: ['POST'],
       handle: async ({ client }) => ({ status: 200, body: await client.refresh() }),
     },
-    health: { methods: ['GET'], handle: ({ client }) => ({ status: 200, body: healthBody(client) }) },
+    health: { methods: ['GET'], acceptsSubPath: true, handle: healthEndpoint },
     env: { methods: ['GET'], handle: ({ client }) => ({ status: 200, body: envBody(client) }) },
     prometheus: {
       methods: ['GET'],
@@ -28,32 +29,6 @@ export function builtInEndpoints(): Record<string, ManagementEndpoint> {
     },
     ...busEndpoints(),
   };
-}
-
-/**
- * `/health`: UP when the configuration came from the server. Running on a backup or on local settings only is
- * worth a look, not a restart: still 200, with UNKNOWN.
- */
-function healthBody(client: ConfigClient): Record<string, unknown> {
-  const status = client.status;
-  const details: Record<string, unknown> = {
-    source: status.source,
-    name: status.name,
-    profiles: status.profiles,
-    label: status.label,
-    version: status.version,
-    state: status.state,
-  };
-  if (status.lastRefreshError) details.lastRefreshError = status.lastRefreshError;
-  const body: Record<string, unknown> = {
-    status: status.source === 'server' ? 'UP' : 'UNKNOWN',
-    details,
-  };
-  // A broker outage does not pull the overall status down: the service still serves, the bus
-  // reconnects and catches up by itself, and a DOWN would have orchestrators restart the fleet.
-  const bus = client.busHealth();
-  if (bus) body.components = { bus };
-  return body;
 }
 
 /** `/env`: the property sources, every value masked as Spring's actuator masks it. */
