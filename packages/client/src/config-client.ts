@@ -13,7 +13,7 @@ import type { ClientLogger } from './client-logger.js';
 import type { ClientSettings } from './client-settings.js';
 import { logStarted, prepareClient, type ClientParts, type ConfigClientOptions } from './client-startup.js';
 import type { SnapshotMeta } from './snapshot/config-snapshot.js';
-import type { BoundObject, ConfigSchema, ConfigView } from './snapshot/config-view.js';
+import type { BoundObject, BoundValue, ConfigSchema, ConfigView } from './snapshot/config-view.js';
 import type { EnvironmentSource } from './fetch/environment-source.js';
 import type { ConfigClientError } from './errors.js';
 import type { LiveConfig } from './snapshot/live-config.js';
@@ -187,9 +187,9 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Co
   getOrThrow(key: string): PropertyValue {
     return this.#live.view.getOrThrow(key);
   }
-  bind(prefix: string): BoundObject;
+  bind<R extends BoundObject | BoundValue[] = BoundObject>(prefix: string): R;
   bind<T>(prefix: string, schema: ConfigSchema<T>): T;
-  bind<T>(prefix: string, schema?: ConfigSchema<T>): T | BoundObject {
+  bind<T>(prefix: string, schema?: ConfigSchema<T>): T | BoundObject | BoundValue[] {
     return schema ? this.#live.view.bind(prefix, schema) : this.#live.view.bind(prefix);
   }
 

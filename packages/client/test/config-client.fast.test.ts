@@ -202,6 +202,9 @@ describe('ConfigClient start-up and reads', () => {
     });
     const pool = client.bind('pool', Pool);
     assert.equal(pool.size, 10);
+    // A prefix that is itself a list binds as an array, with or without a schema.
+    assert.deepEqual(client.bind('pool.hosts'), [{ name: 'a' }, { name: 'b' }]);
+    assert.deepEqual(client.bind('pool.tags', z.array(z.string())), ['x', 'y']);
     assert.equal(pool.hosts[1]?.name, 'b');
     const Db = z.object({ host: z.string(), port: z.number(), timeout: z.number() });
     assert.throws(

@@ -39,8 +39,11 @@ export interface ConfigView {
   getBoolean(key: string): boolean | undefined;
   getBoolean(key: string, defaultValue: boolean): boolean;
   getOrThrow(key: string): PropertyValue;
-  /** The keys under `prefix` as a nested object (`a.b[0].c` → `{a:{b:[{c}]}}`), optionally validated. */
-  bind(prefix: string): BoundObject;
+  /**
+   * The keys under `prefix` as a nested object (`a.b[0].c` → `{a:{b:[{c}]}}`), optionally validated. A prefix
+   * that is itself a list (`tags[0]`, `tags[1]`) binds as an array: `bind<BoundValue[]>('tags')`, or a schema.
+   */
+  bind<R extends BoundObject | BoundValue[] = BoundObject>(prefix: string): R;
   bind<T>(prefix: string, schema: ConfigSchema<T>): T;
 }
 
@@ -119,14 +122,17 @@ export class SnapshotView implements ConfigView {
     return value;
   }
 
-  bind(prefix: string): BoundObject;
+  bind<R extends BoundObject | BoundValue[] = BoundObject>(prefix: string): R;
   bind<T>(prefix: string, schema: ConfigSchema<T>): T;
-  bind<T>(prefix: string, schema?: ConfigSchema<T>): T | BoundObject {
+  bind<T>(prefix: string, schema?: ConfigSchema<T>): T | BoundObject | BoundValue[] {
     this.tracker?.prefixes.add(prefix);
     const snapshot = this.snapshot();
-    const root: BoundObject = {};
+    const keys = snapshot.keysUnder(prefix);
+    // A prefix that is itself a list (`prefix[0]`, `prefix[1]`) binds as an array, as Boot's binder gives a List.
+    const isList = keys.length > 0 && keys.every((key) => key[prefix.length] === '[');
+    const root: BoundObject | BoundValue[] = isList ? [] : {};
     const offset = prefix === '' ? 0 : prefix.length + 1;
-    for (const key of snapshot.keysUnder(prefix)) {
+    for (const key of keys) {
       const value = snapshot.resolve(key, this.#onRead);
       if (value === undefined) continue;
       // `prefix[0]` binds as a list element of the prefix itself: strip only the dot.
@@ -181,7 +187,7 @@ function insert(root: BoundObject | BoundValue[], path: Array<string | number>, 
   node[last] = value;
 }
 
-function validate<T>(prefix: string, value: BoundObject, schema: ConfigSchema<T>): T {
+function validate<T>(prefix: string, value: BoundObject | BoundValue[], schema: ConfigSchema<T>): T {
   const where = prefix === '' ? 'the configuration' : `'${prefix}'`;
   const describe = (issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<PathSegment> }>) =>
     issues
