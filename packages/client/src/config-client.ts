@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import type { PropertyValue, Settings } from '@confbus/core';
 import { ClientBus, type BusState } from './bus-member/client-bus.js';
 import type { BusHealth, BusWaitingHealth } from './bus-member/client-bus-types.js';
+import type { ApplicationConfig } from './application-config.js';
 import type { ClientLogger } from './client-logger.js';
 import type { ClientSettings } from './client-settings.js';
 import { logStarted, prepareClient, type ClientParts, type ConfigClientOptions } from './client-startup.js';
@@ -40,7 +41,7 @@ export interface ConfigStatus extends SnapshotMeta {
 /** What `refreshable` gives: the holder for a sync factory, a promise of it for an async one. */
 export type RefreshableResult<R> = R extends PromiseLike<infer T> ? Promise<Refreshable<T>> : Refreshable<R>;
 
-export class ConfigClient extends EventEmitter<ConfigClientEvents> implements ConfigView {
+export class ConfigClient extends EventEmitter<ConfigClientEvents> implements ApplicationConfig {
   readonly #source: EnvironmentSource;
   readonly #live: LiveConfig;
   readonly #refresher: Refresher;

@@ -9,6 +9,7 @@ export type {
   BusWaitingHealth,
   ClientBusOptions,
 } from './bus-member/client-bus-types.js';
+export type { ApplicationConfig } from './application-config.js';
 export type { ClientLogger, LogFunction } from './client-logger.js';
 export { clientSettingSpecs, type ClientSettings, type RetryPolicy } from './client-settings.js';
 export {

@@ -1,0 +1,26 @@
+/**
+ * A test's values as the server would send them: nested objects and arrays flattened to Spring's keys
+ * (`{ db: { hosts: ['a'] } }` → `db.hosts[0]`); keys already written that way are kept; null and undefined leave
+ * the key unset.
+ */
+import type { PropertyValue } from '@confbus/core';
+
+export type TestValue =
+  PropertyValue | null | undefined | readonly TestValue[] | { readonly [key: string]: TestValue };
+export type TestValues = { readonly [key: string]: TestValue };
+
+export function flattenValues(values: TestValues): Record<string, PropertyValue> {
+  const out: Record<string, PropertyValue> = {};
+  const walk = (prefix: string, value: TestValue): void => {
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value)) {
+      (value as readonly TestValue[]).forEach((item, index) => walk(`${prefix}[${index}]`, item));
+    } else if (typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) walk(prefix === '' ? key : `${prefix}.${key}`, child);
+    } else {
+      out[prefix] = value;
+    }
+  };
+  walk('', values);
+  return out;
+}
