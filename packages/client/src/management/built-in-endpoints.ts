@@ -3,7 +3,7 @@
  * it), `/prometheus`, and the bus's (bus-endpoints.ts). Which of them answer is the exposure's choice
  * (management-endpoints.ts).
  */
-import { maskPropertyValue, maskValue } from '@confbus/core';
+import { maskPropertyValue, maskValue, springErrorBody } from '@confbus/core';
 import { busEndpoints } from './bus-endpoints.js';
 import { healthEndpoint } from './client-health.js';
 import type { ConfigClient } from '../config-client.js';
@@ -21,8 +21,24 @@ export function builtInEndpoints(): Record<string, ManagementEndpoint> {
       methods: ['GET'],
       handle: async ({ client }) => {
         // Loaded on the first scrape: prom-client (and the @opentelemetry/api it pulls in) is over 80 modules
-        // that a client never scraped, or `confbus run` starting its child, would load for nothing.
-        const { clientMetricsExposition } = await import('./client-metrics.js');
+        // that a client never scraped, or `confbus run` starting its child, would load for nothing. It is an
+        // optional peer (4 packages, 4.6 MB): a service that is never scraped does not install it.
+        const metrics = await import('./client-metrics.js').catch((error: unknown) => {
+          if (!isMissingPromClient(error)) throw error;
+          return undefined;
+        });
+        if (metrics === undefined) {
+          return {
+            status: 501,
+            body: springErrorBody(
+              501,
+              undefined,
+              'The prometheus endpoint needs the optional peer prom-client: npm install prom-client',
+              '/actuator/prometheus',
+            ),
+          };
+        }
+        const { clientMetricsExposition } = metrics;
         const { contentType, text } = await clientMetricsExposition(client);
         return { status: 200, text: { contentType, content: text } };
       },
@@ -50,4 +66,10 @@ function envBody(client: ConfigClient): unknown {
       };
     }),
   };
+}
+
+/** The import failed because prom-client is not installed (not because it is broken). */
+function isMissingPromClient(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes("'prom-client'");
 }
