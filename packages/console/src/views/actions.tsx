@@ -106,15 +106,31 @@ interface RefreshFormProps {
   onSubmit: () => void;
 }
 
-/** The target and what it needs (application, profile, instance); submitting opens the confirmation. */
+/** What the target still lacks, as the form says it; undefined when it is complete. */
+function missingOf({ target, application, profile, instance }: RefreshChoice): string | undefined {
+  if ((target === 'application' || target === 'profile') && application === '')
+    return 'Choose an application first.';
+  if (target === 'profile' && profile === '') return 'Enter a profile first.';
+  if (target === 'instance' && instance === '') return 'Choose an instance first.';
+  return undefined;
+}
+
+/**
+ * The target and what it needs (application, profile, instance); submitting opens the confirmation, unless the
+ * target is incomplete (`…:**`): then the form says what is missing instead, and nothing is published.
+ */
 function RefreshForm({ choice, onChange, ...props }: RefreshFormProps) {
   const { target } = choice;
+  const [attempted, setAttempted] = useState(false);
+  const missing = attempted ? missingOf(choice) : undefined;
   return (
     <form
       class="stack"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        props.onSubmit();
+        setAttempted(true);
+        if (missingOf(choice) === undefined) props.onSubmit();
       }}
     >
       <TargetRadios target={target} onChange={(value) => onChange({ target: value })} />
@@ -145,6 +161,11 @@ function RefreshForm({ choice, onChange, ...props }: RefreshFormProps) {
           options={props.instances}
           onChange={(instance) => onChange({ instance })}
         />
+      ) : null}
+      {missing ? (
+        <p class="error" role="alert" id="action-missing" data-testid="action-missing">
+          {missing}
+        </p>
       ) : null}
       <p>
         <button type="submit" class="primary" disabled={!props.busEnabled}>

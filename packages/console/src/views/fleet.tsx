@@ -29,6 +29,7 @@ export function FleetView({ route }: { route: Route }) {
               </p>
               <DataTable
                 testId="fleet"
+                rowsLayout
                 columns={[
                   'Instance',
                   'Kind',
@@ -81,12 +82,14 @@ function InstanceRow({ instance }: { instance: Instance }) {
       <th scope="row">
         <code>{instance.id}</code>
       </th>
-      <td>{instance.kind === 'spring' ? <span class="badge state-unknown">Spring</span> : 'confbus'}</td>
-      <td>
+      <td data-label="kind">
+        {instance.kind === 'spring' ? <span class="badge state-unknown">Spring</span> : 'confbus'}
+      </td>
+      <td data-label="application">
         <a href={link(['applications', instance.application])}>{instance.application}</a>
       </td>
-      <td>{instance.profiles.join(', ') || '—'}</td>
-      <td data-testid="config-version" data-version={instance.configVersion ?? ''}>
+      <td data-label="profiles">{instance.profiles.join(', ') || '—'}</td>
+      <td data-label="version" data-testid="config-version" data-version={instance.configVersion ?? ''}>
         <CommitId commit={instance.configVersion} />
         {instance.state === 'lagging' || instance.state === 'same-config' ? (
           <span class="muted">
@@ -95,13 +98,13 @@ function InstanceRow({ instance }: { instance: Instance }) {
           </span>
         ) : null}
       </td>
-      <td>
+      <td data-label="state" data-testid="instance-state">
         <span class={`badge sync-badge-${instance.state}`}>{STATE_TEXT[instance.state]}</span>
       </td>
-      <td>
+      <td data-label="started">
         <Time iso={instance.startedAt} />
       </td>
-      <td>
+      <td data-label="last heard">
         <Time iso={instance.lastSeenAt} />
       </td>
     </tr>

@@ -9,23 +9,24 @@ export function RefreshEventsTable({ events }: { events: RefreshEvent[] }) {
   return (
     <DataTable
       testId="refresh-events"
+      rowsLayout
       columns={['Published', 'Destination', 'Commit', 'Acks', 'On commit', 'Slowest', 'Links']}
     >
       {events.map((event) => (
         <tr key={event.id}>
-          <td>
+          <td data-label="published">
             <Time iso={event.publishedAt} />
           </td>
-          <td>
+          <td data-label="destination">
             <code>{event.destination}</code>
           </td>
-          <td>
+          <td data-label="commit">
             <CommitId commit={event.commit} />
           </td>
-          <td>{event.ackCount}</td>
-          <td>{event.onCommit}</td>
-          <td>{event.slowestMs === null ? '—' : `${event.slowestMs} ms`}</td>
-          <td class="links">
+          <td data-label="acks">{event.ackCount}</td>
+          <td data-label="on commit">{event.onCommit}</td>
+          <td data-label="slowest">{event.slowestMs === null ? '—' : `${event.slowestMs} ms`}</td>
+          <td class="links" data-testid="event-links">
             <a href={link(['events', event.id])}>Timeline</a>
             {event.diffTarget ? (
               <a
