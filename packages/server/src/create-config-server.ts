@@ -57,6 +57,8 @@ export async function createConfigServer({
     native: config.native,
     uri,
     cwd,
+    // The embedded sample lives in the working directory (`npm start`); its mirror stays beside it.
+    ...(source.kind === 'sample' ? { mirrorsHome: resolve(cwd, '.confbus/mirrors') } : {}),
     ownFiles,
     logger,
   });

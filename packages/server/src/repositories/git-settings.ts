@@ -37,7 +37,7 @@ export const gitSettingSpecs: readonly SettingSpec[] = [
     key: `${git}.basedir`,
     type: 'string',
     description:
-      'Where the local mirror is kept (default .confbus/mirrors/<hash of uri> in the working directory). An existing directory must be empty or a clone or mirror of the uri (adopted, e.g. the one Spring Cloud Config used); anything else stops the start',
+      'Where the local mirror is kept (default <cache>/mirrors/<hash of uri>: $CACHE_DIRECTORY, $XDG_CACHE_HOME/confbus or ~/.cache/confbus, else <tmp>/confbus-<uid>; see docs/deploy.md). An existing directory must be empty or a clone or mirror of the uri (adopted, e.g. the one Spring Cloud Config used); anything else stops the start',
   },
   {
     key: `${git}.timeout`,

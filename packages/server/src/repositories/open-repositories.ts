@@ -4,9 +4,10 @@
  * its own coalesced upstream checks) in front of whatever store the `OpenMirror` port yields — a test's fake
  * included — sharing the parser, the decryptor and the caches.
  */
+import { defaultMirrorsHome } from './mirrors-home.js';
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type Environment, type Logger, maskUriUserInfo } from '@confbus/core';
 import type { ConfigFileParser } from '../environment/config-file-parser.js';
 import type { ConfigRepository } from '../environment/config-repository.js';
@@ -44,17 +45,20 @@ export interface MirrorSettings {
   /** The default repository's uri (the embedded sample's path when none is configured). */
   uri: string;
   cwd: string;
+  /** Where mirrors go without a basedir (default: defaultMirrorsHome(), a cache folder). */
+  mirrorsHome?: string;
   /** The server's own files, which no backend serves (default: none). */
   ownFiles?: ServerOwnFiles;
   logger: Logger;
 }
 
-/** The real stores: Git mirrors under basedir (or `.confbus/mirrors/`), or the native backend's folders. */
+/** The real stores: Git mirrors under basedir (or the mirrors home, mirrors-home.ts), or the native folders. */
 export function mirrorsFromSettings({
   repositories,
   native,
   uri,
   cwd,
+  mirrorsHome,
   ownFiles = ServerOwnFiles.none,
   logger,
 }: MirrorSettings): {
@@ -62,8 +66,9 @@ export function mirrorsFromSettings({
   /** Where the default repository's mirror lives. */
   basedir: string;
 } {
+  const home = repositories.basedir === undefined ? (mirrorsHome ?? defaultMirrorsHome()) : '';
   const mirrorsDir = (key: string): string =>
-    `.confbus/mirrors/${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+    join(home, createHash('sha256').update(key).digest('hex').slice(0, 16));
   const configuredBasedir = repositories.basedir;
   const basedir = resolve(cwd, configuredBasedir ?? mirrorsDir(uri));
   if (repositories.native) return { openMirror: () => openNative(native, cwd, ownFiles, logger), basedir };
