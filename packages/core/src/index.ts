@@ -179,3 +179,4 @@ export {
   type BusSigningSettings,
 } from './settings/bus-signing-settings.js';
 export type { BrokerTls } from './settings/broker-tls-settings.js';
+export type { KafkaSasl, KafkaSecurity } from './settings/kafka-security-settings.js';

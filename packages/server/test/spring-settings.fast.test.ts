@@ -25,7 +25,9 @@ describe('Spring settings confbus does not implement', () => {
       '--spring.mvc.servlet.path=/config',
       '--spring.cloud.config.monitor.endpoint.path=/hooks',
       '--spring.cloud.config.server.git.clone-submodules=true',
-      '--spring.kafka.security.protocol=SSL',
+      // Kafka keys confbus does not read: the SSL bundle, Kafka's own JAAS keys.
+      '--spring.kafka.ssl.bundle=broker',
+      '--spring.kafka.jaas.enabled=true',
       '--spring.cloud.stream.kafka.binder.configuration.security.protocol=SASL_SSL',
       '--spring.security.oauth2.resourceserver.jwt.issuer-uri=https://idp',
       '--management.server.address=127.0.0.1',

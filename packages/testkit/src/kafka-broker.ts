@@ -10,7 +10,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reserveFreePort } from './confbus-processes.js';
-import { JVM_OPTIONS, LOG4J2, clusterId, serverProperties } from './kafka-broker-config.js';
+import {
+  JVM_OPTIONS,
+  LOG4J2,
+  type SecureListeners,
+  clusterId,
+  scramFormatArguments,
+  serverProperties,
+} from './kafka-broker-config.js';
 import { collect, waitUntilReady } from './kafka-readiness.js';
 import { buildMavenProject, javaToolchain } from './maven.js';
 import { type TcpProxy, startTcpProxy } from './tcp-proxy.js';
@@ -51,7 +58,8 @@ export interface TestKafkaBroker {
   output(): string;
 }
 
-export async function startKafkaBroker(): Promise<TestKafkaBroker> {
+/** A single-node KRaft broker; `secure` adds SSL, SASL_SSL and SASL_PLAINTEXT listeners (kafka-broker-config.ts). */
+export async function startKafkaBroker(secure?: SecureListeners): Promise<TestKafkaBroker> {
   const classpathDir = await fetchKafkaBroker();
   const dir = await makeTempDir('confbus-kafka-');
   const [port, controllerPort, flakyPort] = await distinctFreePorts();
@@ -63,16 +71,19 @@ export async function startKafkaBroker(): Promise<TestKafkaBroker> {
   try {
     await writeFile(
       config,
-      serverProperties({
-        port,
-        controllerPort,
-        flakyPort,
-        proxyPort: proxy.port,
-        logDir: join(dir.path, 'data'),
-      }),
+      serverProperties(
+        {
+          port,
+          controllerPort,
+          flakyPort,
+          proxyPort: proxy.port,
+          logDir: join(dir.path, 'data'),
+        },
+        secure,
+      ),
     );
     await writeFile(join(dir.path, 'log4j2.properties'), LOG4J2);
-    await formatLogDir(java, config, lines);
+    await formatLogDir(java, config, lines, scramFormatArguments(secure));
   } catch (error) {
     // The proxy's open server would keep the test process alive: a failed start must not hang the run.
     await proxy.stop();
@@ -102,10 +113,21 @@ function javaLauncher(classpathDir: string, log4j2: string): JavaLauncher {
 }
 
 /** Formats the broker's log dir for KRaft (once, before the first start). */
-async function formatLogDir(java: JavaLauncher, config: string, lines: string[]): Promise<void> {
+async function formatLogDir(
+  java: JavaLauncher,
+  config: string,
+  lines: string[],
+  extra: readonly string[] = [],
+): Promise<void> {
   // `--cluster-id=…` in one word: a base64url id may start with '-', which the tool's parser would take
   // for an option if it came as a separate argument (one CI run in 64 failed that way).
-  const format = java('kafka.tools.StorageTool', ['format', `--cluster-id=${clusterId()}`, '-c', config]);
+  const format = java('kafka.tools.StorageTool', [
+    'format',
+    `--cluster-id=${clusterId()}`,
+    '-c',
+    config,
+    ...extra,
+  ]);
   collect(format, lines);
   const [code] = (await once(format, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`formatting the Kafka log dir failed (exit ${code}):\n${lines.join('\n')}`);

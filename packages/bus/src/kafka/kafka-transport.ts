@@ -9,11 +9,13 @@
  * restart, so events sent meanwhile are still delivered once (Kafka keeps them; AMQP's queue does not).
  */
 import { randomUUID } from 'node:crypto';
-import { type BusEvent, type Logger, ConfbusError } from '@confbus/core';
+import type { ConnectionOptions } from 'node:tls';
+import { type BusEvent, type KafkaSasl, type KafkaSecurity, type Logger, ConfbusError } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
 import { Admin, Consumer, type MessagesStream, Producer } from '@platformatic/kafka';
 import { busErrors } from '../errors.js';
 import { redactSecret } from '../redact.js';
+import { brokerTlsOptions } from '../tls/broker-tls.js';
 import type { BusTransport, TransportListener } from '../transport.js';
 import { PartitionPositions } from './partition-positions.js';
 import { inboundFromRecord, springKafkaHeaders } from './spring-kafka-record.js';
@@ -31,6 +33,8 @@ export interface KafkaTransportOptions {
   readonly replicationFactor?: number;
   /** Reconnect backoff: first step and ceiling in ms (default 1000 and 30000). */
   readonly reconnectDelayMs?: { readonly min: number; readonly max: number };
+  /** TLS and SASL (spring.kafka.security.protocol, spring.kafka.ssl.*, sasl.*); absent: PLAINTEXT. */
+  readonly security?: KafkaSecurity;
   readonly logger: Logger;
 }
 
@@ -47,7 +51,9 @@ export class KafkaTransport implements BusTransport {
    */
   #groupId = anonymousGroupId();
   readonly #positions = new PartitionPositions();
-  readonly #producer: Producer<Buffer, Buffer, Buffer, Buffer>;
+  #producer: Producer<Buffer, Buffer, Buffer, Buffer> | undefined;
+  /** TLS and SASL options of every client, loaded by start(). */
+  #security: { tls?: ConnectionOptions; sasl?: KafkaSasl } = {};
   #consumer: BusConsumer | undefined;
   #stream: BusStream | undefined;
   #listener: TransportListener | undefined;
@@ -66,8 +72,6 @@ export class KafkaTransport implements BusTransport {
       throw new ConfbusError(busErrors.CONFBUS_BUS_OPTIONS, 'the Kafka bus needs a non-empty destination');
     }
     this.#options = options;
-    // acks=all as Spring's binder (required-acks: all); the client reconnects the producer by itself.
-    this.#producer = new Producer({ ...this.#clientOptions('producer'), acks: -1 });
   }
 
   get details(): Readonly<Record<string, unknown>> {
@@ -76,6 +80,11 @@ export class KafkaTransport implements BusTransport {
 
   async start(listener: TransportListener): Promise<void> {
     this.#listener = listener;
+    // A store that cannot be opened fails the start (retrying cannot help); an unreachable broker does not.
+    const { tls, sasl } = this.#options.security ?? {};
+    this.#security = { ...(tls ? { tls: await brokerTlsOptions(tls) } : {}), ...(sasl ? { sasl } : {}) };
+    // acks=all as Spring's binder (required-acks: all); the client reconnects the producer by itself.
+    this.#producer = new Producer({ ...this.#clientOptions('producer'), acks: -1 });
     try {
       await this.#subscribe();
     } catch (error) {
@@ -85,7 +94,8 @@ export class KafkaTransport implements BusTransport {
   }
 
   async send(_event: BusEvent, body: string, signature?: string): Promise<void> {
-    if (this.#closed) throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'the Kafka bus is closed');
+    if (this.#closed || !this.#producer)
+      throw new ConfbusError(busErrors.CONFBUS_BUS_CLOSED, 'the Kafka bus is closed or not started');
     await this.#producer.send({
       messages: [
         {
@@ -102,7 +112,7 @@ export class KafkaTransport implements BusTransport {
     this.#wakeUp?.();
     await this.#reconnect;
     await this.#unsubscribe();
-    await this.#producer.close().catch(() => undefined);
+    await this.#producer?.close().catch(() => undefined);
   }
 
   describeError(error: unknown): { code?: string; message: string } {
@@ -110,7 +120,7 @@ export class KafkaTransport implements BusTransport {
     // The client's retry errors say "fetch failed 4 times."; the first cause says why.
     const causes = (error as { errors?: unknown[] } | undefined)?.errors;
     const cause = Array.isArray(causes) && causes[0] instanceof Error ? `: ${causes[0].message}` : '';
-    const message = redactSecret(`${messageOf(error)}${cause}`, '');
+    const message = redactSecret(`${messageOf(error)}${cause}`, this.#options.security?.sasl?.password ?? '');
     return code === undefined ? { message } : { code, message };
   }
 
@@ -216,12 +226,15 @@ export class KafkaTransport implements BusTransport {
     bootstrapBrokers: string[];
     retries: number;
     retryDelay: number;
+    tls?: ConnectionOptions;
+    sasl?: KafkaSasl;
   } {
     return {
       clientId: `${this.#options.clientId}-${role}`,
       bootstrapBrokers: [...this.#options.brokers],
       retries: 3,
       retryDelay: 250,
+      ...this.#security,
     };
   }
 }

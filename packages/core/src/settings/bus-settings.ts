@@ -6,6 +6,7 @@
  */
 import { type BrokerTls, readRabbitTls } from './broker-tls-settings.js';
 import { type BusSigningSettings, readBusSigningSettings } from './bus-signing-settings.js';
+import { type KafkaSecurity, readKafkaSecurity } from './kafka-security-settings.js';
 import { SettingsError, type Settings } from './settings.js';
 
 const DEFAULT_AMQP_PORT = 5672;
@@ -178,6 +179,8 @@ export interface KafkaBusSettings {
   readonly brokers: readonly string[];
   readonly autoCreateTopics: boolean;
   readonly replicationFactor: number;
+  /** TLS and SASL (spring.kafka.security.protocol and friends); absent: PLAINTEXT. */
+  readonly security?: KafkaSecurity;
 }
 
 export function kafkaBusSettings(settings: Settings): KafkaBusSettings {
@@ -185,6 +188,7 @@ export function kafkaBusSettings(settings: Settings): KafkaBusSettings {
     brokers: kafkaBrokers(settings),
     autoCreateTopics: settings.boolean('spring.cloud.stream.kafka.binder.auto-create-topics'),
     replicationFactor: settings.number('spring.cloud.stream.kafka.binder.replication-factor'),
+    ...withSecurity(readKafkaSecurity(settings)),
   };
 }
 
@@ -243,4 +247,8 @@ function badAddress(entry: string): SettingsError {
     'spring.rabbitmq.addresses',
     'argument',
   );
+}
+
+function withSecurity(security: KafkaSecurity): { security?: KafkaSecurity } {
+  return security.tls === undefined && security.sasl === undefined ? {} : { security };
 }

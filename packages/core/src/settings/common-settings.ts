@@ -1,6 +1,7 @@
 /** Settings every confbus role shares: where the settings file is, logging, the bus and the broker. */
 import { rabbitTlsSettingSpecs } from './broker-tls-settings.js';
 import { busSigningSettingSpecs } from './bus-signing-settings.js';
+import { kafkaSecuritySettingSpecs } from './kafka-security-settings.js';
 import type { SettingSpec } from './setting-spec.js';
 
 export const settingsFileSpecs: readonly SettingSpec[] = [
@@ -99,6 +100,7 @@ export const busSettingSpecs: readonly SettingSpec[] = [
       'Comma list of host[:port] or amqp://user:password@host:port/vhost entries (a cluster); overrides host and port',
   },
   ...rabbitTlsSettingSpecs,
+  ...kafkaSecuritySettingSpecs,
   {
     key: 'spring.cloud.stream.default-binder',
     type: 'string',

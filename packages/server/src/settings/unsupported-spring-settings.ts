@@ -121,17 +121,21 @@ export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
   ...['spring.rabbitmq.listener', 'spring.rabbitmq.template', 'spring.rabbitmq.cache'].map((key) =>
     warn(key, 'confbus tunes its RabbitMQ connection itself (see docs/bus.md).', true),
   ),
+  ...['spring.kafka.ssl', 'spring.kafka.security', 'spring.kafka.properties'].map((key) =>
+    refuse(
+      key,
+      'confbus reads the spring.kafka security keys docs/settings.md lists (security.protocol, ssl.*, properties.sasl.mechanism and sasl.jaas.config); this one would go unused.',
+      true,
+    ),
+  ),
   ...[
-    'spring.kafka.ssl',
-    'spring.kafka.security',
     'spring.kafka.jaas',
-    'spring.kafka.properties',
     'spring.cloud.stream.kafka.binder.configuration',
     'spring.cloud.stream.kafka.binder.jaas',
   ].map((key) =>
     refuse(
       key,
-      'confbus connects to Kafka without TLS or SASL; these settings (security, credentials) would go unused.',
+      'confbus reads Kafka credentials from spring.kafka.properties.sasl.jaas.config only; these settings would go unused.',
       true,
     ),
   ),
