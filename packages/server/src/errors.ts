@@ -229,4 +229,24 @@ export const serverErrors = defineErrors({
     description:
       "The X-Config-Min-Version request header (confbus's version hint) is not a full commit id (40 or 64 hex digits)",
   },
+  CONFBUS_WATCH_CONNECTIONS_EXHAUSTED: {
+    status: 503,
+    description:
+      'Too many open watch connections (confbus.watch.max-connections); the client retries after Retry-After',
+  },
+  CONFBUS_WATCH_CLIENT_CONNECTIONS: {
+    status: 429,
+    description:
+      'This client (its address, with basic auth its user too) holds confbus.watch.max-connections-per-client watch connections already',
+  },
+  CONFBUS_WATCH_TOO_MANY_OPENS: {
+    status: 503,
+    description:
+      'More watch connections opened this second than confbus.watch.max-opens-per-second; retry after the randomised Retry-After',
+  },
+  CONFBUS_WATCH_BAD_REQUEST: {
+    status: 400,
+    description:
+      'A watch request or ack is malformed (a wait that is not a duration within confbus.watch.max-wait, a version or ack field out of shape); the message names it',
+  },
 });

@@ -20,6 +20,7 @@ import { type MonitorSettings, readMonitorSettings } from './monitor/monitor-set
 import { type NativeSettings, readNativeSettings } from './native/native-settings.js';
 import { type RepositorySettings, readRepositorySettings } from './repositories/repository-settings.js';
 import { type SecuritySettings, readSecuritySettings } from './security/security-settings.js';
+import { type WatchSettings, readWatchSettings } from './watch/watch-settings.js';
 
 export interface ServerConfig {
   readonly http: HttpSettings;
@@ -35,6 +36,8 @@ export interface ServerConfig {
   readonly native: NativeSettings;
   /** The repositories served: the default one, repos.*, where their mirrors live. */
   readonly repositories: RepositorySettings;
+  /** The watch stream (confbus.watch.*): live config without a bus. */
+  readonly watch: WatchSettings;
   /** The non-default settings, secrets masked, for the start-up line. */
   readonly effective: Record<string, string>;
 }
@@ -53,6 +56,7 @@ export function resolveServerConfig(settings: Settings): ServerConfig {
     bus: readServerBusSettings(settings),
     native: readNativeSettings(settings),
     repositories: readRepositorySettings(settings),
+    watch: readWatchSettings(settings),
     effective: effectiveSettings(settings),
   };
 }

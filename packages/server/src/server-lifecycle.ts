@@ -12,6 +12,7 @@ import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import { displayUri } from './git/uri.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import type { ServerConfig } from './server-config.js';
+import type { WatchFeature } from './watch/index.js';
 import { REQUEST_GRACE_MS, SHUTDOWN_BUDGET_MS, settlesBefore } from './shutdown-deadline.js';
 
 /** The parts of a wired server that start and stop. */
@@ -24,6 +25,7 @@ export interface ServerParts {
   bus: ServerBus | undefined;
   tracker: RefreshTracker;
   console: OperatorConsole | undefined;
+  watch?: WatchFeature | undefined;
   workers: EnvironmentWorkers;
   build: { version: string };
 }
@@ -76,6 +78,7 @@ function listenToBus(w: ServerParts, node: BusNode): void {
   // bus, each lists every refresh and, bound with `#`, every ack, so their refresh-events agree.
   node.on('observed', (event) => {
     if (event.configVersion !== undefined) tracker.published(event, event.configVersion);
+    w.watch?.upstreamChanged();
   });
   node.on('ack', (ack) => {
     tracker.acked(ack);
@@ -101,6 +104,7 @@ async function closeOnce(w: ServerParts, app: FastifyInstance): Promise<void> {
   const began = performance.now();
   const deadline = began + SHUTDOWN_BUDGET_MS;
   w.console?.close();
+  w.watch?.close();
   // Requests in flight get a grace period; then their connections are dropped.
   if (!(await settlesBefore(app.close(), began + REQUEST_GRACE_MS))) {
     w.logger.warn({}, 'Requests still running at shutdown: their connections are closed');

@@ -33,6 +33,7 @@ import { nativeSettingSpecs } from './native/native-settings.js';
 import { gitSettingSpecs, placeholderRepositorySettingSpecs } from './repositories/git-settings.js';
 import { securitySettingSpecs } from './security/security-settings.js';
 import { sourceSettingSpecs } from './settings/source-settings.js';
+import { watchSettingSpecs } from './watch/watch-settings.js';
 import { unsupportedSpringServerSettings } from './settings/unsupported-spring-settings.js';
 
 export const serverSettingSpecs: readonly SettingSpec[] = [
@@ -57,6 +58,7 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
   ...busSettingSpecs,
   ...monitorSettingSpecs,
   ...consoleSettingSpecs,
+  ...watchSettingSpecs,
 ];
 
 /** The server's settings from arguments, environment and settings file, Spring's unsupported keys named. */

@@ -24,6 +24,7 @@ import { openRepositories } from './repositories/open-repositories.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import { close, listen } from './server-lifecycle.js';
 import type { ConfigServerPorts, Wiring } from './server-wiring.js';
+import type { WatchFeature } from './watch/index.js';
 import { buildHttp } from './wire-http.js';
 
 export interface ConfigServer {
@@ -43,6 +44,8 @@ export interface ConfigServer {
   readonly console: OperatorConsole | undefined;
   /** Answers repeated environment URLs without fastify; undefined when basic auth is on. */
   readonly fastPath: RepeatRequestFastPath | undefined;
+  /** The watch stream, unless confbus.watch.enabled=false. */
+  readonly watch: WatchFeature | undefined;
   /** Set once listening, when spring.cloud.bus.enabled. */
   readonly bus: BusNode | undefined;
   /** Listens on server.address/server.port; resolves to the bound URL. */
@@ -62,8 +65,8 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     ports.config.bus.refreshEvents,
   );
   const wiring: Wiring = { ...ports, ...stores, encryption, tracker, build: readBuildInfo() };
-  const { app, fastPath, console: operatorConsole } = await buildHttp(wiring);
-  const parts = { ...wiring, console: operatorConsole };
+  const { app, fastPath, console: operatorConsole, watch } = await buildHttp(wiring);
+  const parts = { ...wiring, console: operatorConsole, watch };
   return {
     app,
     repositories,
@@ -74,6 +77,7 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     encryption,
     console: operatorConsole,
     fastPath,
+    watch,
     get bus() {
       return ports.bus?.node;
     },

@@ -1,7 +1,7 @@
 /**
  * The HTTP side of a wired config server, as a list of features: fastify behind the repeat-request fast path,
  * then error handling, security, metrics and the access log, then each feature installs its routes — /monitor,
- * health and the actuator, Spring's encryption and environment endpoints, the operator console.
+ * health and the actuator, Spring's encryption and environment endpoints, the operator console, the watch stream.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerActuatorRoutes } from './actuator/actuator-routes.js';
@@ -24,11 +24,13 @@ import { installMonitor } from './monitor/install-monitor.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import { installSecurity } from './security/install-security.js';
 import type { Wiring } from './server-wiring.js';
+import { type WatchFeature, installWatch } from './watch/index.js';
 
 export interface HttpSide {
   app: FastifyInstance;
   fastPath: RepeatRequestFastPath | undefined;
   console: OperatorConsole | undefined;
+  watch: WatchFeature | undefined;
 }
 
 /** Fastify with every feature's routes, behind the repeat-request fast path. */
@@ -74,6 +76,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     settings: config.monitor,
     repository: repositories.defaultRepository,
     publisher: w.bus && announcedTo(w.bus, operatorConsole),
+    watchEnabled: config.watch.enabled,
     tracker: w.tracker,
     maxAcksPerEvent: config.bus.refreshEvents.maxAcksPerEvent,
     logger,
@@ -111,7 +114,15 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     validateProfiles: environment.validateProfiles,
     ...(fastPath ? { fastPath } : {}),
   });
-  return { app, fastPath, console: operatorConsole };
+  const watch = installWatch(app, {
+    config,
+    finder,
+    refresh: repositories.defaultRepository?.mirror.refresh,
+    tracker: w.tracker,
+    console: operatorConsole,
+    logger,
+  });
+  return { app, fastPath, console: operatorConsole, watch };
 }
 
 /** Refreshes published on the bus, each also shown on the console's live view. */

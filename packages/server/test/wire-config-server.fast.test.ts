@@ -226,7 +226,10 @@ describe('wireConfigServer: /monitor on a fake repository and bus', () => {
   });
 
   it('without a bus, re-reads the repository and says nothing was published (503 CONFBUS_BUS_DISABLED)', async () => {
-    const { server, repository, bus } = await wire({ bus: false });
+    const { server, repository, bus } = await wire({
+      bus: false,
+      settings: { 'confbus.watch.enabled': 'false' },
+    });
     repository.push({ 'foo.yml': 'greeting: new\n' });
     const response = await pushWebhook(server, ['foo.yml']);
     assert.equal(response.statusCode, 503, response.body);

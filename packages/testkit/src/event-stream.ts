@@ -17,9 +17,12 @@ export interface EventStreamReader {
   close(): void;
 }
 
-export async function openEventStream(url: string): Promise<EventStreamReader> {
+export async function openEventStream(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<EventStreamReader> {
   const controller = new AbortController();
-  const response = await fetch(url, { signal: controller.signal });
+  const response = await fetch(url, { signal: controller.signal, headers });
   const type = response.headers.get('content-type') ?? '';
   if (response.status !== 200 || !type.startsWith('text/event-stream')) {
     controller.abort();

@@ -18,6 +18,8 @@ export interface MonitorInstall {
   readonly repository: ServedRepository | undefined;
   /** Undefined without a bus: a push is re-read, and answered 503 CONFBUS_BUS_DISABLED. */
   readonly publisher: RefreshPublisher | undefined;
+  /** The watch stream is on: without a bus a push is answered 200, watchers are told by the stream. */
+  readonly watchEnabled: boolean;
   readonly tracker: RefreshTracker;
   readonly maxAcksPerEvent: number;
   readonly logger: Logger;
@@ -33,6 +35,7 @@ export function installMonitor(app: FastifyInstance, install: MonitorInstall): v
     repository: refresh,
     files: repository.environments.files,
     publisher: install.publisher,
+    watchEnabled: install.watchEnabled,
     published: tracker,
     logger: install.logger.child({ component: 'monitor' }),
     clock: install.clock,

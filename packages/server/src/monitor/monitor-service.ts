@@ -30,6 +30,8 @@ export interface MonitorServiceOptions {
   readonly files: Pick<ParsedFiles, 'readOne'>;
   /** Undefined when the server has no bus (spring.cloud.bus.enabled=false): a push is then re-read only. */
   readonly publisher: RefreshPublisher | undefined;
+  /** The watch stream is on: without a bus, the fetch alone reaches watchers (watch/index.ts re-checks on it). */
+  readonly watchEnabled?: boolean;
   readonly published: PublishedRefreshes;
   readonly secrets: WebhookSecrets;
   /** Reject webhooks that carry no signature we can verify. */
@@ -116,6 +118,13 @@ export class MonitorService {
     const services = broadcast || guessed.length > maxFiles ? ['*'] : guessed;
 
     const { publisher } = this.options;
+    if (publisher === undefined && this.options.watchEnabled) {
+      this.options.logger.info(
+        { services, commit },
+        'Webhook received: watchers are told by the watch stream',
+      );
+      return { kind: 'published', services };
+    }
     if (publisher === undefined) {
       this.options.logger.warn(
         { services },

@@ -38,6 +38,8 @@ describe('POST /monitor without a bus', () => {
       'spring.cloud.config.server.git.refresh-rate': '3600',
       'spring.cloud.config.server.git.clone-on-start': 'true',
       'spring.cloud.bus.enabled': 'false',
+      // Neither bus nor watch stream: nobody could be told (with the watch stream on, see watch/).
+      'confbus.watch.enabled': 'false',
     });
   });
 
@@ -79,6 +81,8 @@ describe('POST /monitor with confbus.monitor.require-signature', () => {
       'spring.cloud.config.server.git.refresh-rate': '3600',
       'spring.cloud.config.server.git.clone-on-start': 'true',
       'spring.cloud.bus.enabled': 'false',
+      // Neither bus nor watch stream: nobody could be told (with the watch stream on, see watch/).
+      'confbus.watch.enabled': 'false',
       'confbus.monitor.require-signature': 'true',
       'confbus.monitor.github.secret': secret,
     });

@@ -1,0 +1,102 @@
+/**
+ * The watch stream (docs/watch.md): live configuration over plain HTTP, with or without a bus. `installWatch`
+ * is the feature's one entry: it builds the hub (watch-hub.ts: topics and change detection), the streams
+ * (watch-streams.ts), the admission bounds (watch-admission.ts) and the routes (watch-routes.ts), and says when
+ * to re-check: whenever the default repository's mirror fetched a moved ref (a webhook, a request's upstream
+ * check), every confbus.watch.upstream-check-interval while anyone watches, and when another server announced
+ * a refresh on the bus (`upstreamChanged`). One mechanism for servers with and without a bus.
+ */
+import type { Logger } from '@confbus/core';
+import type { FastifyInstance } from 'fastify';
+import type { RefreshTracker } from '../bus/refresh-tracker.js';
+import type { OperatorConsole } from '../console/index.js';
+import type { EnvironmentFinder } from '../environment/environment-finder.js';
+import type { RepositoryRefresh } from '../environment/config-repository.js';
+import type { ServerConfig } from '../server-config.js';
+import { WatchAdmission } from './watch-admission.js';
+import { WatchHub } from './watch-hub.js';
+import { registerWatchRoutes } from './watch-routes.js';
+import { WatchStreams } from './watch-streams.js';
+
+export { watchSettingSpecs, readWatchSettings, type WatchSettings } from './watch-settings.js';
+export type { WatchChange } from './watch-hub.js';
+
+/** The SSE `retry:` an EventSource waits before reconnecting; confbus clients add their own jitter on top. */
+export const WATCH_RETRY_MS = 2000;
+
+export interface WatchFeature {
+  readonly hub: WatchHub;
+  readonly streams: WatchStreams;
+  readonly admission: WatchAdmission;
+  /** Another server announced a refresh (on the bus): fetch now, so this server's watchers hear of it too. */
+  upstreamChanged(): void;
+  /** Ends every stream and stops the upstream checks. */
+  close(): void;
+}
+
+export interface WatchInstall {
+  readonly config: ServerConfig;
+  readonly finder: EnvironmentFinder;
+  /** The default repository's upstream; undefined for native folders and a uri template. */
+  readonly refresh: RepositoryRefresh | undefined;
+  readonly tracker: RefreshTracker;
+  readonly console: OperatorConsole | undefined;
+  readonly logger: Logger;
+}
+
+export function installWatch(app: FastifyInstance, w: WatchInstall): WatchFeature | undefined {
+  const { config, finder, logger: rootLogger } = w;
+  const settings = config.watch;
+  if (!settings.enabled) return undefined;
+  const logger = rootLogger.child({ component: 'watch' });
+  const hub = new WatchHub({
+    finder,
+    origin: `${config.bus.applicationName}:watch`,
+    published: (event, version) => {
+      w.tracker.published(event, version);
+      w.console?.refreshPublished(event);
+    },
+    logger,
+  });
+  const streams = new WatchStreams({ ...settings, retryMs: WATCH_RETRY_MS, logger });
+  const admission = new WatchAdmission(settings);
+  registerWatchRoutes(app, {
+    hub,
+    streams,
+    admission,
+    maxWaitMs: settings.maxWaitMs,
+    maxProfiles: config.environment.maxProfiles,
+    validateProfiles: config.environment.validateProfiles,
+    authEnabled: config.security.credentials !== undefined,
+    acked: (ack) => {
+      w.tracker.acked(ack);
+      w.console?.acked(ack);
+    },
+  });
+
+  const recheck = () => void hub.recheck();
+  const mirror = w.refresh;
+  mirror?.onChecked((changed) => changed && recheck());
+  // Without a mirror that can be fetched (native folders, a uri template), re-reading is the check.
+  const checkUpstream = () => {
+    if (hub.watchers === 0) return;
+    if (mirror) void mirror.refreshNow().catch(() => undefined);
+    else recheck();
+  };
+  const { refreshRateSeconds } = config.repositories.defaultRepository;
+  const timer =
+    settings.upstreamCheckMs > 0 && refreshRateSeconds >= 0
+      ? setInterval(checkUpstream, settings.upstreamCheckMs)
+      : undefined;
+  timer?.unref();
+  return {
+    hub,
+    streams,
+    admission,
+    upstreamChanged: () => (mirror ? void mirror.refreshNow().catch(() => undefined) : recheck()),
+    close: () => {
+      clearInterval(timer);
+      streams.close();
+    },
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * The watched configurations and their watchers. One topic per (application, profiles, label) watched, holding
+ * the version and merged values last seen, shared by every watcher of it (a watcher costs its connection, not a
+ * copy of the configuration). `recheck()` — called when the repository was fetched and moved, on the periodic
+ * upstream check, and when another server announced a refresh on the bus — re-reads each topic through the same
+ * finder the environment endpoint uses; a topic whose values changed becomes one refresh event (recorded with
+ * the refresh events, so acks from watchers show there) delivered to each of its watchers, serialised once.
+ */
+import { type Logger, type RefreshBusEvent, createRefreshEvent } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
+import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
+import type { EnvironmentRequest } from '../environment/environment-service.js';
+import { type MergedValues, changedKeys, mergedValues } from './watch-changes.js';
+
+/** One change, as a watcher is told of it (the body of a long poll's 200, the data of an SSE `change`). */
+export interface WatchChange {
+  /** The refresh event's id: the ack names it. */
+  readonly event: string;
+  /** The version (commit) now served. */
+  readonly version: string;
+  /** The version the change was from; null when the watcher's own version is older than the last change. */
+  readonly from: string | null;
+  /** Keys added, removed or changed; null when unknown (the watcher missed more than the last change). */
+  readonly keys: readonly string[] | null;
+}
+
+/** A change with its two renderings, made once for every watcher of a topic. */
+export interface Delivery {
+  readonly change: WatchChange;
+  readonly json: string;
+  /** `id:` is the version, so a reconnecting EventSource resumes with it in Last-Event-ID. */
+  readonly sse: string;
+}
+
+export interface Watcher {
+  deliver(delivery: Delivery): void;
+}
+
+interface Topic {
+  readonly request: EnvironmentRequest;
+  version: string;
+  values: MergedValues;
+  last: Delivery | undefined;
+  /** For watchers further behind than the last change: one per version, however many reconnect with it. */
+  catchUp: Delivery | undefined;
+  readonly watchers: Set<Watcher>;
+}
+
+export interface WatchHubOptions {
+  readonly finder: EnvironmentFinder;
+  /** Records a change as a refresh event (the RefreshTracker, and the console). */
+  readonly published: (event: RefreshBusEvent, version: string) => void;
+  /** The refresh events' origin: this server's name. */
+  readonly origin: string;
+  readonly logger: Logger;
+}
+
+export function deliveryOf(change: WatchChange): Delivery {
+  const json = JSON.stringify(change);
+  return { change, json, sse: `id: ${change.version}\nevent: change\ndata: ${json}\n\n` };
+}
+
+export class WatchHub {
+  readonly #topics = new Map<string, Topic>();
+  /** Topics being read for their first watcher: later watchers wait for the same read. */
+  readonly #opening = new Map<string, Promise<Topic>>();
+  #checking: Promise<void> | undefined;
+  #checkAgain = false;
+  #watchers = 0;
+
+  constructor(private readonly options: WatchHubOptions) {}
+
+  get watchers(): number {
+    return this.#watchers;
+  }
+
+  get topics(): number {
+    return this.#topics.size;
+  }
+
+  /**
+   * Adds `watcher` to the topic of `request` and answers what it missed: the last change when the watcher is
+   * one version behind it, a change without keys when further behind, nothing when `since` is current (or
+   * not given). Throws what the environment endpoint would (unknown repository, bad label...).
+   */
+  async subscribe(request: EnvironmentRequest, since: string | undefined, watcher: Watcher) {
+    const topic = await this.#topic(request);
+    topic.watchers.add(watcher);
+    this.#watchers++;
+    const missed = since === undefined || since === topic.version ? undefined : this.#missed(topic, since);
+    return { version: topic.version, missed, unsubscribe: () => this.#unsubscribe(topic, watcher) };
+  }
+
+  /** Re-reads every topic and tells the watchers of each one that changed; calls while one runs share a rerun. */
+  recheck(): Promise<void> {
+    if (this.#checking) {
+      this.#checkAgain = true;
+      return this.#checking;
+    }
+    const run = (async () => {
+      do {
+        this.#checkAgain = false;
+        for (const topic of [...this.#topics.values()]) await this.#checkTopic(topic);
+      } while (this.#checkAgain);
+    })().finally(() => (this.#checking = undefined));
+    this.#checking = run;
+    return run;
+  }
+
+  #missed(topic: Topic, since: string): Delivery {
+    if (topic.last && topic.last.change.from === since) return topic.last;
+    if (topic.catchUp?.change.version !== topic.version) {
+      const event = topic.last?.change.event ?? this.#record(topic).id;
+      topic.catchUp = deliveryOf({ event, version: topic.version, from: null, keys: null });
+    }
+    return topic.catchUp;
+  }
+
+  async #topic(request: EnvironmentRequest): Promise<Topic> {
+    const key = `${request.name}\u0000${request.profilesText}\u0000${request.label ?? ''}`;
+    const known = this.#topics.get(key);
+    if (known) return known;
+    let opening = this.#opening.get(key);
+    if (!opening) {
+      opening = this.options.finder
+        .find(request)
+        .then((found): Topic => {
+          const topic: Topic = {
+            request,
+            version: versionOf(found),
+            values: mergedValues(found.resolved.environment),
+            last: undefined,
+            catchUp: undefined,
+            watchers: new Set(),
+          };
+          this.#topics.set(key, topic);
+          return topic;
+        })
+        .finally(() => this.#opening.delete(key));
+      this.#opening.set(key, opening);
+    }
+    return opening;
+  }
+
+  #unsubscribe(topic: Topic, watcher: Watcher): void {
+    if (!topic.watchers.delete(watcher)) return;
+    this.#watchers--;
+    if (topic.watchers.size > 0) return;
+    // Nobody watches it any more: forget it, so topics are bounded by the watchers.
+    const { request } = topic;
+    this.#topics.delete(`${request.name}\u0000${request.profilesText}\u0000${request.label ?? ''}`);
+  }
+
+  async #checkTopic(topic: Topic): Promise<void> {
+    let found: FoundEnvironment;
+    try {
+      found = await this.options.finder.find(topic.request);
+    } catch (error) {
+      // The watchers keep the version they have; the next check tries again.
+      this.options.logger.warn(
+        { application: topic.request.name, reason: messageOf(error) },
+        'Watch check could not read the configuration',
+      );
+      return;
+    }
+    const version = versionOf(found);
+    if (version === topic.version) return;
+    const values = mergedValues(found.resolved.environment);
+    const keys = changedKeys(topic.values, values);
+    const from = topic.version;
+    topic.version = version;
+    topic.values = values;
+    // A commit that leaves this configuration as it was is not a change for its watchers.
+    if (keys.length === 0) return;
+    const event = this.#record(topic);
+    const delivery = deliveryOf({ event: event.id, version, from, keys });
+    topic.last = delivery;
+    for (const watcher of [...topic.watchers]) watcher.deliver(delivery);
+    this.options.logger.info(
+      { application: topic.request.name, version, keys: keys.length, watchers: topic.watchers.size },
+      `Watch change for ${topic.request.name}: ${keys.length} key(s) to ${topic.watchers.size} watcher(s)`,
+    );
+  }
+
+  /** The change as a refresh event with the refresh events, where acks from watchers are recorded against it. */
+  #record(topic: Topic): RefreshBusEvent {
+    const { request } = topic;
+    const destination = `${request.applications[0] ?? request.name}:${request.profilesText || 'default'}`;
+    const event = { ...createRefreshEvent(this.options.origin, destination), configVersion: topic.version };
+    this.options.published(event, topic.version);
+    return event;
+  }
+}
+
+function versionOf(found: FoundEnvironment): string {
+  return found.resolved.environment.version ?? found.revision.commit;
+}

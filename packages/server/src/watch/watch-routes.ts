@@ -1,0 +1,196 @@
+/**
+ * The watch endpoints (docs/watch.md):
+ *   GET  /watch/{application}/{profiles}[/{label}]?version=…   Accept: text/event-stream → server-sent events
+ *   GET  /watch/{application}/{profiles}[/{label}]?version=…&wait=30s                  → long poll: 200 or 304
+ *   POST /watch/acks {event, service, version}                                         → 202, recorded
+ * Everything is checked (names as the environment endpoint checks them, the version, the wait, the bounds of
+ * watch-admission.ts) before a stream is opened, so a refusal is a JSON error like any other endpoint's.
+ */
+import { type AckBusEvent, ConfbusError, createAckEvent, createRefreshEvent } from '@confbus/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_ACK_SERVICE_LENGTH, MAX_ACK_VERSION_LENGTH } from '../bus/refresh-tracker.js';
+import { validateRequest } from '../serving/environment-controller.js';
+import type { EnvironmentRequest } from '../environment/environment-service.js';
+import { serverErrors } from '../errors.js';
+import { parseBasicAuthorization } from '../security/basic-credentials.js';
+import { type WatchAdmission, spreadRetryAfter } from './watch-admission.js';
+import type { Delivery, WatchHub } from './watch-hub.js';
+import type { WatchStreams } from './watch-streams.js';
+
+export const WATCH_PATH = '/watch';
+export const WATCH_ACKS_PATH = '/watch/acks';
+/** A long poll without ?wait= waits this long (or max-wait, if shorter). */
+export const DEFAULT_WAIT_MS = 30_000;
+
+export interface WatchRoutesOptions {
+  readonly hub: WatchHub;
+  readonly streams: WatchStreams;
+  readonly admission: WatchAdmission;
+  readonly maxWaitMs: number;
+  readonly maxProfiles: number;
+  readonly validateProfiles: boolean;
+  readonly authEnabled: boolean;
+  /** Where acks go: the refresh events (and the console's fleet view). */
+  readonly acked: (ack: AckBusEvent) => void;
+}
+
+interface WatchParams {
+  name: string;
+  profiles: string;
+  label?: string;
+}
+
+const VERSION = /^[\w.:+-]{1,128}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function registerWatchRoutes(app: FastifyInstance, options: WatchRoutesOptions): void {
+  const handler = (request: FastifyRequest<{ Params: WatchParams }>, reply: FastifyReply) =>
+    watch(options, request, reply);
+  app.get<{ Params: WatchParams }>(`${WATCH_PATH}/:name/:profiles`, handler);
+  app.get<{ Params: WatchParams }>(`${WATCH_PATH}/:name/:profiles/:label`, handler);
+  app.post(WATCH_ACKS_PATH, { bodyLimit: 4096 }, async (request, reply) => {
+    options.acked(ackOf(request.body));
+    return reply.code(202).send({ recorded: true });
+  });
+}
+
+async function watch(
+  options: WatchRoutesOptions,
+  request: FastifyRequest<{ Params: WatchParams }>,
+  reply: FastifyReply,
+): Promise<unknown> {
+  const { name, profiles, label } = request.params;
+  const parsed = validateRequest({ name, profiles, label: label ?? null }, options.maxProfiles, {
+    springRules: options.validateProfiles,
+  });
+  const query = request.query as Record<string, string | undefined>;
+  const stream = (request.headers.accept ?? '').includes('text/event-stream');
+  // A reconnecting EventSource sends the last event's id: the version it has.
+  const since = readVersion(stream ? (request.headers['last-event-id'] ?? query.version) : query.version);
+  const waitMs = stream ? 0 : readWait(query.wait, options.maxWaitMs);
+  const user = options.authEnabled
+    ? parseBasicAuthorization(request.headers.authorization)?.username
+    : undefined;
+  const client = user === undefined ? request.ip : `${request.ip} ${user}`;
+  let release: () => void;
+  try {
+    release = options.admission.admit(client);
+  } catch (error) {
+    if (error instanceof ConfbusError && error.status === 503)
+      reply.header('retry-after', String(spreadRetryAfter()));
+    throw error;
+  }
+  try {
+    return stream
+      ? await openStream(options, request, reply, parsed, since, release)
+      : await longPoll(options, reply, parsed, since, waitMs, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function openStream(
+  options: WatchRoutesOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  parsed: EnvironmentRequest,
+  since: string | undefined,
+  release: () => void,
+): Promise<FastifyReply> {
+  const stream = options.streams.create(reply.raw, request.ip);
+  const subscription = await options.hub.subscribe(parsed, since, stream);
+  stream.unsubscribe = subscription.unsubscribe;
+  reply.hijack();
+  options.streams.open(stream, release);
+  if (subscription.missed) stream.deliver(subscription.missed);
+  return reply;
+}
+
+function longPoll(
+  options: WatchRoutesOptions,
+  reply: FastifyReply,
+  parsed: EnvironmentRequest,
+  since: string | undefined,
+  waitMs: number,
+  release: () => void,
+): Promise<string | undefined> {
+  reply.header('cache-control', 'no-store');
+  return new Promise((resolve, reject) => {
+    let unsubscribe: () => void = () => undefined;
+    let done = false;
+    const finish = (delivery: Delivery | undefined) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      unsubscribe();
+      release();
+      if (delivery) {
+        reply.code(200).type('application/json');
+        resolve(delivery.json);
+      } else {
+        reply.code(304);
+        resolve(undefined);
+      }
+    };
+    const timer = setTimeout(() => finish(undefined), waitMs);
+    // The client went away (or a proxy cut it): free the slot now, not at the end of the wait.
+    reply.raw.once('close', () => finish(undefined));
+    options.hub.subscribe(parsed, since, { deliver: finish }).then(
+      (subscription) => {
+        unsubscribe = subscription.unsubscribe;
+        if (done) unsubscribe();
+        else if (subscription.missed) finish(subscription.missed);
+      },
+      (error: unknown) => {
+        done = true;
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+function readVersion(value: string | string[] | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !VERSION.test(value))
+    throw badRequest(
+      'version (or Last-Event-ID) must be a config version: up to 128 letters, digits, . _ : + -',
+    );
+  return value;
+}
+
+/** `30s`, `1500ms`, `2m` or bare seconds; within 0..max-wait. */
+export function readWait(value: string | undefined, maxWaitMs: number): number {
+  if (value === undefined) return Math.min(DEFAULT_WAIT_MS, maxWaitMs);
+  const match = /^(\d{1,7})(ms|s|m)?$/.exec(value);
+  const unit = match?.[2] === 'ms' ? 1 : match?.[2] === 'm' ? 60_000 : 1000;
+  const ms = match ? Number(match[1]) * unit : NaN;
+  if (!(ms >= 0 && ms <= maxWaitMs))
+    throw badRequest(
+      `wait must be a duration such as 30s, 1500ms or 1m, at most ${maxWaitMs / 1000}s (confbus.watch.max-wait); got ${JSON.stringify(value.slice(0, 40))}`,
+    );
+  return ms;
+}
+
+function ackOf(body: unknown): AckBusEvent {
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const { event, service, version } = fields;
+  if (typeof event !== 'string' || !UUID.test(event))
+    throw badRequest('ack.event must be the id (a UUID) of the watch change being acknowledged');
+  if (typeof service !== 'string' || service === '' || service.length > MAX_ACK_SERVICE_LENGTH)
+    throw badRequest(
+      `ack.service must name the acknowledging instance (1..${MAX_ACK_SERVICE_LENGTH} characters)`,
+    );
+  if (version !== undefined && (typeof version !== 'string' || version.length > MAX_ACK_VERSION_LENGTH))
+    throw badRequest(
+      `ack.version, when given, must be the version now served (up to ${MAX_ACK_VERSION_LENGTH} characters)`,
+    );
+  // The change being acknowledged, as the refresh event it was recorded as (only its id and type count).
+  const ack = createAckEvent(service, createRefreshEvent('watch', '**', Date.now(), event));
+  return version === undefined ? ack : { ...ack, configVersion: version };
+}
+
+function badRequest(message: string): ConfbusError {
+  return new ConfbusError(serverErrors.CONFBUS_WATCH_BAD_REQUEST, message);
+}
