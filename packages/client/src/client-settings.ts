@@ -17,6 +17,11 @@ import {
   type ClientBusSettings,
 } from './bus-member/bus-member-settings.js';
 import { clientTlsSettingSpecs, readClientTlsSources } from './fetch/client-tls.js';
+import {
+  type ClientWatchSettings,
+  readClientWatchSettings,
+  watchSettingSpecs,
+} from './watch/watch-settings.js';
 
 export const clientSettingSpecs: readonly SettingSpec[] = [
   ...settingsFileSpecs,
@@ -187,6 +192,7 @@ export const clientSettingSpecs: readonly SettingSpec[] = [
     description:
       'First retry in ms of a failed safety-net check (doubling up to the interval), so a returning server is noticed soon',
   },
+  ...watchSettingSpecs,
   ...busSettingSpecs,
   ...clientBusSettingSpecs,
 ];
@@ -228,6 +234,7 @@ export interface ClientSettings {
   readonly encryption: EncryptionSettings;
   readonly decryptFailOnError: boolean;
   readonly poll: { readonly interval: number; readonly retryInterval: number };
+  readonly watch: ClientWatchSettings;
 }
 
 const CONFIG_SERVER_IMPORT = /^(optional:)?configserver:(.*)$/;
@@ -276,6 +283,7 @@ export function readClientSettings(settings: Settings): ClientSettings {
         : 0,
       retryInterval: Math.max(100, settings.number('confbus.client.poll.retry-interval')),
     },
+    watch: readClientWatchSettings(settings),
   };
 }
 

@@ -6,7 +6,7 @@
  * safety-net poll) → bus-member/; management/ serves the actuator endpoints over it.
  */
 import { EventEmitter } from 'node:events';
-import type { PropertyValue, Settings } from '@confbus/core';
+import { type PropertyValue, type Settings, defaultBusId } from '@confbus/core';
 import { ClientBus, type BusState } from './bus-member/client-bus.js';
 import type { BusHealth, BusWaitingHealth } from './bus-member/client-bus-types.js';
 import type { ApplicationConfig } from './application-config.js';
@@ -21,6 +21,7 @@ import type { LiveConfig } from './snapshot/live-config.js';
 import type { Refreshable, RefreshableFactory, RefreshableOptions } from './snapshot/refreshable.js';
 import { Refresher, type RefreshEvent, type VersionCatchUp } from './refresh/refresher.js';
 import { SafetyNetPoll } from './refresh/safety-net-poll.js';
+import { ConfigWatcher, type WatchState } from './watch/config-watcher.js';
 
 export type { BusState } from './bus-member/client-bus.js';
 export type { RefreshEvent, VersionCatchUp } from './refresh/refresher.js';
@@ -48,6 +49,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
   readonly #bus: ClientBus;
   readonly #poll: SafetyNetPoll;
   #closing = false;
+  #watch: ConfigWatcher | undefined;
 
   private constructor(
     readonly settings: ClientSettings,
@@ -106,6 +108,8 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
     if (fetched) await parts.backup.save(fetched);
     client.#poll.start();
     if (settings.bus.enabled) await client.#bus.start(client.getNumber('server.port'));
+    if (settings.watch.enabled && (!settings.bus.enabled || settings.watch.withBus))
+      client.#startWatching(parts);
     logStarted(logger, {
       settings,
       localSettings,
@@ -113,6 +117,30 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
       bus: client.busState.state,
     });
     return client;
+  }
+
+  // ---- watch stream (no broker needed) ----
+
+  #startWatching(parts: ClientParts): void {
+    const { settings, logger } = this;
+    const port = this.getNumber('server.port');
+    const { applicationName, profiles } = settings;
+    this.#watch = new ConfigWatcher({
+      source: parts.source,
+      settings: settings.watch,
+      target: {
+        refresh: (version) => this.#refresher.refresh({ atLeast: version, trigger: 'watch' }),
+        currentVersion: () => this.#refresher.currentVersion(),
+      },
+      serviceId: this.#bus.busId ?? defaultBusId({ applicationName, profiles: [...profiles], port }),
+      logger,
+    });
+    this.#watch.start();
+  }
+
+  /** The watch stream's state: `stopped` when not watching (a bus instead, or confbus.client.watch.enabled=false). */
+  get watchState(): WatchState {
+    return this.#watch?.state ?? 'stopped';
   }
 
   // ---- bus ----
@@ -275,6 +303,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
   async close(): Promise<void> {
     this.#closing = true;
     this.#poll.stop();
+    this.#watch?.stop();
     const refreshes = this.#refresher.close();
     await this.#bus.close();
     await refreshes;

@@ -100,6 +100,12 @@ function answer(state: StubState, req: IncomingMessage, res: ServerResponse): vo
     .split('/')
     .filter((part) => part !== '')
     .map((part) => decodeURIComponent(part));
+  // Like a Spring server, the stub has no watch stream: confbus clients ask for it at start, then rely on the
+  // safety-net poll. Not recorded, so the tests count the environment requests only.
+  if (segments[0] === 'watch' && (req.headers.accept ?? '').includes('text/event-stream')) {
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":404,"error":"Not Found"}');
+    return;
+  }
   state.requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', segments, headers: req.headers });
   if (state.failing === 'close') {
     req.socket.destroy();

@@ -57,7 +57,12 @@ class AnswerValve extends Transform {
   }
 }
 
-export async function startTcpProxy(targetPort: number, options: TcpProxyOptions = {}): Promise<TcpProxy> {
+/** `targetPort`: one server, or several taken in turn per connection (a round-robin load balancer). */
+export async function startTcpProxy(
+  targetPort: number | readonly number[],
+  options: TcpProxyOptions = {},
+): Promise<TcpProxy> {
+  const targets = typeof targetPort === 'number' ? [targetPort] : targetPort;
   let hanging = false;
   let refusing = false;
   const flow: Flow = { held: false, waiters: new Set(), forwarded: 0, rate: options.bytesPerSecond };
@@ -79,7 +84,7 @@ export async function startTcpProxy(targetPort: number, options: TcpProxyOptions
     const connection = ++connections;
     const tap = options.onClientBytes;
     if (tap) client.on('data', (chunk: Buffer) => tap(connection, chunk));
-    forward(client, targetPort, flow);
+    forward(client, targets[(connection - 1) % targets.length]!, flow);
   });
   const port = await listenOnLoopback(server);
   return {

@@ -26,6 +26,14 @@ export interface EnvironmentFetcher {
 /** confbus's version-hint request header (see EnvironmentFetcher.fetch). */
 export const VERSION_HINT_HEADER = 'x-config-min-version';
 
+/** A server to watch: its environment URL (the watch URL is made from it) and credentials. */
+export interface WatchTarget {
+  readonly shown: string;
+  readonly label: string | undefined;
+  readonly url: URL;
+  readonly authorization: string | undefined;
+}
+
 export interface FetchRequest {
   readonly uri: string;
   readonly name: string;
@@ -142,6 +150,20 @@ export class EnvironmentSource implements EnvironmentFetcher {
         wait = Math.min(Math.round(wait * retry.multiplier), retry.maxInterval);
       }
     }
+  }
+
+  /**
+   * Where the watch stream (watch/config-watcher.ts) connects: per server URI, its first label's environment
+   * URL and credentials (valid ones only), with the agents that carry this client's TLS settings.
+   */
+  watchTargets(): { targets: WatchTarget[]; agents: { http: HttpAgent; https: HttpsAgent } } {
+    const targets: WatchTarget[] = [];
+    for (const { shown, targets: labels } of this.#servers()) {
+      const first = labels[0];
+      if (first && !('error' in first.prepared))
+        targets.push({ shown, label: first.label, ...first.prepared });
+    }
+    return { targets, agents: this.#agents };
   }
 
   /** Closes the kept-alive connections; a fetch after this opens new ones. */

@@ -8,12 +8,12 @@ import type { Logger } from '@confbus/core';
 
 /**
  * Who asked for a refresh: `local` (the API, /actuator/refresh, busenv), `bus` (a refresh event), `poll` (the
- * safety-net poll), `catch-up` (the bus reconnected after an outage).
+ * safety-net poll), `catch-up` (the bus reconnected after an outage), `watch` (a change on the watch stream).
  */
-export type RefreshTrigger = 'local' | 'poll' | 'catch-up' | 'bus';
+export type RefreshTrigger = 'local' | 'poll' | 'catch-up' | 'watch' | 'bus';
 
 /** Callers sharing one refresh: the most telling trigger names it (a bus event's wording wins). */
-const PRECEDENCE: readonly RefreshTrigger[] = ['local', 'poll', 'catch-up', 'bus'];
+const PRECEDENCE: readonly RefreshTrigger[] = ['local', 'poll', 'catch-up', 'watch', 'bus'];
 
 export function mergeTriggers(a: RefreshTrigger | undefined, b: RefreshTrigger): RefreshTrigger {
   return a === undefined || PRECEDENCE.indexOf(b) > PRECEDENCE.indexOf(a) ? b : a;
@@ -28,7 +28,7 @@ export function logRefreshed(
   const listed = `[${keys.join(', ')}]`;
   const moved = `moved from version ${facts.from ?? 'none'} to ${facts.to ?? 'none'}`;
   const message =
-    trigger === 'bus'
+    trigger === 'bus' || trigger === 'watch'
       ? `Keys refreshed ${listed}`
       : trigger === 'poll'
         ? `Config server ${moved} without a refresh event reaching this client; Keys refreshed ${listed}`

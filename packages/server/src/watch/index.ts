@@ -65,6 +65,7 @@ export function installWatch(app: FastifyInstance, w: WatchInstall): WatchFeatur
     streams,
     admission,
     maxWaitMs: settings.maxWaitMs,
+    prefix: config.http.prefix,
     maxProfiles: config.environment.maxProfiles,
     validateProfiles: config.environment.validateProfiles,
     authEnabled: config.security.credentials !== undefined,

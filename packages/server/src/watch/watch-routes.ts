@@ -27,6 +27,8 @@ export interface WatchRoutesOptions {
   readonly streams: WatchStreams;
   readonly admission: WatchAdmission;
   readonly maxWaitMs: number;
+  /** spring.cloud.config.server.prefix: mounted beside the environment endpoints, so a client finds both. */
+  readonly prefix: string;
   readonly maxProfiles: number;
   readonly validateProfiles: boolean;
   readonly authEnabled: boolean;
@@ -46,9 +48,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function registerWatchRoutes(app: FastifyInstance, options: WatchRoutesOptions): void {
   const handler = (request: FastifyRequest<{ Params: WatchParams }>, reply: FastifyReply) =>
     watch(options, request, reply);
-  app.get<{ Params: WatchParams }>(`${WATCH_PATH}/:name/:profiles`, handler);
-  app.get<{ Params: WatchParams }>(`${WATCH_PATH}/:name/:profiles/:label`, handler);
-  app.post(WATCH_ACKS_PATH, { bodyLimit: 4096 }, async (request, reply) => {
+  const { prefix } = options;
+  app.get<{ Params: WatchParams }>(`${prefix}${WATCH_PATH}/:name/:profiles`, handler);
+  app.get<{ Params: WatchParams }>(`${prefix}${WATCH_PATH}/:name/:profiles/:label`, handler);
+  app.post(`${prefix}${WATCH_ACKS_PATH}`, { bodyLimit: 4096 }, async (request, reply) => {
     options.acked(ackOf(request.body));
     return reply.code(202).send({ recorded: true });
   });
