@@ -83,7 +83,8 @@ export class WatchStreams {
       return;
     }
     if (response.destroyed) return;
-    if (response.writableLength + text.length > this.options.maxBufferedBytes) {
+    // What still waits from before, not this message: a reading client always gets a change however large.
+    if (response.writableLength > this.options.maxBufferedBytes) {
       this.#drop(stream, `more than ${this.options.maxBufferedBytes} bytes waiting for it`);
       return;
     }
