@@ -14,6 +14,7 @@ const BENCHES = [
   './bus-kafka-bench.mjs',
   './encryption-bench.mjs',
   './console-bench.mjs',
+  './watch-bench.mjs',
   './run-bench.mjs',
   './contracts-bench.mjs',
 ];

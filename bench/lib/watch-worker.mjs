@@ -1,0 +1,73 @@
+// A worker process of bench/watch-bench.mjs: holds `count` watch streams open on the server (raw SSE over
+// node:http, one connection each, as many confbus clients would) and, on each change, re-fetches the
+// environment with the announced version as the client does; reports to its parent when every stream has
+// fetched a version (the time of the last fetch) — "serving the new config".
+import { Agent, request } from 'node:http';
+
+const fetchAgent = new Agent({ keepAlive: true, maxSockets: 64 });
+let streams = [];
+
+function openStream(url, onChange) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { accept: 'text/event-stream' }, agent: false }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`watch answered ${res.statusCode}`));
+      res.setEncoding('utf8');
+      let pending = '';
+      res.on('data', (chunk) => {
+        pending += chunk;
+        let end;
+        while ((end = pending.indexOf('\n\n')) !== -1) {
+          const message = pending.slice(0, end);
+          pending = pending.slice(end + 2);
+          const data = /^data: (.*)$/m.exec(message);
+          if (/^event: change$/m.test(message) && data) onChange(JSON.parse(data[1]));
+        }
+      });
+      resolve(req);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function refetch(envUrl, version) {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      envUrl,
+      { headers: { 'x-config-min-version': version }, agent: fetchAgent },
+      (res) => {
+        res.resume();
+        res.on('end', resolve);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+process.on('message', async (message) => {
+  if (message.type === 'open') {
+    const { watchUrl, envUrl, count } = message;
+    const served = new Map();
+    const onChange = (change) => {
+      void refetch(envUrl, change.version).then(() => {
+        const n = (served.get(change.version) ?? 0) + 1;
+        served.set(change.version, n);
+        if (n === count) process.send({ type: 'served', version: change.version, at: Date.now() });
+      });
+    };
+    // In batches, so the opens do not all queue at once.
+    for (let i = 0; i < count; i += 200) {
+      const batch = Math.min(200, count - i);
+      streams.push(
+        ...(await Promise.all(Array.from({ length: batch }, () => openStream(watchUrl, onChange)))),
+      );
+    }
+    process.send({ type: 'opened', count: streams.length });
+  } else if (message.type === 'close') {
+    for (const req of streams) req.destroy();
+    streams = [];
+    fetchAgent.destroy();
+    process.exit(0);
+  }
+});
