@@ -51,6 +51,8 @@ describe('watch stream: live refresh with no broker', () => {
         'spring.profiles.active': 'dev',
         'spring.cloud.config.uri': uri,
         'confbus.client.watch.reconnect-initial': 200,
+        // However long the restart takes, a reconnect is at most 2 s away (the default ceiling is 30 s).
+        'confbus.client.watch.reconnect-max': 2000,
         ...NO_BROKER,
       });
     direct = await client(server.base);
