@@ -64,7 +64,7 @@ describe('fault: broken configuration pushed', () => {
     for (const client of clients) {
       const refresh = await client.post('/actuator/refresh');
       assert.equal(refresh.status, 200);
-      assert.ok((refresh.json as string[]).includes('group.comment'));
+      // The watch stream (on by default without a bus) may have applied the fix first: then nothing changes here.
       assert.deepEqual((await client.get('/dynamic')).json, { profile: 'dev', comment: 'fixed' });
     }
     recordFault({

@@ -74,8 +74,8 @@ describe('spring.cloud.config.server.prefix', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ path: 'app.yml' }),
     });
-    // No bus here: the webhook is answered by the monitor (503 naming the bus), not a 404.
-    assert.equal(monitor.status, 503);
+    // No bus here, the watch stream on: the monitor answers (200, watchers are told), not a 404.
+    assert.equal(monitor.status, 200);
   });
 
   it('refuses a prefix that is not a plain path, or that would cover /actuator or the console', () => {

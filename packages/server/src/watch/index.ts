@@ -94,7 +94,8 @@ export function installWatch(app: FastifyInstance, w: WatchInstall): WatchFeatur
     hub,
     streams,
     admission,
-    upstreamChanged: () => (mirror ? void mirror.refreshNow().catch(() => undefined) : recheck()),
+    // Another server saw a change (the bus): check upstream only when someone here is watching.
+    upstreamChanged: checkUpstream,
     close: () => {
       clearInterval(timer);
       streams.close();
