@@ -39,3 +39,4 @@ export {
   type TlsSources,
   type TlsStoreSource,
 } from './tls/tls-material.js';
+export { storeSources, storeSpecs } from './settings/broker-tls-settings.js';

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { AgentOptions } from 'node:https';
 import type { SettingSpec, Settings } from '@confbus/core';
-import { type TlsSources, loadTlsMaterial } from '@confbus/core/internal';
+import { type TlsSources, loadTlsMaterial, storeSources, storeSpecs } from '@confbus/core/internal';
 
 const tls = 'spring.cloud.config.tls';
 
@@ -19,27 +19,7 @@ export const clientTlsSettingSpecs: readonly SettingSpec[] = [
     default: false,
     description: 'Use the key and trust stores below for https:// config server URIs',
   },
-  {
-    key: `${tls}.key-store`,
-    type: 'string',
-    aliases: [`${tls}.keyStore`],
-    description:
-      'Key store (PKCS12, JKS, or a PEM file with key and certificate) of the client certificate, for servers that require one (mutual TLS)',
-  },
-  {
-    key: `${tls}.key-store-type`,
-    type: 'string',
-    default: 'PKCS12',
-    aliases: [`${tls}.keyStoreType`],
-    description: 'PKCS12 or JKS (recognised from the content either way)',
-  },
-  {
-    key: `${tls}.key-store-password`,
-    type: 'string',
-    secret: true,
-    aliases: [`${tls}.keyStorePassword`],
-    description: 'Password of the key store',
-  },
+  ...storeSpecs(tls, 'the config server', 'PKCS12'),
   {
     key: `${tls}.key-password`,
     type: 'string',
@@ -47,58 +27,12 @@ export const clientTlsSettingSpecs: readonly SettingSpec[] = [
     aliases: [`${tls}.keyPassword`],
     description: 'Password of the key (default: the key store password)',
   },
-  {
-    key: `${tls}.trust-store`,
-    type: 'string',
-    aliases: [`${tls}.trustStore`],
-    description:
-      "Trust store (PKCS12, JKS, or PEM CA certificates) the server's certificate must chain to; replaces Node's default roots",
-  },
-  {
-    key: `${tls}.trust-store-type`,
-    type: 'string',
-    default: 'PKCS12',
-    aliases: [`${tls}.trustStoreType`],
-    description: 'PKCS12 or JKS (recognised from the content either way)',
-  },
-  {
-    key: `${tls}.trust-store-password`,
-    type: 'string',
-    secret: true,
-    aliases: [`${tls}.trustStorePassword`],
-    description: 'Password of the trust store',
-  },
 ];
 
 /** What the settings name, or undefined when TLS settings are off (Node's defaults apply to https://). */
 export function readClientTlsSources(settings: Settings): TlsSources | undefined {
   if (!settings.boolean(`${tls}.enabled`)) return undefined;
-  const value = (name: string) => settings.optionalString(`${tls}.${name}`)?.trim() || undefined;
-  const keyStore = value('key-store');
-  const trustStore = value('trust-store');
-  return {
-    ...(keyStore === undefined
-      ? {}
-      : {
-          keyStore: {
-            location: keyStore,
-            setting: `${tls}.key-store`,
-            type: value('key-store-type'),
-            password: settings.optionalString(`${tls}.key-store-password`),
-            keyPassword: settings.optionalString(`${tls}.key-password`),
-          },
-        }),
-    ...(trustStore === undefined
-      ? {}
-      : {
-          trustStore: {
-            location: trustStore,
-            setting: `${tls}.trust-store`,
-            type: value('trust-store-type'),
-            password: settings.optionalString(`${tls}.trust-store-password`),
-          },
-        }),
-  };
+  return storeSources(settings, tls, { keyPassword: true });
 }
 
 /** The https agent's TLS options; a store that cannot be read stops the start naming its setting. */

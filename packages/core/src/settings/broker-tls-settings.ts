@@ -95,8 +95,15 @@ export function storeSpecs(prefix: string, peer: string, trustStoreDefaultType: 
   ];
 }
 
-/** The stores `prefix.*` names (key store and trust store). */
-export function storeSources(settings: Settings, prefix: string): TlsSources {
+/**
+ * The stores `prefix.*` names (key store and trust store). With `keyPassword`, `prefix.key-password` (declared by
+ * the caller, as Spring's config client has it) is the key's own password.
+ */
+export function storeSources(
+  settings: Settings,
+  prefix: string,
+  options: { keyPassword?: boolean } = {},
+): TlsSources {
   const value = (name: string) => settings.optionalString(`${prefix}.${name}`)?.trim() || undefined;
   const keyStore = value('key-store');
   const trustStore = value('trust-store');
@@ -109,6 +116,9 @@ export function storeSources(settings: Settings, prefix: string): TlsSources {
             setting: `${prefix}.key-store`,
             type: value('key-store-type'),
             password: settings.optionalString(`${prefix}.key-store-password`),
+            ...(options.keyPassword === true
+              ? { keyPassword: settings.optionalString(`${prefix}.key-password`) }
+              : {}),
           },
         }),
     ...(trustStore === undefined
