@@ -5,7 +5,6 @@
  * environment source) → snapshot/ (snapshots, live config, refreshables) → backup/ → refresh/ (refresher,
  * safety-net poll) → bus-member/; management/ serves the actuator endpoints over it.
  */
-import { EventEmitter } from 'node:events';
 import { type PropertyValue, type Settings, defaultBusId } from '@confbus/core';
 import { ClientBus, type BusState } from './bus-member/client-bus.js';
 import type { BusHealth, BusWaitingHealth } from './bus-member/client-bus-types.js';
@@ -14,11 +13,11 @@ import type { ClientLogger } from './client-logger.js';
 import type { ClientSettings } from './client-settings.js';
 import { logStarted, prepareClient, type ClientParts, type ConfigClientOptions } from './client-startup.js';
 import type { SnapshotMeta } from './snapshot/config-snapshot.js';
-import type { BoundObject, BoundValue, ConfigSchema, ConfigView } from './snapshot/config-view.js';
 import type { EnvironmentSource } from './fetch/environment-source.js';
 import type { ConfigClientError } from './errors.js';
+import { LiveConfigReads } from './live-config-reads.js';
 import type { LiveConfig } from './snapshot/live-config.js';
-import type { Refreshable, RefreshableFactory, RefreshableOptions } from './snapshot/refreshable.js';
+import type { Refreshable } from './snapshot/refreshable.js';
 import { Refresher, type RefreshEvent, type VersionCatchUp } from './refresh/refresher.js';
 import { SafetyNetPoll } from './refresh/safety-net-poll.js';
 import { ConfigWatcher, type WatchState } from './watch/config-watcher.js';
@@ -42,10 +41,10 @@ export interface ConfigStatus extends SnapshotMeta {
 /** What `refreshable` gives: the holder for a sync factory, a promise of it for an async one. */
 export type RefreshableResult<R> = R extends PromiseLike<infer T> ? Promise<Refreshable<T>> : Refreshable<R>;
 
-export class ConfigClient extends EventEmitter<ConfigClientEvents> implements ApplicationConfig {
+export class ConfigClient extends LiveConfigReads implements ApplicationConfig {
   readonly #source: EnvironmentSource;
-  readonly #live: LiveConfig;
-  readonly #refresher: Refresher;
+  protected readonly live: LiveConfig;
+  protected readonly refresher: Refresher;
   readonly #bus: ClientBus;
   readonly #poll: SafetyNetPoll;
   #closing = false;
@@ -64,8 +63,8 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
   ) {
     super();
     this.#source = parts.source;
-    this.#live = parts.live;
-    this.#refresher = new Refresher({
+    this.live = parts.live;
+    this.refresher = new Refresher({
       ...parts,
       logger,
       observer: {
@@ -79,7 +78,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
         },
       },
     });
-    const refresher = this.#refresher;
+    const refresher = this.refresher;
     this.#bus = new ClientBus({
       settings,
       target: {
@@ -94,7 +93,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
       },
       logger,
     });
-    this.#poll = new SafetyNetPoll({ check: () => this.#refresher.refreshIfVersionChanged('poll') }, logger, {
+    this.#poll = new SafetyNetPoll({ check: () => this.refresher.refreshIfVersionChanged('poll') }, logger, {
       interval: settings.poll.interval,
       retryMin: settings.poll.retryInterval,
       startStale: !fetched,
@@ -129,8 +128,8 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
       source: parts.source,
       settings: settings.watch,
       target: {
-        refresh: (version) => this.#refresher.refresh({ atLeast: version, trigger: 'watch' }),
-        currentVersion: () => this.#refresher.currentVersion(),
+        refresh: (version) => this.refresher.refresh({ atLeast: version, trigger: 'watch' }),
+        currentVersion: () => this.refresher.currentVersion(),
       },
       serviceId: this.#bus.busId ?? defaultBusId({ applicationName, profiles: [...profiles], port }),
       logger,
@@ -187,51 +186,6 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
     void this.close();
   }
 
-  // ---- reads (always the current snapshot) ----
-
-  get(key: string): PropertyValue | undefined {
-    return this.#live.view.get(key);
-  }
-  has(key: string): boolean {
-    return this.#live.view.has(key);
-  }
-  getString(key: string): string | undefined;
-  getString(key: string, defaultValue: string): string;
-  getString(key: string, defaultValue?: string): string | undefined {
-    const view = this.#live.view;
-    return defaultValue === undefined ? view.getString(key) : view.getString(key, defaultValue);
-  }
-  getNumber(key: string): number | undefined;
-  getNumber(key: string, defaultValue: number): number;
-  getNumber(key: string, defaultValue?: number): number | undefined {
-    const view = this.#live.view;
-    return defaultValue === undefined ? view.getNumber(key) : view.getNumber(key, defaultValue);
-  }
-  getBoolean(key: string): boolean | undefined;
-  getBoolean(key: string, defaultValue: boolean): boolean;
-  getBoolean(key: string, defaultValue?: boolean): boolean | undefined {
-    const view = this.#live.view;
-    return defaultValue === undefined ? view.getBoolean(key) : view.getBoolean(key, defaultValue);
-  }
-  getOrThrow(key: string): PropertyValue {
-    return this.#live.view.getOrThrow(key);
-  }
-  bind<R extends BoundObject | BoundValue[] = BoundObject>(prefix: string): R;
-  bind<T>(prefix: string, schema: ConfigSchema<T>): T;
-  bind<T>(prefix: string, schema?: ConfigSchema<T>): T | BoundObject | BoundValue[] {
-    return schema ? this.#live.view.bind(prefix, schema) : this.#live.view.bind(prefix);
-  }
-
-  /** A view pinned to the current snapshot: several reads through it never straddle a refresh. */
-  view(): ConfigView {
-    return this.#live.pinnedView();
-  }
-
-  /** Where the configuration came from, its version, and the last refresh failure. */
-  get status(): ConfigStatus {
-    return { ...this.#live.snapshot.meta, lastRefreshError: this.#refresher.lastError };
-  }
-
   /**
    * The property sources, highest precedence first, with raw (unresolved) values; `decryptedKeys` names those
    * that were `{cipher}` text (decrypted by the server or this client): secrets whatever their names.
@@ -241,7 +195,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
     properties: Record<string, PropertyValue>;
     decryptedKeys?: string[];
   }> {
-    return this.#live.snapshot.layers.map((layer) => {
+    return this.live.snapshot.layers.map((layer) => {
       const properties: Record<string, PropertyValue> = {};
       for (const key of layer.keys()) {
         const value = layer.get(key);
@@ -254,22 +208,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
     });
   }
 
-  // ---- refreshable components and refresh ----
-
-  /**
-   * A component built from configuration and rebuilt after a refresh that changed a key it read.
-   * A synchronous factory gives the holder at once; an async one gives a promise of it.
-   */
-  refreshable<R>(
-    factory: (view: ConfigView) => R,
-    options?: RefreshableOptions<Awaited<R>>,
-  ): RefreshableResult<R>;
-  refreshable<T>(
-    factory: RefreshableFactory<T>,
-    options: RefreshableOptions<T> = {},
-  ): Refreshable<T> | Promise<Refreshable<T>> {
-    return this.#live.refreshable(factory, options);
-  }
+  // ---- refresh (reads and refreshable components: LiveConfigReads) ----
 
   /**
    * Re-fetches and applies the configuration; resolves with the changed keys. Calls made while a
@@ -277,7 +216,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
    */
   refresh(): Promise<string[]> {
     // spring.cloud.config.enabled=false: there is nothing to fetch, so nothing changes.
-    return this.settings.enabled ? this.#refresher.refresh() : Promise.resolve([]);
+    return this.settings.enabled ? this.refresher.refresh() : Promise.resolve([]);
   }
 
   /**
@@ -286,12 +225,12 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
    */
   refreshIfVersionChanged(): Promise<VersionCatchUp | null> {
     if (!this.settings.enabled) return Promise.resolve(null);
-    return this.#refresher.refreshIfVersionChanged('local');
+    return this.refresher.refreshIfVersionChanged('local');
   }
 
   /** Refreshes finished since start, by outcome (read by the client's metrics). */
   get refreshCounts(): Readonly<{ success: number; failure: number }> {
-    return this.#refresher.counts;
+    return this.refresher.counts;
   }
 
   /** Whether close() has begun (or a `busshutdown` asked for it): readiness is then OUT_OF_SERVICE. */
@@ -304,7 +243,7 @@ export class ConfigClient extends EventEmitter<ConfigClientEvents> implements Ap
     this.#closing = true;
     this.#poll.stop();
     this.#watch?.stop();
-    const refreshes = this.#refresher.close();
+    const refreshes = this.refresher.close();
     await this.#bus.close();
     await refreshes;
     this.#source.close();
