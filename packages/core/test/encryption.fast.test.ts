@@ -6,8 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import {
   AesTextEncryptor,
   ConfbusError,
@@ -239,6 +242,29 @@ describe('choosing the key from the settings (EncryptorFactory)', () => {
       code(() => encryptText(undefined, DEFAULT_SCOPE, 'x')),
       'CONFBUS_ENCRYPT_NO_KEY',
     );
+  });
+
+  it('refuses a text of many BEGIN lines and no END in one pass (a lazy regex retried from each BEGIN)', async () => {
+    // 300,000 BEGIN lines and no END: retried from each BEGIN, the old pattern took minutes here (quadratic).
+    // Parsed in a worker so that a hang is a failure the timer can report, not a test that never ends.
+    const source = new URL('../src/encryption/rsa-keys.ts', import.meta.url).href;
+    const worker = new Worker(
+      `import { parentPort } from 'node:worker_threads';
+       const { tsImport } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))});
+       const { parseRsaPrivateKeyPem } = await tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)});
+       try { parseRsaPrivateKeyPem('-----BEGIN RSA PRIVATE KEY-----\\n'.repeat(300_000)); parentPort.postMessage('parsed'); }
+       catch (error) { parentPort.postMessage(error.code); }`,
+      { eval: true },
+    );
+    try {
+      const outcome = await Promise.race([
+        once(worker, 'message').then(([message]) => message as string),
+        delay(30_000, 'still parsing after 30 s'),
+      ]);
+      assert.equal(outcome, 'CONFBUS_ENCRYPT_BAD_KEY');
+    } finally {
+      await worker.terminate();
+    }
   });
 
   it("decrypts the {key:mytestkey} value of Spring's encrypt-repo with its server.jks", async () => {

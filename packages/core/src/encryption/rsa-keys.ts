@@ -12,7 +12,20 @@ export interface RsaKeyPair {
   readonly privateKey?: KeyObject;
 }
 
-const PKCS1_PEM = /-----BEGIN RSA PRIVATE KEY-----([\s\S]*?)-----END RSA PRIVATE KEY-----/;
+const PKCS1_BEGIN = '-----BEGIN RSA PRIVATE KEY-----';
+const PKCS1_END = '-----END RSA PRIVATE KEY-----';
+
+/**
+ * The text between the first BEGIN line and the END after it. Two indexOf calls rather than a lazy regex: the
+ * regex retried from every BEGIN of a text full of BEGIN lines and no END, quadratic in the setting's length.
+ */
+function pkcs1Body(pem: string): string | undefined {
+  const begin = pem.indexOf(PKCS1_BEGIN);
+  if (begin < 0) return undefined;
+  const bodyStart = begin + PKCS1_BEGIN.length;
+  const end = pem.indexOf(PKCS1_END, bodyStart);
+  return end < 0 ? undefined : pem.slice(bodyStart, end);
+}
 
 /**
  * The key pair of a PEM "RSA PRIVATE KEY" (PKCS#1), as Spring's EncryptorFactory takes it from `encrypt.key`.
@@ -20,7 +33,7 @@ const PKCS1_PEM = /-----BEGIN RSA PRIVATE KEY-----([\s\S]*?)-----END RSA PRIVATE
  * there; here they work).
  */
 export function parseRsaPrivateKeyPem(pem: string): RsaKeyPair {
-  const body = PKCS1_PEM.exec(pem)?.[1]?.replace(/\s+/g, '');
+  const body = pkcs1Body(pem)?.replace(/\s+/g, '');
   const der = body === undefined ? undefined : Buffer.from(body, 'base64');
   try {
     if (der === undefined || der.length === 0) throw new Error('no PEM body');
