@@ -17,6 +17,7 @@ import {
   type ClientBusSettings,
 } from './bus-member/bus-member-settings.js';
 import { clientTlsSettingSpecs, readClientTlsSources } from './fetch/client-tls.js';
+import { instanceSettingSpecs, readInstanceHeaders } from './fetch/instance-headers.js';
 import {
   type ClientWatchSettings,
   readClientWatchSettings,
@@ -193,6 +194,7 @@ export const clientSettingSpecs: readonly SettingSpec[] = [
       'First retry in ms of a failed safety-net check (doubling up to the interval), so a returning server is noticed soon',
   },
   ...watchSettingSpecs,
+  ...instanceSettingSpecs,
   ...busSettingSpecs,
   ...clientBusSettingSpecs,
 ];
@@ -235,6 +237,8 @@ export interface ClientSettings {
   readonly decryptFailOnError: boolean;
   readonly poll: { readonly interval: number; readonly retryInterval: number };
   readonly watch: ClientWatchSettings;
+  /** The instance's id and tags as request headers, sent with every fetch and watch (fetch/instance-headers.ts). */
+  readonly instanceHeaders: Readonly<Record<string, string>>;
 }
 
 const CONFIG_SERVER_IMPORT = /^(optional:)?configserver:(.*)$/;
@@ -284,6 +288,7 @@ export function readClientSettings(settings: Settings): ClientSettings {
       retryInterval: Math.max(100, settings.number('confbus.client.poll.retry-interval')),
     },
     watch: readClientWatchSettings(settings),
+    instanceHeaders: readInstanceHeaders(settings),
   };
 }
 

@@ -109,6 +109,15 @@ export {
   type PresenceAnnouncement,
   type PresenceInfo,
 } from './bus-events/presence-event.js';
+export {
+  INSTANCE_ID_HEADER,
+  INSTANCE_TAGS_HEADER,
+  MAX_INSTANCE_HEADER_LENGTH,
+  formatInstanceTags,
+  instanceIdentityOf,
+  parseInstanceTags,
+  type InstanceIdentity,
+} from './rollouts/instance-identity.js';
 export { ConfbusError, defineErrors, isConfbusError, type ErrorDescriptor } from './errors/confbus-error.js';
 export { springErrorBody, type SpringErrorBody } from './errors/spring-error-body.js';
 export { coreErrors } from './errors.js';

@@ -29,6 +29,8 @@ export const VERSION_HINT_HEADER = 'x-config-min-version';
 /** A server to watch: its environment URL (the watch URL is made from it) and credentials. */
 export interface WatchTarget {
   readonly shown: string;
+  /** The instance's identity headers (instance-headers.ts), sent with the subscription as with a fetch. */
+  readonly instanceHeaders: Readonly<Record<string, string>>;
   readonly label: string | undefined;
   readonly url: URL;
   readonly authorization: string | undefined;
@@ -161,7 +163,12 @@ export class EnvironmentSource implements EnvironmentFetcher {
     for (const { shown, targets: labels } of this.#servers()) {
       const first = labels[0];
       if (first && !('error' in first.prepared))
-        targets.push({ shown, label: first.label, ...first.prepared });
+        targets.push({
+          shown,
+          label: first.label,
+          instanceHeaders: this.settings.instanceHeaders,
+          ...first.prepared,
+        });
     }
     return { targets, agents: this.#agents };
   }
@@ -178,7 +185,7 @@ export class EnvironmentSource implements EnvironmentFetcher {
     if ('error' in prepared) throw prepared.error;
     const { url, authorization } = prepared;
     const { connectTimeout, readTimeout } = this.settings;
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...this.settings.instanceHeaders };
     if (authorization) headers.authorization = authorization;
     if (minVersion !== undefined) headers[VERSION_HINT_HEADER] = minVersion;
     const { status, body } = await httpGet(url, {

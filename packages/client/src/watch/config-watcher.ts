@@ -97,7 +97,11 @@ export class ConfigWatcher {
     const { stream } = watchUrls(server.url, server.label);
     const version = target.currentVersion();
     if (version !== null) stream.searchParams.set('version', version);
-    const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-store' };
+    const headers: Record<string, string> = {
+      accept: 'text/event-stream',
+      'cache-control': 'no-store',
+      ...server.instanceHeaders,
+    };
     if (server.authorization) headers.authorization = server.authorization;
     const https = stream.protocol === 'https:';
     const send = https ? httpsRequest : httpRequest;
