@@ -112,34 +112,42 @@ describe('the server never serves the files it was configured from', () => {
     assert.match((await get(base, '/orders/default')).body, /"orders\.limit":10/);
   });
 
-  it('Git: started in its own configuration checkout, the committed application.yml is served from no commit', async () => {
-    const work = join(temp.path, 'checkout');
-    await mkdir(work);
-    const git = (...args: string[]) =>
-      execFileSync('git', args, {
-        cwd: work,
-        env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
-      });
-    git('init', '--quiet', '--initial-branch=master');
-    await writeFile(
-      join(work, 'application.yml'),
-      serverSettings([
-        `    uri: ${pathToFileURL(work).href}`,
-        `    basedir: ${join(temp.path, 'checkout-mirror')}`,
-      ]),
-    );
-    await writeFile(join(work, 'app.yml'), 'greeting: committed\n');
-    git('add', '.');
-    git('-c', 'user.name=t', '-c', 'user.email=t@confbus.invalid', 'commit', '--quiet', '-m', 'config');
-    const base = await startServer(work);
+  // Spring's own form of a local uri is `file:./`: read under the working directory, it must be known as the
+  // same checkout, so its committed settings file is hidden as with an absolute file:// uri.
+  for (const [form, uriOf] of [
+    ['a file:// uri', (work: string) => pathToFileURL(work).href],
+    ["Spring's file:./ uri", () => 'file:./'],
+  ] as const) {
+    it(`Git (${form}): started in its own configuration checkout, the committed application.yml is served from no commit`, async () => {
+      const work = join(temp.path, `checkout-${form.length}`);
+      await mkdir(work);
+      const git = (...args: string[]) =>
+        execFileSync('git', args, {
+          cwd: work,
+          env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+        });
+      git('init', '--quiet', '--initial-branch=master');
+      await writeFile(
+        join(work, 'application.yml'),
+        serverSettings([`    uri: ${uriOf(work)}`, `    basedir: ${join(`${work}-mirror`)}`]),
+      );
+      await writeFile(join(work, 'app.yml'), 'greeting: committed\n');
+      git('add', '.');
+      git('-c', 'user.name=t', '-c', 'user.email=t@confbus.invalid', 'commit', '--quiet', '-m', 'config');
+      const base = await startServer(work);
 
-    const app = await get(base, '/app/default');
-    assert.equal(app.status, 200, app.body);
-    assert.match(app.body, /"greeting":"committed"/, 'the rest of the repository is served');
-    assertNoSecret(app.body, '/app/default');
-    for (const path of ['/application/default', '/app/default/master/application.yml', '/app-default.yml']) {
-      const answer = await get(base, path);
-      assertNoSecret(answer.body, path);
-    }
-  });
+      const app = await get(base, '/app/default');
+      assert.equal(app.status, 200, app.body);
+      assert.match(app.body, /"greeting":"committed"/, 'the rest of the repository is served');
+      assertNoSecret(app.body, '/app/default');
+      for (const path of [
+        '/application/default',
+        '/app/default/master/application.yml',
+        '/app-default.yml',
+      ]) {
+        const answer = await get(base, path);
+        assertNoSecret(answer.body, path);
+      }
+    });
+  }
 });

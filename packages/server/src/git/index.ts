@@ -9,7 +9,7 @@ export {
   RepositoryUnavailableError,
 } from './errors.js';
 export { requireValidLabel, validateLabel } from './label.js';
-export { redactUri } from './uri.js';
+export { localGitUri, redactUri } from './uri.js';
 export type { ProxySettings } from './upstream.js';
 export type { SshSettings } from './ssh.js';
 export { GitHistory, MAX_LOG_PATHS } from './git-history.js';

@@ -11,7 +11,7 @@ export const gitSettingSpecs: readonly SettingSpec[] = [
     key: `${git}.uri`,
     type: 'string',
     description:
-      'Git repository with the configuration files (path, file://, git://, https://, ssh://). Required, unless the native profile (spring.profiles.active=native) or confbus.server.sample-repository=true chooses another source',
+      "Git repository with the configuration files (path, file://, git://, https://, ssh://, or Spring's file:./repo and file:/srv/repo; file: and relative paths are read under the working directory). Required, unless the native profile (spring.profiles.active=native) or confbus.server.sample-repository=true chooses another source",
   },
   {
     key: `${git}.default-label`,

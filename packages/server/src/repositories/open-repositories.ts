@@ -16,7 +16,7 @@ import type { EnvironmentCaches } from '../environment/environment-caches.js';
 import type { EnvironmentSettings } from '../environment/environment-settings.js';
 import type { EnvironmentWorkers } from '../environment/environment-workers.js';
 import { EnvironmentService } from '../environment/environment-service.js';
-import { GitMirror, gitRepository } from '../git/index.js';
+import { GitMirror, gitRepository, localGitUri } from '../git/index.js';
 import type { NativeSettings } from '../native/native-settings.js';
 import type { RepositorySettings } from './repository-settings.js';
 import type { RepositoryDefinition } from './repository-settings.js';
@@ -86,7 +86,8 @@ export function mirrorsFromSettings({
   const openMirror: OpenMirror = (definition, expandedUri, name) => {
     const directory = directoryOf(definition, expandedUri);
     const mirror = new GitMirror({
-      uri: expandedUri,
+      // Spring's `file:./repo` and relative paths name a folder under the working directory.
+      uri: localGitUri(expandedUri, cwd),
       basedir: directory,
       defaultLabel: definition.defaultLabel,
       refreshRateSeconds: definition.refreshRateSeconds,

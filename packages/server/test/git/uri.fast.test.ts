@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { basicAuthEnv } from '../../src/git/git-process.js';
-import { displayUri, redactText, redactUri, splitCredentials } from '../../src/git/uri.js';
+import { displayUri, localGitUri, redactText, redactUri, splitCredentials } from '../../src/git/uri.js';
 
 describe('uri helpers', () => {
   it('redactUri strips userinfo and leaves other uris alone', () => {
@@ -49,5 +49,26 @@ describe('uri helpers', () => {
     assert.equal(displayUri('https://ci:t0ken@h/r.git', false), 'https://ci:******@h/r.git');
     // `uri: https://${GIT_TOKEN}@h/r.git`: the token is the user name, which maskUriUserInfo would leave.
     assert.equal(displayUri('https://t0ken@h/r.git', true), 'https://h/r.git');
+  });
+
+  it("localGitUri: Spring's file: forms and relative paths become absolute paths under the working directory", () => {
+    const cwd = '/srv/confbus';
+    assert.equal(localGitUri('file:./config-repo', cwd), '/srv/confbus/config-repo');
+    assert.equal(localGitUri('file:../repos/config', cwd), '/srv/repos/config');
+    assert.equal(localGitUri('file:/var/config-repo', cwd), '/var/config-repo');
+    assert.equal(localGitUri('FILE:/var/my%20repo', cwd), '/var/my repo');
+    assert.equal(localGitUri('config-repo', cwd), '/srv/confbus/config-repo');
+    assert.equal(localGitUri('./a/b:c', cwd), '/srv/confbus/a/b:c');
+    // git's to read as written: a file URL, an absolute path, URLs and scp-like addresses.
+    for (const uri of [
+      'file:///var/config-repo',
+      '/var/config-repo',
+      'https://host/repo.git',
+      'ssh://git@host/repo.git',
+      'git@github.com:org/repo.git',
+      'host:repo',
+      '',
+    ])
+      assert.equal(localGitUri(uri, cwd), uri);
   });
 });
