@@ -70,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
     case 'run':
     case 'render': {
       // Loaded on demand: neither the server nor the other commands load the code that follows a child.
-      const { runFollowCommand } = await import('./follow/follow-commands.js');
+      const { runFollowCommand } = await import('./follow-commands.js');
       return runFollowCommand(command, rest, { env: process.env, cwd: process.cwd() });
     }
     case 'encrypt':

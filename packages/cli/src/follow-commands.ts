@@ -2,7 +2,7 @@
  * The commands that follow the configuration for another process: `confbus run` (environment variables) and
  * `confbus render` (files). Each has its own options beside the config client's settings; `--help` lists them.
  */
-import { describeOptions, type OptionSpecs } from './command-options.js';
+import { describeOptions, type OptionSpecs } from './follow/command-options.js';
 
 export interface FollowCommandIo {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -21,13 +21,13 @@ export async function runFollowCommand(
 ): Promise<number> {
   const ownArgs = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
   if (command === 'run') {
-    const { runRunCommand } = await import('../run/run-command.js');
-    if (wantsHelp(ownArgs)) return printHelp(command, (await import('../run/run-options.js')).runOptionSpecs);
+    const { runRunCommand } = await import('./run/run-command.js');
+    if (wantsHelp(ownArgs)) return printHelp(command, (await import('./run/run-options.js')).runOptionSpecs);
     return runRunCommand(args, io);
   }
-  const { runRenderCommand } = await import('../render/render-command.js');
+  const { runRenderCommand } = await import('./render/render-command.js');
   if (wantsHelp(ownArgs))
-    return printHelp(command, (await import('../render/render-options.js')).renderOptionSpecs);
+    return printHelp(command, (await import('./render/render-options.js')).renderOptionSpecs);
   return runRenderCommand(args, io);
 }
 
