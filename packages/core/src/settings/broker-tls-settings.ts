@@ -95,28 +95,38 @@ export function storeSpecs(prefix: string, peer: string, trustStoreDefaultType: 
   ];
 }
 
+/** How a family of settings names its stores, beyond Spring Boot's usual `key-store` / `trust-store`. */
+export interface StoreKeyNames {
+  /** `prefix.key-password` is the key's own password (Spring's config client, Kafka, server.ssl). */
+  readonly keyPassword?: boolean;
+  /** `prefix.key-alias` chooses the key entry (server.ssl). */
+  readonly keyAlias?: boolean;
+  /** Kafka's `key-store-location` / `trust-store-location` instead of `key-store` / `trust-store`. */
+  readonly locationSuffix?: '-location';
+}
+
 /**
- * The stores `prefix.*` names (key store and trust store). With `keyPassword`, `prefix.key-password` (declared by
- * the caller, as Spring's config client has it) is the key's own password.
+ * The stores `prefix.*` names (key store and trust store): one reading for every TLS endpoint (the bus's brokers,
+ * the config client, the server's HTTPS listener), each declaring the keys it has with `names`.
  */
-export function storeSources(
-  settings: Settings,
-  prefix: string,
-  options: { keyPassword?: boolean } = {},
-): TlsSources {
+export function storeSources(settings: Settings, prefix: string, names: StoreKeyNames = {}): TlsSources {
   const value = (name: string) => settings.optionalString(`${prefix}.${name}`)?.trim() || undefined;
-  const keyStore = value('key-store');
-  const trustStore = value('trust-store');
+  const suffix = names.locationSuffix ?? '';
+  const keyStore = value(`key-store${suffix}`);
+  const trustStore = value(`trust-store${suffix}`);
   return {
     ...(keyStore === undefined
       ? {}
       : {
           keyStore: {
             location: keyStore,
-            setting: `${prefix}.key-store`,
+            setting: `${prefix}.key-store${suffix}`,
             type: value('key-store-type'),
             password: settings.optionalString(`${prefix}.key-store-password`),
-            ...(options.keyPassword === true
+            ...(names.keyAlias === true
+              ? { alias: value('key-alias'), aliasSetting: `${prefix}.key-alias` }
+              : {}),
+            ...(names.keyPassword === true
               ? { keyPassword: settings.optionalString(`${prefix}.key-password`) }
               : {}),
           },
@@ -126,7 +136,7 @@ export function storeSources(
       : {
           trustStore: {
             location: trustStore,
-            setting: `${prefix}.trust-store`,
+            setting: `${prefix}.trust-store${suffix}`,
             type: value('trust-store-type'),
             password: settings.optionalString(`${prefix}.trust-store-password`),
           },

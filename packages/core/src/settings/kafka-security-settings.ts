@@ -7,7 +7,7 @@
  * as in Kafka's Java client.
  */
 import type { BrokerTls } from './broker-tls-settings.js';
-import { storeSpecs } from './broker-tls-settings.js';
+import { storeSources, storeSpecs } from './broker-tls-settings.js';
 import type { SettingSpec } from './setting-spec.js';
 import { SettingsError, type Settings } from './settings.js';
 
@@ -95,36 +95,12 @@ type Bad = (key: string, message: string) => SettingsError;
 
 function kafkaTls(settings: Settings, bad: Bad): BrokerTls {
   const value = (name: string) => settings.optionalString(`${ssl}.${name}`)?.trim() || undefined;
-  const keyStore = value('key-store-location');
-  const trustStore = value('trust-store-location');
   const protocol = value('protocol');
   if (protocol !== undefined && !/^TLSv1\.[23]$/i.test(protocol)) {
     throw bad(`${ssl}.protocol`, `${ssl}.protocol: '${protocol}' is not TLSv1.2 or TLSv1.3`);
   }
   return {
-    sources: {
-      ...(keyStore === undefined
-        ? {}
-        : {
-            keyStore: {
-              location: keyStore,
-              setting: `${ssl}.key-store-location`,
-              type: value('key-store-type'),
-              password: settings.optionalString(`${ssl}.key-store-password`),
-              keyPassword: settings.optionalString(`${ssl}.key-password`),
-            },
-          }),
-      ...(trustStore === undefined
-        ? {}
-        : {
-            trustStore: {
-              location: trustStore,
-              setting: `${ssl}.trust-store-location`,
-              type: value('trust-store-type'),
-              password: settings.optionalString(`${ssl}.trust-store-password`),
-            },
-          }),
-    },
+    sources: storeSources(settings, ssl, { keyPassword: true, locationSuffix: '-location' }),
     verifyHostname:
       (settings.optionalString(`${properties}.ssl.endpoint.identification.algorithm`) ?? '') !== '',
     validateServerCertificate: true,

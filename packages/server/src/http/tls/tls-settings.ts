@@ -4,7 +4,7 @@
  * without either is a start error naming the settings.
  */
 import { type SettingSpec, type Settings, SettingsError } from '@confbus/core';
-import type { TlsSources } from '@confbus/core/internal';
+import { type TlsSources, storeSources } from '@confbus/core/internal';
 
 const ssl = 'server.ssl';
 
@@ -162,19 +162,7 @@ export function readServerTlsSettings(settings: Settings): ServerTlsSettings | u
   const keyPassword = settings.optionalString(`${ssl}.key-password`);
   return {
     sources: {
-      ...(keyStore === undefined
-        ? {}
-        : {
-            keyStore: {
-              location: keyStore,
-              setting: `${ssl}.key-store`,
-              type: value('key-store-type'),
-              password: settings.optionalString(`${ssl}.key-store-password`),
-              alias: value('key-alias'),
-              aliasSetting: `${ssl}.key-alias`,
-              keyPassword,
-            },
-          }),
+      ...storeSources(settings, ssl, { keyPassword: true, keyAlias: true }),
       ...(certificate === undefined
         ? {}
         : { certificate: { location: certificate, setting: `${ssl}.certificate` } }),
@@ -185,16 +173,6 @@ export function readServerTlsSettings(settings: Settings): ServerTlsSettings | u
               location: privateKey,
               setting: `${ssl}.certificate-private-key`,
               password: keyPassword,
-            },
-          }),
-      ...(trustStore === undefined
-        ? {}
-        : {
-            trustStore: {
-              location: trustStore,
-              setting: `${ssl}.trust-store`,
-              type: value('trust-store-type'),
-              password: settings.optionalString(`${ssl}.trust-store-password`),
             },
           }),
       ...(trustCertificate === undefined
