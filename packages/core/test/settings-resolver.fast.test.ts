@@ -186,6 +186,30 @@ describe("settings resolver: Spring's relaxed binding", () => {
     ]);
   });
 
+  it('binds a map key written in brackets (repos[test1].uri, as Boot does) as the same entry as its dotted one', () => {
+    const repos = 'spring.cloud.config.server.git.repos';
+    const file = {
+      path: 'application.yml',
+      text: `${repos}:\n  "[team-a]":\n    uri: from-file\n    pattern:\n      - a*\n`,
+    };
+    const s = resolve({ file, args: [`--${repos}[test1].pattern[0]=*test1*`, `--${repos}[test1].uri=t1`] });
+    assert.deepEqual(s.keysUnder(`${repos}.`).sort(), [
+      `${repos}.team-a.pattern[0]`,
+      `${repos}.team-a.uri`,
+      `${repos}.test1.pattern[0]`,
+      `${repos}.test1.uri`,
+    ]);
+    assert.equal(s.get(`${repos}.test1.uri`), 't1');
+    assert.equal(s.spellingOf(`${repos}.test1.uri`), `${repos}.test1.uri`);
+    // One entry, whichever spelling: the higher source wins.
+    assert.equal(
+      resolve({ file, args: [`--${repos}.team-a.uri=from-arg`] }).get(`${repos}.team-a.uri`),
+      'from-arg',
+    );
+    // An index is a list's, never a map key.
+    assert.throws(() => resolve({ args: [`--${repos}[0].uri=x`] }), SettingsError);
+  });
+
   it("binds environment variables below a map setting as Boot's SystemEnvironmentPropertySource does", () => {
     const s = resolve({
       env: {

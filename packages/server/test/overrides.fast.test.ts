@@ -84,3 +84,13 @@ describe('overrides from environment variables', () => {
     assert.deepEqual(readOverrides(settings), { foo: 'bar', 'logging.level.root': 'WARN' });
   });
 });
+
+describe('overrides written with the key in brackets', () => {
+  it('keep the dots inside the brackets, as Boot binds `overrides[logging.level.root]`', () => {
+    const settings = resolveServerSettings({
+      args: ['--spring.cloud.config.server.overrides[logging.level.root]=WARN'],
+      file: { path: 'application.yml', text: 'spring.cloud.config.server.overrides:\n  "[a.b]": c\n' },
+    });
+    assert.deepEqual(readOverrides(settings), { 'a.b': 'c', 'logging.level.root': 'WARN' });
+  });
+});

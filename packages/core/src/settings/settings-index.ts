@@ -48,12 +48,27 @@ export class SettingsIndex {
     const listSpec = indexed && this.specOf(uniformKey(indexed.base));
     if (indexed && listSpec?.type === 'list')
       return { kind: 'list-item', spec: listSpec, index: indexed.index };
-    if (this.mapPrefixes.some((prefix) => uniform.startsWith(`${prefix}.`))) return { kind: 'map-entry' };
-    const entry = this.unsupported.find((candidate) => {
+    const entry = uniformKey(this.dottedMapEntryKey(key));
+    if (this.mapPrefixes.some((prefix) => entry.startsWith(`${prefix}.`))) return { kind: 'map-entry' };
+    const unsupported = this.unsupported.find((candidate) => {
       const base = uniformKey(candidate.key);
       return uniform === base || (candidate.isPrefix === true && uniform.startsWith(`${base}.`));
     });
-    return entry ? { kind: 'unsupported', entry } : { kind: 'unknown' };
+    return unsupported ? { kind: 'unsupported', entry: unsupported } : { kind: 'unknown' };
+  }
+
+  /**
+   * A map entry's key with its map key dotted: Spring Boot binds `repos[test1].uri` (the map key in brackets, which
+   * may hold dots: `overrides[foo.bar]`) as it binds `repos.test1.uri`, so both spellings name one entry. Any
+   * other key is returned as it is; a numeric index (`[0]`) is a list's, never a map key.
+   */
+  dottedMapEntryKey(key: string): string {
+    const open = key.indexOf('[');
+    const close = key.indexOf(']', open);
+    if (open < 0 || close < 0) return key;
+    const mapKey = key.slice(open + 1, close);
+    if (/^\d*$/.test(mapKey) || !this.mapPrefixes.includes(uniformKey(key.slice(0, open)))) return key;
+    return `${key.slice(0, open)}.${mapKey}${key.slice(close + 1)}`;
   }
 
   /** The same, for an environment variable name (`SPRING_CLOUD_CONFIG_SERVER_GIT_SEARCHPATHS_0`). */

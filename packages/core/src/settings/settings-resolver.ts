@@ -209,15 +209,18 @@ function bindSource(
         ctx.warnings.push(message);
         break;
       }
-      case 'map-entry':
-        ctx.raw.set(ctx.index.uniformOf(key), {
-          key: canonicalKey(key),
+      case 'map-entry': {
+        // `repos[test1].uri` and `repos.test1.uri` are one entry, read in the dotted spelling.
+        const entryKey = ctx.index.dottedMapEntryKey(key);
+        ctx.raw.set(ctx.index.uniformOf(entryKey), {
+          key: canonicalKey(entryKey),
           raw: value,
           source,
-          spelling,
+          spelling: spelling === undefined ? undefined : entryKey,
           declared: true,
         });
         break;
+      }
       case 'unknown':
         if (ctx.unknownKeys === 'error') {
           throw new SettingsError(unknownSettingMessage(key, source, ctx.specList), key, source);

@@ -120,8 +120,6 @@ function labelPlaceholder(spring: string, paths: readonly string[], todo?: strin
   };
 }
 
-const BRACKETS = 'bracketed map keys (`repos[test1].pattern`) are refused at start';
-
 const gitCases: BackendCase[] = [
   {
     spring: 'MultipleJGitEnvironmentRepositoryIntegrationTests.defaultRepo',
@@ -144,7 +142,6 @@ const gitCases: BackendCase[] = [
     'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepo',
     (uri) => ({ [`${GIT}.repos[test1].pattern`]: '*test1*', [`${GIT}.repos[test1].uri`]: uri }),
     '/test1-svc/staging/master',
-    BRACKETS,
   ),
   multiRepo(
     'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepoWithRefreshRate',
@@ -154,19 +151,16 @@ const gitCases: BackendCase[] = [
       [`${GIT}.refresh-rate`]: '30',
     }),
     '/test1-svc/staging/master',
-    BRACKETS,
   ),
   multiRepo(
     'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepoWithProfile',
     (uri) => ({ [`${GIT}.repos[test1].pattern`]: '*/staging', [`${GIT}.repos[test1].uri`]: uri }),
     '/test1-svc/staging/master',
-    BRACKETS,
   ),
   multiRepo(
     'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepoWithProfileDefaultPatterns',
     (uri) => ({ [`${GIT}.repos[test1].pattern`]: '*/staging', [`${GIT}.repos[test1].uri`]: uri }),
     '/test1-svc/staging,cloud/master',
-    BRACKETS,
   ),
   multiRepo(
     'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepoWithProfiles',
@@ -177,9 +171,8 @@ const gitCases: BackendCase[] = [
       [`${GIT}.repos[test1].uri`]: uri,
     }),
     '/test1-svc/cloud,staging/master',
-    BRACKETS,
   ),
-  // The same mappings in the dotted spelling confbus reads: the behaviour itself is there.
+  // The same mappings in the dotted spelling (one entry whichever spelling, as Boot binds them).
   multiRepo(
     'MultipleJGitEnvironmentRepositoryIntegrationTests.mappingRepo (dotted keys)',
     (uri) => ({ [`${GIT}.repos.test1.pattern`]: '*test1*', [`${GIT}.repos.test1.uri`]: uri }),
