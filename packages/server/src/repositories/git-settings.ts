@@ -67,7 +67,7 @@ export const gitSettingSpecs: readonly SettingSpec[] = [
     type: 'string',
     isPrefix: true,
     description:
-      'More repositories, repos.<name>.uri|pattern|search-paths|username|password|default-label|clone-on-start|timeout|refresh-rate (see docs/repositories.md)',
+      "More repositories, repos.<name>.uri|pattern|search-paths|username|password|default-label|clone-on-start|timeout|refresh-rate, or Spring's shortcut repos.<name>=<uri> (see docs/repositories.md)",
   },
   {
     key: `${git}.continue-on-multiple-label-failure`,

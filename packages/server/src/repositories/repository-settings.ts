@@ -1,6 +1,7 @@
 /**
  * The repositories a server serves, read once from its settings (git-settings.ts declares the keys): the default
- * one (`spring.cloud.config.server.git.*`) and the named ones (`git.repos.<name>.*`), in the order configured.
+ * one (`spring.cloud.config.server.git.*`) and the named ones (`git.repos.<name>.*`, or Spring's shortcut
+ * `git.repos.<name>=<uri>`), in the order configured.
  * A named repository inherits what it leaves unset from the default one as Spring's
  * MultipleJGitEnvironmentRepository does (timeout, refresh-rate, username with password), plus the default label
  * and the transport settings (try-master-branch, delete-untracked-branches, skip-ssl-validation, proxy.*); SSH
@@ -112,10 +113,20 @@ function namedRepositoryProperties(
   warn: (message: string) => void,
 ): Map<string, RawProperties> {
   const raw = new Map<string, RawProperties>();
+  const shortcuts = new Map<string, string>();
   for (const key of settings.keysUnder(REPOS)) {
     const rest = key.slice(REPOS.length);
     const dot = rest.indexOf('.');
-    if (dot <= 0) continue;
+    if (dot === 0 || rest === '') continue;
+    // `repos.<name>=<uri>`: Spring's shortcut (its docs, patternMatchingShortcutSyntax) for a repository with
+    // a uri alone, which serves the application <name>.
+    if (dot < 0) {
+      const properties = raw.get(rest) ?? new Map<Property, string[]>();
+      properties.set('uri', [...(properties.get('uri') ?? []), String(settings.get(key) ?? '')]);
+      raw.set(rest, properties);
+      shortcuts.set(rest, key);
+      continue;
+    }
     const name = rest.slice(0, dot);
     // YAML lists arrive as `pattern[0]`, `pattern[1]`; relaxed names drop dashes and underscores, and an
     // environment variable's `_` for a dash arrives as a dot (`..._REPOS_TEAMA_SEARCH_PATHS`: `search.paths`).
@@ -129,6 +140,12 @@ function namedRepositoryProperties(
     const properties = raw.get(name) ?? new Map<Property, string[]>();
     properties.set(property, [...(properties.get(property) ?? []), ...values]);
     raw.set(name, properties);
+  }
+  for (const [name, key] of shortcuts) {
+    if ((raw.get(name)?.get('uri')?.length ?? 0) > 1) {
+      const message = `${settings.spellingOf(key)} and ${REPOS}${name}.uri both set the uri of repository '${name}'; keep one`;
+      throw new SettingsError(message, key, settings.sourceOf(key) ?? 'file');
+    }
   }
   return raw;
 }

@@ -1,7 +1,7 @@
 /** The git transport and SSH settings of named repositories: set per repository, or taken from the default one. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { resolveSettings } from '@confbus/core';
+import { SettingsError, resolveSettings } from '@confbus/core';
 import { serverSettingSpecs } from '../../src/server-settings.js';
 import {
   defaultRepositoryDefinition,
@@ -117,5 +117,34 @@ describe('repository definitions: transport and SSH settings', () => {
     assert.equal(team?.password, 'from-a-secret');
     assert.deepEqual(team?.searchPaths, ['config']);
     assert.equal(team?.defaultLabel, 'main');
+  });
+
+  it("reads Spring's shortcut repos.<name>=<uri>: a repository serving the application <name>, in its place", () => {
+    const { named, warnings } = definitions([
+      `--${GIT}.repos.first.uri=https://git.example/first.git`,
+      `--${GIT}.repos.admin=https://git.example/admin.git`,
+      `--${GIT}.repos.last.uri=https://git.example/last.git`,
+    ]);
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(
+      named.map((repository) => [repository.name, repository.uri, repository.patterns]),
+      [
+        ['first', 'https://git.example/first.git', ['first']],
+        ['admin', 'https://git.example/admin.git', ['admin']],
+        ['last', 'https://git.example/last.git', ['last']],
+      ],
+    );
+    assert.throws(
+      () => definitions([`--${GIT}.repos.admin=https://a/x.git`, `--${GIT}.repos.admin.uri=https://a/y.git`]),
+      (error: unknown) => {
+        assert.ok(error instanceof SettingsError);
+        assert.equal(error.key, `${GIT}.repos.admin`);
+        assert.match(
+          error.message,
+          /repos\.admin and .*repos\.admin\.uri both set the uri of repository 'admin'/,
+        );
+        return true;
+      },
+    );
   });
 });

@@ -200,7 +200,6 @@ const gitCases: BackendCase[] = [
     'MultipleJGitEnvironmentRepositoryIntegrationTests.patternMatchingShortcutSyntax',
     (uri) => ({ [`${GIT}.repos.test1-svc`]: uri }),
     '/test1-svc/staging/master',
-    'the `repos.<name>=<uri>` shortcut is ignored',
   ),
   {
     spring:
