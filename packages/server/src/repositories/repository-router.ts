@@ -62,10 +62,31 @@ class RepositoryEntry {
     return [...(request.profiles.length === 0 ? ['default'] : request.profiles)].reverse();
   }
 
-  async serve<T>(request: EnvironmentRequest, profile: string, use: UseEnvironment<T>): Promise<T> {
+  /** `uriLabel`: the `{label}` the uri is filled with, when not the request's (or the default label). */
+  async serve<T>(
+    request: EnvironmentRequest,
+    profile: string,
+    use: UseEnvironment<T>,
+    uriLabel: string | null = request.label,
+  ): Promise<T> {
     if (this.fixed) return use(this.fixed, await this.fixed.environments.find(request));
     const pool = this.pool as PlaceholderRepositories;
-    return pool.serve({ application: request.name, profile, label: request.label }, request, use);
+    return pool.serve({ application: request.name, profile, label: uriLabel }, request, use);
+  }
+
+  /**
+   * Spring's try-master-branch for a `{label}` uri (MultipleJGitEnvironmentRepository.findOne, the default
+   * repository only): a request for `main` (named, or the default label) that the `main` uri cannot serve is
+   * served from the `master` one, so `{label}-config-repo` with no label finds master-config-repo.
+   */
+  fallsBackToMaster(request: EnvironmentRequest): boolean {
+    const { uri, defaultLabel, tryMasterBranch } = this.definition;
+    return (
+      this.pool !== undefined &&
+      uri.includes('{label}') &&
+      tryMasterBranch &&
+      (request.label ?? defaultLabel) === 'main'
+    );
   }
 
   served(): ServedRepository[] {
@@ -136,8 +157,31 @@ export class RepositoryRouter implements EnvironmentFinder {
         }
       }
     }
-    const attempts = this.defaultEntry.attempts(request);
-    return this.defaultEntry.serve(request, attempts[0] as string, use);
+    return this.serveDefault(request, use);
+  }
+
+  /** The default repository's answer, the last resort: its errors are the answer. */
+  private async serveDefault<T>(request: EnvironmentRequest, use: UseEnvironment<T>): Promise<T> {
+    const entry = this.defaultEntry;
+    const profile = entry.attempts(request)[0] as string;
+    if (!entry.fallsBackToMaster(request)) return entry.serve(request, profile, use);
+    let used = false;
+    const guarded: UseEnvironment<T> = (served, found) => {
+      used = true;
+      return use(served, found);
+    };
+    try {
+      return await entry.serve(request, profile, guarded);
+    } catch (error) {
+      if (used || isRefusedValue(error)) throw error;
+      this.options.logger.info(
+        { repository: entry.definition.name, err: error },
+        'Cannot serve the default label main; trying the master label instead',
+      );
+      // The request keeps its label (null stays null in the answer, as Spring echoes it); the master
+      // repository's mirror resolves `main` to its master branch under try-master-branch.
+      return entry.serve(request, profile, use, 'master');
+    }
   }
 
   /** Checks every fixed repository's basedir before the port opens: a wrong one throws, naming the setting. */

@@ -35,11 +35,18 @@ interface Source {
   source: Record<string, unknown>;
 }
 
-async function sources(server: ServerIn, path: string): Promise<Source[]> {
+async function environmentAt(
+  server: ServerIn,
+  path: string,
+): Promise<{ label: string | null; propertySources: Source[] }> {
   const response = await fetch(`${server.base}${path}`);
   const body = await response.text();
   assert.equal(response.status, 200, `${path}: ${body}`);
-  return (JSON.parse(body) as { propertySources: Source[] }).propertySources;
+  return JSON.parse(body) as { label: string | null; propertySources: Source[] };
+}
+
+async function sources(server: ServerIn, path: string): Promise<Source[]> {
+  return (await environmentAt(server, path)).propertySources;
 }
 
 /** Starts a server in a folder holding `files`, runs `check`, and always stops it. */
@@ -108,8 +115,11 @@ function labelPlaceholder(spring: string, paths: readonly string[], todo?: strin
           () => ({ [`${GIT}.uri`]: uri }),
           async (server) => {
             for (const path of paths) {
-              const names = (await sources(server, path)).map((source) => source.name);
+              const environment = await environmentAt(server, path);
+              const names = environment.propertySources.map((source) => source.name);
               assert.deepEqual(names, [`${labelled.url}/application.yml`], path);
+              // The request's label, echoed: none stays null (Spring's composite echoes the request).
+              assert.equal(environment.label, path.split('/')[3] ?? null, path);
             }
           },
         );
@@ -236,11 +246,29 @@ const gitCases: BackendCase[] = [
     '/bar/staging/master',
     '/missing-config-repo/staging/master',
   ]),
-  labelPlaceholder(
-    'MultipleJGitEnvironmentLabelPlaceholderRepositoryTests.defaultLabelRepo',
-    ['/bar/staging'],
-    'a `{label}` uri with no label in the request answers 404 where Spring falls back from main to master',
-  ),
+  labelPlaceholder('MultipleJGitEnvironmentLabelPlaceholderRepositoryTests.defaultLabelRepo', [
+    '/bar/staging',
+  ]),
+  {
+    spring:
+      'MultipleJGitEnvironmentRepository.findOne: with try-master-branch=false, no master fallback (404)',
+    async run() {
+      const labelled = await remoteWith({ 'application.yml': 'a: b\n' }, 'master-labeltest-config-repo');
+      try {
+        const uri = labelled.url.replace('master-labeltest', '{label}-labeltest');
+        await withServer(
+          {},
+          () => ({ [`${GIT}.uri`]: uri, [`${GIT}.try-master-branch`]: 'false' }),
+          async (server) => {
+            const response = await fetch(`${server.base}/bar/staging`);
+            assert.equal(response.status, 404, await response.text());
+          },
+        );
+      } finally {
+        await labelled.remove();
+      }
+    },
+  },
   {
     spring: 'MultipleJGitEnvironmentRepositoryTests.setSkipSslValidation',
     todo: "`git.skip-ssl-validation=true` does not override a named repository's explicit `false` (Spring forces it)",
