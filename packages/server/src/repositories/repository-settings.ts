@@ -100,9 +100,16 @@ export function namedRepositoryDefinitions(
   defaults: RepositoryDefinition,
   warn: (message: string) => void,
 ): RepositoryDefinition[] {
-  return [...namedRepositoryProperties(settings, warn)].map(([name, properties]) =>
-    namedRepositoryDefinition(name, properties, defaults, settings),
-  );
+  return [...namedRepositoryProperties(settings, warn)].map(([name, properties]) => {
+    const definition = namedRepositoryDefinition(name, properties, defaults, settings);
+    // Spring forces the default repository's skip-ssl-validation=true onto every named one; confbus keeps
+    // certificates checked where a repository asks for it (docs/coming-from-spring.md), and says so.
+    if (defaults.skipSslValidation && !definition.skipSslValidation)
+      warn(
+        `${REPOS}${name}.skip-ssl-validation=false: its certificates are checked, although ${GIT}.skip-ssl-validation=true (Spring would skip them there too)`,
+      );
+    return definition;
+  });
 }
 
 type RawProperties = Map<Property, string[]>;

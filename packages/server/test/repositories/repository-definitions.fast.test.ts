@@ -147,4 +147,18 @@ describe('repository definitions: transport and SSH settings', () => {
       },
     );
   });
+
+  it("keeps a named repository's own skip-ssl-validation=false under a default true, with a warning (Spring forces true)", () => {
+    const { named, warnings } = definitions([
+      `--${GIT}.skip-ssl-validation=true`,
+      `--${GIT}.repos.checked.uri=https://git.example/checked.git`,
+      `--${GIT}.repos.checked.skip-ssl-validation=false`,
+    ]);
+    assert.equal(named[0]?.skipSslValidation, false);
+    assert.equal(warnings.length, 1);
+    assert.match(
+      warnings[0] ?? '',
+      /repos\.checked\.skip-ssl-validation=false: its certificates are checked/,
+    );
+  });
 });

@@ -270,23 +270,39 @@ const gitCases: BackendCase[] = [
     },
   },
   {
-    spring: 'MultipleJGitEnvironmentRepositoryTests.setSkipSslValidation',
-    todo: "`git.skip-ssl-validation=true` does not override a named repository's explicit `false` (Spring forces it)",
+    // A deliberate difference (docs/coming-from-spring.md): Spring forces the default repository's `true` onto
+    // every named repository; confbus keeps checking the certificates of one that sets `false` itself.
+    spring:
+      'MultipleJGitEnvironmentRepositoryTests.setSkipSslValidation (deliberate difference: an explicit false is kept)',
     async run() {
       const tls = await selfSignedCertificate();
       const main = await remoteWith(CONFIG_REPO);
       const test1 = await remoteWith(TEST1_REPO, 'test1');
       const http = await startGitHttpServer(dirname(test1.path), { tls });
+      const httpsUri = http.url(basename(test1.path));
       try {
         const settings = () => ({
           [`${GIT}.uri`]: main.url,
           [`${GIT}.skip-ssl-validation`]: 'true',
-          [`${GIT}.repos.test1.pattern`]: 'test1-svc',
-          [`${GIT}.repos.test1.uri`]: http.url(basename(test1.path)),
-          [`${GIT}.repos.test1.skip-ssl-validation`]: 'false',
+          [`${GIT}.repos.checked.pattern`]: 'test1-svc',
+          [`${GIT}.repos.checked.uri`]: httpsUri,
+          [`${GIT}.repos.checked.skip-ssl-validation`]: 'false',
+          [`${GIT}.repos.inherits.pattern`]: 'test2-svc',
+          [`${GIT}.repos.inherits.uri`]: httpsUri,
         });
         await withServer({}, settings, async (server) => {
-          assert.equal((await sources(server, '/test1-svc/staging/master')).length, 2);
+          // Its self-signed certificate is refused, so the default repository answers (as for any failure).
+          const checked = await sources(server, '/test1-svc/staging/master');
+          assert.deepEqual(
+            checked.map((source) => source.name),
+            [`${main.url}/application.yml`],
+          );
+          // A repository that sets nothing inherits skip-ssl-validation=true, as in Spring.
+          const inherits = await sources(server, '/test2-svc/staging/master');
+          assert.deepEqual(
+            inherits.map((source) => source.name),
+            [`${httpsUri}/application.yml`],
+          );
         });
       } finally {
         await http.stop();
