@@ -2,14 +2,16 @@
 import type { SettingSpec, Settings } from '@confbus/core';
 
 const NATIVE = 'spring.cloud.config.server.native';
+/** Spring Boot's own locations, less its `classpath:` ones (confbus has no classpath). */
+const DEFAULT_SEARCH_LOCATIONS = ['file:./', 'file:./config/'];
 
 export const nativeSettingSpecs: readonly SettingSpec[] = [
   {
     key: `${NATIVE}.search-locations`,
     type: 'list',
-    default: ['file:./', 'file:./config/'],
+    default: DEFAULT_SEARCH_LOCATIONS,
     description:
-      'With the native profile: folders to serve, in precedence order (later wins); file: paths, {application}/{profile}/{label} allowed',
+      'With the native profile: folders to serve, in precedence order (later wins); file: paths, {application}/{profile}/{label} allowed; empty means the default, as in Spring',
   },
   {
     key: `${NATIVE}.default-label`,
@@ -32,8 +34,10 @@ export interface NativeSettings {
 }
 
 export function readNativeSettings(settings: Settings): NativeSettings {
+  const searchLocations = settings.list(`${NATIVE}.search-locations`);
   return {
-    searchLocations: settings.list(`${NATIVE}.search-locations`),
+    // Set empty, Spring's NativeEnvironmentRepository.getLocations searches its defaults.
+    searchLocations: searchLocations.length > 0 ? searchLocations : DEFAULT_SEARCH_LOCATIONS,
     defaultLabel: settings.string(`${NATIVE}.default-label`),
     addLabelLocations: settings.boolean(`${NATIVE}.add-label-locations`),
   };

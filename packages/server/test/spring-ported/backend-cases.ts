@@ -454,7 +454,6 @@ const nativeCases: BackendCase[] = [
   },
   {
     spring: 'NativeEnvironmentRepositoryTests.emptySearchLocations, testImportEmptySearchLocations',
-    todo: 'an empty `native.search-locations` serves nothing (Spring uses its defaults)',
     run: () =>
       withServer(
         NATIVE_FOLDER,
