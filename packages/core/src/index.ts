@@ -148,6 +148,8 @@ export type {
   ConsoleRefreshRequest,
   ConsoleRepositoryState,
   ConsoleSession,
+  ConsoleAuditEntry,
+  ConsoleAuditLog,
   ConsoleSyncState,
   ConsoleTimelinePoint,
   ConsoleValue,

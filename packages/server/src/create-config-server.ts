@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import type { Logger, Settings } from '@confbus/core';
 import type { Logger as PinoLogger } from 'pino';
+import { auditSinkTo } from './audit/audit-writer.js';
 import { busFromSettings } from './bus/server-bus.js';
 import { systemClock } from './clock.js';
 import { loadServerEncryption } from './encryption/index.js';
@@ -72,6 +73,7 @@ export async function createConfigServer({
     encryption,
     basedir,
     tls,
+    auditSink: config.audit.enabled ? auditSinkTo(config.audit.file, cwd) : undefined,
   });
 }
 

@@ -146,7 +146,22 @@ export const serverErrors = defineErrors({
   CONFBUS_UNAUTHORIZED: {
     status: 401,
     description:
-      'Basic authentication is on (spring.security.user.*) and the request has no valid credentials',
+      'Credentials are configured (spring.security.user.*, confbus.security.clients.*) and the request has no valid ones (basic auth or a bearer token)',
+  },
+  CONFBUS_FORBIDDEN: {
+    status: 403,
+    description:
+      'The credentials are valid but lack the role the endpoint needs (viewer, operator or admin: confbus.security.clients.<name>.roles); the message names the role',
+  },
+  CONFBUS_APPLICATION_FORBIDDEN: {
+    status: 403,
+    description:
+      "The credentials may not read this application, profile or label (confbus.security.clients.<name>.applications, profiles, labels): another application's environment, file, plain-text resource, watch stream or /decrypt",
+  },
+  CONFBUS_LOGIN_RATE_LIMITED: {
+    status: 429,
+    description:
+      'Too many failed logins from this address (confbus.security.max-login-failures within login-failure-window); retry after the Retry-After seconds',
   },
   CONFBUS_INTERNAL: {
     status: 500,

@@ -20,6 +20,7 @@ import { type MonitorSettings, readMonitorSettings } from './monitor/monitor-set
 import { type NativeSettings, readNativeSettings } from './native/native-settings.js';
 import { type RepositorySettings, readRepositorySettings } from './repositories/repository-settings.js';
 import { type SecuritySettings, readSecuritySettings } from './security/security-settings.js';
+import { type AuditSettings, readAuditSettings } from './audit/audit-settings.js';
 import { type WatchSettings, readWatchSettings } from './watch/watch-settings.js';
 
 export interface ServerConfig {
@@ -27,6 +28,8 @@ export interface ServerConfig {
   /** HTTPS (server.ssl.*); undefined for plain HTTP. */
   readonly tls: ServerTlsSettings | undefined;
   readonly security: SecuritySettings;
+  /** The audit log (confbus.audit.*). */
+  readonly audit: AuditSettings;
   readonly health: HealthSettings;
   readonly environment: EnvironmentSettings;
   readonly encryption: ServerEncryptionSettings;
@@ -48,6 +51,7 @@ export function resolveServerConfig(settings: Settings): ServerConfig {
     http: readHttpSettings(settings),
     tls: readServerTlsSettings(settings),
     security: readSecuritySettings(settings),
+    audit: readAuditSettings(settings),
     health: readHealthSettings(settings),
     environment: readEnvironmentSettings(settings),
     encryption: readServerEncryptionSettings(settings),

@@ -32,6 +32,7 @@ import { monitorSettingSpecs } from './monitor/monitor-settings.js';
 import { nativeSettingSpecs } from './native/native-settings.js';
 import { gitSettingSpecs, placeholderRepositorySettingSpecs } from './repositories/git-settings.js';
 import { securitySettingSpecs } from './security/security-settings.js';
+import { auditSettingSpecs } from './audit/audit-settings.js';
 import { sourceSettingSpecs } from './settings/source-settings.js';
 import { watchSettingSpecs } from './watch/watch-settings.js';
 import { unsupportedSpringServerSettings } from './settings/unsupported-spring-settings.js';
@@ -53,6 +54,7 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
   ...requestLimitSettingSpecs,
   ...refreshEventSettingSpecs,
   ...securitySettingSpecs,
+  ...auditSettingSpecs,
   ...healthSettingSpecs,
   ...serverEncryptionSettingSpecs,
   ...busSettingSpecs,

@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { BuildInfo } from './actuator/build-info.js';
+import type { AuditSink } from './audit/audit-writer.js';
 import type { RefreshTracker } from './bus/refresh-tracker.js';
 import type { ServerBus } from './bus/server-bus.js';
 import type { Clock } from './clock.js';
@@ -32,6 +33,8 @@ export interface ConfigServerPorts {
   encryption?: ServerEncryption;
   /** HTTPS (server.ssl.*); undefined: plain HTTP. */
   tls?: ServerTls | undefined;
+  /** Where audit lines go (default: confbus.audit.file, else standard output); tests pass a recording sink. */
+  auditSink?: AuditSink | undefined;
   /** Where the default repository's mirror lives, for the start-up line (none for a test's fake). */
   basedir?: string;
 }

@@ -22,7 +22,8 @@ import { registerMetricsRoutes } from './metrics/metrics-routes.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 import { installMonitor } from './monitor/install-monitor.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
-import { installSecurity } from './security/install-security.js';
+import { type ServerSecurity, installSecurity } from './security/install-security.js';
+import { type AuditTrail, installAudit, noAuditLog } from './audit/index.js';
 import type { Wiring } from './server-wiring.js';
 import { type WatchFeature, installWatch } from './watch/index.js';
 
@@ -31,6 +32,9 @@ export interface HttpSide {
   fastPath: RepeatRequestFastPath | undefined;
   console: OperatorConsole | undefined;
   watch: WatchFeature | undefined;
+  /** The audit trail; undefined when confbus.audit.enabled=false. */
+  audit: AuditTrail | undefined;
+  security: ServerSecurity;
 }
 
 /** Fastify with every feature's routes, behind the repeat-request fast path. */
@@ -51,12 +55,28 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     workers: w.workers,
     logger,
   });
-  const authEnabled = config.security.credentials !== undefined;
-  const fastPath = buildFastPath(authEnabled || accessLog, repositories, finder, metrics);
+  const authEnabled = config.security.credentials.length > 0;
+  const fastPath = buildFastPath(accessLog, authEnabled, repositories, finder, metrics);
   const app = createHttpApp({ logger, limits, fastPath, tls: w.tls });
 
   installErrorHandling(app, limits.maxUrlLength);
-  const showDetails = installSecurity(app, config.security);
+  // The audit hook names the principal the security hook found; the security hook records auth failures.
+  const audit = installAudit(app, {
+    settings: config.audit,
+    clock: w.clock,
+    logger,
+    sink: w.auditSink,
+    principalOf: (request) => request.principal?.name ?? 'anonymous',
+  });
+  const security = installSecurity(app, {
+    settings: config.security,
+    audit: audit ?? noAuditLog,
+    clock: w.clock,
+  });
+  // Repeated URLs are answered before fastify only for a principal the security hook verified and that may read
+  // them: the same check the environment route makes.
+  fastPath?.guardWith(security.remembered);
+  const showDetails = security.showDetails;
   registerMetricsRoutes(app, metrics);
   if (accessLog) installAccessLog(app, logger);
   const operatorConsole = await installConsole(app, {
@@ -69,6 +89,8 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     maxProfiles: environment.maxProfiles,
     busEnabled: w.bus !== undefined,
     authEnabled,
+    principalOf: security.principalOf,
+    audit,
     serverAddress: config.http.address,
     logger,
   });
@@ -98,6 +120,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     prefix,
     validateProfiles: environment.validateProfiles,
     defaultScope: environment.defaultScope,
+    requireRead: security.requireRead,
   });
   registerEnvironmentRoutes(app, {
     prefix,
@@ -112,17 +135,19 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     ),
     maxProfiles: environment.maxProfiles,
     validateProfiles: environment.validateProfiles,
+    requireRead: security.requireRead,
     ...(fastPath ? { fastPath } : {}),
   });
   const watch = installWatch(app, {
     config,
+    security,
     finder,
     refresh: repositories.defaultRepository?.mirror.refresh,
     tracker: w.tracker,
     console: operatorConsole,
     logger,
   });
-  return { app, fastPath, console: operatorConsole, watch };
+  return { app, fastPath, console: operatorConsole, watch, audit, security };
 }
 
 /** Refreshes published on the bus, each also shown on the console's live view. */
@@ -137,11 +162,13 @@ function announcedTo(bus: RefreshPublisher, operatorConsole: OperatorConsole | u
 }
 
 /**
- * Repeated environment URLs skip fastify (see repeat-request-fast-path.ts); not with auth on, so that every
- * request keeps going through the credentials check, nor with the access log on, so that every one is logged.
+ * Repeated environment URLs skip fastify (see repeat-request-fast-path.ts); not with the access log on, so that
+ * every one is logged. With credentials on, the fast path answers only a request whose credentials the security
+ * hook verified before and whose principal may read the URL (guardWith), so every bound of the route is kept.
  */
 function buildFastPath(
   everyRequestThroughFastify: boolean,
+  guarded: boolean,
   repositories: RepositoryRouter,
   finder: MultiLabelFinder,
   metrics: ServerMetrics,
@@ -152,7 +179,9 @@ function buildFastPath(
     find: (request) => (request.label?.includes(',') ? finder.find(request) : repositories.find(request)),
     findNow: (request) => (request.label?.includes(',') ? undefined : repositories.findNow(request)),
   };
-  return new RepeatRequestFastPath(single, {
-    recorderFor: (route) => metrics.requestRecorder('GET', route, 200),
-  });
+  return new RepeatRequestFastPath(
+    single,
+    { recorderFor: (route) => metrics.requestRecorder('GET', route, 200) },
+    guarded,
+  );
 }

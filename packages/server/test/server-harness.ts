@@ -9,6 +9,7 @@ import { loadServerEncryption } from '../src/encryption/index.js';
 import { resolveServerSettings } from '../src/index.js';
 import { resolveServerConfig } from '../src/server-config.js';
 import { type ConfigServer, wireConfigServer } from '../src/wire-config-server.js';
+import type { AuditRecord } from '../src/audit/index.js';
 import { FakeBus } from './bus/fake-bus.js';
 import { FakeClock } from './fake-clock.js';
 import type { TestServer } from './git-server-harness.js';
@@ -22,6 +23,8 @@ export interface FakeTestServer extends TestServer {
   /** The bus; undefined when the settings switch it off (spring.cloud.bus.enabled=false). */
   readonly bus: FakeBus | undefined;
   readonly clock: FakeClock;
+  /** The audit lines written, in order (unless the settings name a confbus.audit.file). */
+  readonly audit: AuditRecord[];
 }
 
 export interface FakeServerOptions {
@@ -48,6 +51,8 @@ export async function startTestServer(
   const repository = new FakeConfigRepository(files, label);
   const bus = config.bus.bus ? new FakeBus() : undefined;
   const clock = new FakeClock();
+  const audit: AuditRecord[] = [];
+  const recording = { write: (record: AuditRecord) => void audit.push(record), close: async () => {} };
   const server: ConfigServer = await wireConfigServer({
     config,
     logger,
@@ -56,6 +61,7 @@ export async function startTestServer(
     openMirror: () => ({ mirror: repository, close: async () => {} }),
     bus,
     encryption: await loadServerEncryption(config.encryption, process.cwd(), logger),
+    ...(config.audit.file === undefined ? { auditSink: recording } : {}),
   });
   let base: string;
   try {
@@ -71,6 +77,7 @@ export async function startTestServer(
     repository,
     bus,
     clock,
+    audit,
     async get(path, headers = {}) {
       const response = await fetch(`${base}${path}`, { headers });
       const body = await response.text();

@@ -257,6 +257,10 @@ export interface ConsoleFleet extends ConsolePaged<ConsoleInstance> {
 /** `GET /session`. */
 export interface ConsoleSession {
   authEnabled: boolean;
+  /** Who the console acts as, with credentials on. */
+  user?: string;
+  /** That user's roles (viewer, operator, admin): the page offers actions to operators only. */
+  roles?: string[];
   /** Every action must carry it in the `csrfHeader` header. */
   csrfToken: string;
   csrfHeader: string;
@@ -296,3 +300,22 @@ export interface ConsoleEvents {
 }
 
 export type ConsoleEventType = keyof ConsoleEvents;
+
+/** One line of the server's audit log (`GET /audit`): who did what, when, from where, with what outcome. */
+export interface ConsoleAuditEntry {
+  time: string;
+  action: string;
+  target?: string;
+  principal: string;
+  remoteAddress: string;
+  outcome: 'success' | 'denied' | 'failure' | 'rate-limited';
+  status?: number;
+  detail?: string;
+}
+
+/** `GET /audit?limit`: the most recent audit entries kept in memory, newest first. */
+export interface ConsoleAuditLog {
+  /** False when the audit log is off (confbus.audit.enabled=false). */
+  enabled: boolean;
+  entries: ConsoleAuditEntry[];
+}

@@ -19,7 +19,8 @@ const ENDPOINTS: Record<string, string> = {
 };
 
 export function registerActuatorRoutes(app: FastifyInstance, build: BuildInfo): void {
-  app.get('/actuator', async (request) => {
+  const anyCaller = { config: { access: 'authenticated' as const } };
+  app.get('/actuator', anyCaller, async (request) => {
     const base = `${request.protocol}://${request.host}/actuator`;
     const links: Record<string, { href: string; templated: boolean }> = {
       self: { href: base, templated: false },
@@ -30,7 +31,7 @@ export function registerActuatorRoutes(app: FastifyInstance, build: BuildInfo): 
     return { _links: links };
   });
 
-  app.get('/actuator/info', async () => ({
+  app.get('/actuator/info', anyCaller, async () => ({
     app: { name: 'confbus', version: build.version },
     build: { name: build.name, version: build.version, ...(build.time ? { time: build.time } : {}) },
     ...(build.commit ? { git: { commit: { id: build.commit.slice(0, 7), full: build.commit } } } : {}),

@@ -21,7 +21,6 @@ import { messageOf } from '@confbus/core/internal';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validateRequest } from '../serving/environment-controller.js';
 import { serverErrors } from '../errors.js';
-import { parseBasicAuthorization } from '../security/basic-credentials.js';
 import { CONSOLE_API, type ConsoleContext } from './console-context.js';
 import { badRequest } from './console-params.js';
 import { requestOf } from './fleet-status.js';
@@ -32,22 +31,26 @@ type RefreshFields = { [Field in keyof ConsoleRefreshRequest]?: unknown };
 const BUS_ID = /^[A-Za-z0-9._@+-]+(?::[A-Za-z0-9._,@+-]+)+$/;
 
 export function registerActionRoutes(app: FastifyInstance, context: ConsoleContext, logger: Logger): void {
-  app.get<{ Reply: ConsoleSession }>(`${CONSOLE_API}/session`, async () => ({
-    authEnabled: context.authEnabled,
-    csrfToken: context.csrfToken,
-    csrfHeader: CSRF_HEADER,
-    busEnabled: context.busEnabled,
-  }));
+  app.get<{ Reply: ConsoleSession }>(`${CONSOLE_API}/session`, async (request) => {
+    const principal = context.authEnabled ? context.principalOf(request) : undefined;
+    return {
+      authEnabled: context.authEnabled,
+      ...(principal ? { user: principal.name, roles: principal.roles } : {}),
+      csrfToken: context.csrfToken,
+      csrfHeader: CSRF_HEADER,
+      busEnabled: context.busEnabled,
+    };
+  });
 
   app.get(`${CONSOLE_API}/events`, (request, reply) => {
-    const user = context.authEnabled
-      ? parseBasicAuthorization(request.headers.authorization)?.username
-      : undefined;
+    const user = context.authEnabled ? context.principalOf(request)?.name : undefined;
     context.events.open(reply, request.ip, user);
   });
 
   type Refresh = { Body: unknown; Reply: ConsoleRefreshPublished };
-  app.post<Refresh>(`${CONSOLE_API}/bus-refresh`, async (request, reply) => {
+  // Operators (the default for a POST); audited with the destination it names, whatever the outcome.
+  const audited = { action: 'bus.refresh', target: (request: FastifyRequest) => destinationOf(request.body) };
+  app.post<Refresh>(`${CONSOLE_API}/bus-refresh`, { config: { audit: audited } }, async (request, reply) => {
     checkActionRequest(request, context);
     const destination = destinationOf(request.body);
     const bus = context.bus();

@@ -1,5 +1,7 @@
 /** What the console's routes read from the rest of the server; built once in the composition root. */
 import type { BusNode } from '@confbus/bus';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '../security/principal.js';
 import type { RefreshTracker, TrackedRefresh } from '../bus/refresh-tracker.js';
 import type { ConfigRepository, RepositoryHistory } from '../environment/config-repository.js';
 import type { RepositoryRouter } from '../repositories/repository-router.js';
@@ -43,6 +45,8 @@ export interface ConsoleContext {
   /** The running bus node, once the server listens (undefined while the bus is off or starting). */
   bus(): BusNode | undefined;
   authEnabled: boolean;
+  /** Who a request acts as (undefined on an open route without credentials). */
+  principalOf(request: FastifyRequest): Principal | undefined;
   /** Per-process secret the page must echo in `X-Confbus-Csrf` on every action. */
   csrfToken: string;
   /** The Host names actions are accepted under (DNS rebinding guard). */

@@ -14,11 +14,14 @@ import {
   createPresenceRequest,
   readPresenceAnnouncement,
 } from '@confbus/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import { serverErrors } from '../errors.js';
 import type { RepositoryRouter } from '../repositories/repository-router.js';
 import { registerActionRoutes } from './action-routes.js';
+import { registerAuditRoutes } from './audit-routes.js';
+import type { AuditTrail } from '../audit/index.js';
+import type { Principal } from '../security/principal.js';
 import { AllowedHosts } from './allowed-hosts.js';
 import { ApplicationCatalogue } from './application-catalogue.js';
 import { consoleAssetsDir } from '@confbus/console';
@@ -91,6 +94,10 @@ export interface ConsoleOptions {
   maxProfiles: number;
   busEnabled: boolean;
   authEnabled: boolean;
+  /** Who a request acts as (the security feature's principal; undefined on an open route). */
+  principalOf: (request: FastifyRequest) => Principal | undefined;
+  /** The audit trail, whose recent entries the console lists; undefined when the audit log is off. */
+  audit: AuditTrail | undefined;
   /** Upstream checks while a console is open, so a push shows without a webhook; 0 = none. */
   watchIntervalSeconds: number;
   /** Presence requests on the bus; an instance silent for three intervals leaves the fleet. */
@@ -144,6 +151,7 @@ export class OperatorConsole {
       busEnabled: options.busEnabled,
       bus: () => this.busNode,
       authEnabled: options.authEnabled,
+      principalOf: options.principalOf,
       csrfToken: randomBytes(32).toString('base64url'),
       allowedHosts: new AllowedHosts(options.allowedHosts, options.serverAddress),
     };
@@ -159,6 +167,7 @@ export class OperatorConsole {
     registerEnvironmentRoutes(app, this.context);
     registerFleetRoutes(app, this.context);
     registerActionRoutes(app, this.context, this.options.logger);
+    registerAuditRoutes(app, this.options.audit);
     await registerConsoleAssets(app, consoleAssetsDir());
     // Open event streams would keep the HTTP server from closing.
     app.addHook('preClose', (done) => {

@@ -4,7 +4,9 @@
  * a Git mirror), or routes that say why it cannot.
  */
 import type { Logger } from '@confbus/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuditTrail } from '../audit/index.js';
+import type { Principal } from '../security/principal.js';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import type { RepositoryRouter } from '../repositories/repository-router.js';
 import { isConsoleRepository } from './console-context.js';
@@ -29,6 +31,8 @@ export interface ConsoleInstall {
   readonly maxProfiles: number;
   readonly busEnabled: boolean;
   readonly authEnabled: boolean;
+  readonly principalOf: (request: FastifyRequest) => Principal | undefined;
+  readonly audit: AuditTrail | undefined;
   /** server.address: a host name console actions are accepted under. */
   readonly serverAddress: string;
   readonly logger: Logger;
@@ -61,6 +65,8 @@ export async function installConsole(
     maxProfiles: install.maxProfiles,
     busEnabled: install.busEnabled,
     authEnabled: install.authEnabled,
+    principalOf: install.principalOf,
+    audit: install.audit,
     // refresh-rate < 0 means "never check upstream": an open console does not override that.
     watchIntervalSeconds: refreshRateSeconds < 0 ? 0 : settings.watchIntervalSeconds,
     presenceIntervalSeconds: settings.presenceIntervalSeconds,

@@ -21,6 +21,7 @@ import {
   coreErrors,
   decryptText,
   encryptText,
+  parseApplications,
   parseProfiles,
   validateApplicationName,
   type ProfileRules,
@@ -30,6 +31,7 @@ import {
 import { locateEncryptor } from '@confbus/core/internal';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serverErrors } from '../errors.js';
+import type { ReadTarget } from '../security/principal.js';
 import { readRequestBody, textToDecrypt, textToEncrypt } from './request-body.js';
 
 export interface EncryptionRoutesOptions {
@@ -44,7 +46,26 @@ export interface EncryptionRoutesOptions {
   readonly defaultScope?: CipherScope;
   /** `spring.profiles.validate` (default true): Spring's character rules for the URL's profiles. */
   readonly validateProfiles?: boolean;
+  /** Refuses (403) a caller that may not read the application `/decrypt/{name}/{profiles}` names (security). */
+  readonly requireRead?: (request: FastifyRequest, target: ReadTarget) => void;
 }
+
+/** /encrypt and /decrypt are for admins; decrypting reveals a secret, so each call is audited. */
+const ADMIN = { config: { access: 'admin' as const } };
+const DECRYPT = {
+  config: {
+    access: 'admin' as const,
+    audit: {
+      action: 'decrypt',
+      target: (request: FastifyRequest) => {
+        const { name, profiles } = request.params as Partial<Params>;
+        return name === undefined ? 'default key' : `${name}/${profiles ?? ''}`;
+      },
+    },
+  },
+};
+/** The public key and the key's status: any authenticated caller (clients encrypt with the public key). */
+const ANY_CALLER = { config: { access: 'authenticated' as const } };
 
 /** Spring's `status` word and fixed description for each of our codes (undefined: our message). */
 const SPRING_BODIES = new Map<string, { status: string; description?: string }>([
@@ -87,14 +108,23 @@ export function registerEncryptionRoutes(app: FastifyInstance, options: Encrypti
           logger.info({ route: request.routeOptions.url }, 'Encrypted data');
           return cipherText;
         });
-      const decrypt = (request: FastifyRequest, reply: FastifyReply) =>
-        answer(reply, () => {
+      const decrypt = (request: FastifyRequest, reply: FastifyReply) => {
+        // The key of another application's scope is not the caller's to use: 403 before the body is read.
+        const scope = request.params as Partial<Params>;
+        if (scope.name !== undefined)
+          options.requireRead?.(request, {
+            applications: parseApplications(scope.name),
+            profiles: parseProfiles(scope.profiles ?? ''),
+            label: null,
+          });
+        return answer(reply, () => {
           let text = textToDecrypt(readBody(request));
           if (text.startsWith(CIPHER_MARKER)) text = text.slice(CIPHER_MARKER.length);
           const plain = decryptText(locator, scopeOf(request), text);
           logger.info({ route: request.routeOptions.url }, 'Decrypted cipher data');
           return plain;
         });
+      };
       const publicKey = (request: FastifyRequest, reply: FastifyReply) =>
         answer(reply, () => {
           const key = locateEncryptor(locator, scopeOf(request), '').encryptor.publicKey();
@@ -107,13 +137,13 @@ export function registerEncryptionRoutes(app: FastifyInstance, options: Encrypti
           return key;
         });
 
-      scope.post('/encrypt', encrypt);
-      scope.post<{ Params: Params }>('/encrypt/:name/:profiles', encrypt);
-      scope.post('/decrypt', decrypt);
-      scope.post<{ Params: Params }>('/decrypt/:name/:profiles', decrypt);
-      scope.get('/key', publicKey);
-      scope.get<{ Params: Params }>('/key/:name/:profiles', publicKey);
-      scope.get('/encrypt/status', (_request, reply) => {
+      scope.post('/encrypt', ADMIN, encrypt);
+      scope.post<{ Params: Params }>('/encrypt/:name/:profiles', ADMIN, encrypt);
+      scope.post('/decrypt', DECRYPT, decrypt);
+      scope.post<{ Params: Params }>('/decrypt/:name/:profiles', DECRYPT, decrypt);
+      scope.get('/key', ANY_CALLER, publicKey);
+      scope.get<{ Params: Params }>('/key/:name/:profiles', ANY_CALLER, publicKey);
+      scope.get('/encrypt/status', ANY_CALLER, (_request, reply) => {
         try {
           locateEncryptor(locator, options.defaultScope ?? DEFAULT_SCOPE, '');
         } catch (error) {

@@ -48,17 +48,25 @@ export function registerHealthRoutes(app: FastifyInstance, sources: HealthSource
     return view(request, findsNothing !== undefined && sources.git().available && (await findsNothing()));
   };
 
-  app.get('/actuator/health', async (request, reply) => send(reply, (await checkedView(request)).overall()));
-  app.get(LIVENESS_PATH, async (request, reply) => send(reply, view(request).liveness()));
-  app.get(READINESS_PATH, async (request, reply) => send(reply, view(request).readiness()));
-  app.get<{ Params: { component: string } }>('/actuator/health/:component', async (request, reply) => {
-    const component = (await checkedView(request)).component(request.params.component);
-    if (component) return send(reply, component);
-    throw new ConfbusError(
-      serverErrors.CONFBUS_NO_SUCH_HEALTH_COMPONENT,
-      `No health component at ${request.url.split('?')[0]}`,
-    );
-  });
+  // Any authenticated caller (and anyone, when confbus.security.health-open): clients check the server's health.
+  const anyCaller = { config: { access: 'authenticated' as const } };
+  app.get('/actuator/health', anyCaller, async (request, reply) =>
+    send(reply, (await checkedView(request)).overall()),
+  );
+  app.get(LIVENESS_PATH, anyCaller, async (request, reply) => send(reply, view(request).liveness()));
+  app.get(READINESS_PATH, anyCaller, async (request, reply) => send(reply, view(request).readiness()));
+  app.get<{ Params: { component: string } }>(
+    '/actuator/health/:component',
+    anyCaller,
+    async (request, reply) => {
+      const component = (await checkedView(request)).component(request.params.component);
+      if (component) return send(reply, component);
+      throw new ConfbusError(
+        serverErrors.CONFBUS_NO_SUCH_HEALTH_COMPONENT,
+        `No health component at ${request.url.split('?')[0]}`,
+      );
+    },
+  );
 }
 
 function send(reply: FastifyReply, health: { status: HealthStatus }): unknown {

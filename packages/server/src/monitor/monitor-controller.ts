@@ -29,7 +29,8 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
   // Encapsulated so the raw-body parsers apply to /monitor only.
   app.register(async (scope) => {
     addRawBodyParsers(scope);
-    scope.post('/monitor', async (request, reply) =>
+    // Operators only when it is not open (confbus.security.monitor-open); audited either way.
+    scope.post('/monitor', { config: { audit: { action: 'monitor.push' } } }, async (request, reply) =>
       answer(await receivePush(request as RawBodyRequest, options.service), request, reply),
     );
   });

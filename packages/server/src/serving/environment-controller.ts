@@ -29,6 +29,7 @@ import type { RepeatRequestFastPath } from './repeat-request-fast-path.js';
 import type { PlainTextDecryptor } from './plain-text-decryption.js';
 import { type ResourceSource, decodeSegment, rawSegmentsAfter, sendResource } from './resource-responses.js';
 import { VERSION_HINT_HEADER, readVersionHint } from '../environment/version-hint.js';
+import type { ReadTarget } from '../security/principal.js';
 
 const FILE_SUFFIX = /\.(yml|yaml|properties|json)$/;
 
@@ -49,19 +50,26 @@ export interface EnvironmentRoutesOptions {
   stripDocumentFromYaml?: boolean;
   /** `spring.cloud.config.server.reverse-location-order`: plain-text files looked up last location first. */
   reverseLocationOrder?: boolean;
+  /** Refuses (403) a principal that may not read the request's applications, profiles or label (security). */
+  requireRead?: (request: FastifyRequest, target: ReadTarget) => void;
 }
+
+/** Any authenticated caller reaches these routes; which application it may read is checked once parsed. */
+const CLIENT_ROUTE = { config: { access: 'authenticated' as const } };
 
 export function registerEnvironmentRoutes(app: FastifyInstance, options: EnvironmentRoutesOptions): void {
   const prefix = options.prefix ?? '';
   const endpoints = new EnvironmentEndpoints(options, prefix);
-  app.get<{ Params: { file: string } }>(`${prefix}/:file`, (request, reply) =>
+  app.get<{ Params: { file: string } }>(`${prefix}/:file`, CLIENT_ROUTE, (request, reply) =>
     endpoints.sendFile(request, reply, null, request.params.file),
   );
-  app.get<{ Params: NameAndProfiles }>(`${prefix}/:name/:profiles`, (request, reply) =>
+  app.get<{ Params: NameAndProfiles }>(`${prefix}/:name/:profiles`, CLIENT_ROUTE, (request, reply) =>
     endpoints.sendTwoSegments(request, reply),
   );
-  app.get<{ Params: NameAndProfiles & { '*': string } }>(`${prefix}/:name/:profiles/*`, (request, reply) =>
-    endpoints.sendLabelledOrResource(request, reply),
+  app.get<{ Params: NameAndProfiles & { '*': string } }>(
+    `${prefix}/:name/:profiles/*`,
+    CLIENT_ROUTE,
+    (request, reply) => endpoints.sendLabelledOrResource(request, reply),
   );
 }
 
@@ -108,7 +116,7 @@ class EnvironmentEndpoints {
     const useDefaultLabel = Object.hasOwn(request.query as object, 'useDefaultLabel');
     if (options.resources && (rest.length > 1 || useDefaultLabel)) {
       const label = rest.length > 1 || !useDefaultLabel ? decodeSegment(rest[0] ?? '') : null;
-      const parsed = this.parseRequest({ name, profiles, label });
+      const parsed = this.parseRequest(request, { name, profiles, label });
       const path = label === null ? rest : rest.slice(1);
       return sendResource(options.resources, request, reply, parsed, path, {
         decrypt: options.decryptResource,
@@ -119,7 +127,7 @@ class EnvironmentEndpoints {
   }
 
   async sendEnvironment(request: FastifyRequest, reply: FastifyReply, parts: RawParts): Promise<Buffer> {
-    const parsed = this.parseRequest(parts);
+    const parsed = this.parseRequest(request, parts);
     const { resolved, revision } = await this.options.service.find(
       withVersionHint(parsed, versionHint(request)),
     );
@@ -142,7 +150,7 @@ class EnvironmentEndpoints {
       );
     }
     const [, name = '', profiles = '', extension = ''] = match;
-    const parsed = this.parseRequest({ name, profiles, label });
+    const parsed = this.parseRequest(request, { name, profiles, label });
     const { resolved, revision } = await this.options.service.find(
       withVersionHint(parsed, versionHint(request)),
     );
@@ -154,7 +162,8 @@ class EnvironmentEndpoints {
     return resolved.render(format, resolve, this.options.stripDocumentFromYaml ?? true);
   }
 
-  private parseRequest(parts: RawParts): EnvironmentRequest {
+  /** The validated request, once the caller is known to may read it (every route here passes through). */
+  private parseRequest(request: FastifyRequest, parts: RawParts): EnvironmentRequest {
     const key = `${parts.name}\u0000${parts.profiles}\u0000${parts.label ?? ''}`;
     let parsed = this.validated.get(key);
     if (!parsed) {
@@ -163,6 +172,7 @@ class EnvironmentEndpoints {
       });
       this.validated.set(key, parsed);
     }
+    this.options.requireRead?.(request, parsed);
     return parsed;
   }
 }

@@ -5,7 +5,10 @@
  * validated and answered with 200 is remembered here and answered straight from the environment cache:
  * same freshness (the repository is asked for the label's commit exactly as before), same bytes and headers. When
  * the repository knows the label's commit without an upstream check being due, a cache hit is written synchronously.
- * Anything else — a new URL, another method, a query string, an error, auth turned on — goes through fastify.
+ * Anything else — a new URL, another method, a query string, an error — goes through fastify. With credentials
+ * configured, a request is answered here only when its Authorization header was verified before and its principal
+ * may read the URL (security's RememberedReadAccess: the check the route makes); otherwise fastify answers it
+ * (verifies the credentials, refuses with 401/403/429).
  * Only the request is remembered, never the environment: that stays in the environment cache, whose byte bound
  * (confbus.server.cache.max-bytes) would mean nothing if 2,000 remembered URLs kept evicted environments alive.
  */
@@ -15,6 +18,7 @@ import { type EnvironmentRequest, withVersionHint } from '../environment/environ
 import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
 import { LruCache } from '../support/lru-cache.js';
 import { readVersionHint } from '../environment/version-hint.js';
+import type { RememberedReadAccess } from '../security/install-security.js';
 
 export interface FastPathObserver {
   /**
@@ -49,10 +53,19 @@ export class RepeatRequestFastPath {
   /** Of those, the ones written at once (no upstream check due, a cache hit), for tests. */
   servedAtOnce = 0;
 
+  private access: RememberedReadAccess | undefined;
+
   constructor(
     private readonly service: EnvironmentFinder,
     private readonly observer: FastPathObserver,
+    /** Credentials are configured: nothing is answered here until guardWith gave the access check. */
+    private readonly guarded = false,
   ) {}
+
+  /** The security feature's read check for remembered credentials (undefined: no credentials configured). */
+  guardWith(access: RememberedReadAccess | undefined): void {
+    this.access = access;
+  }
 
   /** The environment route calls this after answering `url` with 200. */
   remember(url: string, request: EnvironmentRequest, route: string): void {
@@ -72,6 +85,7 @@ export class RepeatRequestFastPath {
     if (req.method !== 'GET' || req.url === undefined) return false;
     const entry = this.known.get(req.url);
     if (!entry) return false;
+    if (this.guarded && this.access?.mayRead(req.headers.authorization, entry.request) !== true) return false;
     // A malformed version hint goes through fastify, which answers 400 naming the header.
     const hint = readVersionHint(req.headers);
     if (hint === null) return false;

@@ -15,6 +15,7 @@ import type { RepositoryRefresh } from '../environment/config-repository.js';
 import type { ServerConfig } from '../server-config.js';
 import { WatchAdmission } from './watch-admission.js';
 import { WatchHub } from './watch-hub.js';
+import type { ServerSecurity } from '../security/install-security.js';
 import { registerWatchRoutes } from './watch-routes.js';
 import { WatchStreams } from './watch-streams.js';
 
@@ -36,6 +37,8 @@ export interface WatchFeature {
 
 export interface WatchInstall {
   readonly config: ServerConfig;
+  /** Who watches: a principal watches only the applications it may read. */
+  readonly security: ServerSecurity;
   readonly finder: EnvironmentFinder;
   /** The default repository's upstream; undefined for native folders and a uri template. */
   readonly refresh: RepositoryRefresh | undefined;
@@ -68,7 +71,7 @@ export function installWatch(app: FastifyInstance, w: WatchInstall): WatchFeatur
     prefix: config.http.prefix,
     maxProfiles: config.environment.maxProfiles,
     validateProfiles: config.environment.validateProfiles,
-    authEnabled: config.security.credentials !== undefined,
+    security: w.security,
     acked: (ack) => {
       w.tracker.acked(ack);
       w.console?.acked(ack);

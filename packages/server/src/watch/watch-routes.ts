@@ -12,7 +12,7 @@ import { MAX_ACK_SERVICE_LENGTH, MAX_ACK_VERSION_LENGTH } from '../bus/refresh-t
 import { validateRequest } from '../serving/environment-controller.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import { serverErrors } from '../errors.js';
-import { parseBasicAuthorization } from '../security/basic-credentials.js';
+import type { ServerSecurity } from '../security/install-security.js';
 import { type WatchAdmission, spreadRetryAfter } from './watch-admission.js';
 import type { Delivery, WatchHub } from './watch-hub.js';
 import type { WatchStreams } from './watch-streams.js';
@@ -31,7 +31,8 @@ export interface WatchRoutesOptions {
   readonly prefix: string;
   readonly maxProfiles: number;
   readonly validateProfiles: boolean;
-  readonly authEnabled: boolean;
+  /** A watch is a read: the principal must be allowed the application (security's requireRead). */
+  readonly security: ServerSecurity;
   /** Where acks go: the refresh events (and the console's fleet view). */
   readonly acked: (ack: AckBusEvent) => void;
 }
@@ -49,9 +50,11 @@ export function registerWatchRoutes(app: FastifyInstance, options: WatchRoutesOp
   const handler = (request: FastifyRequest<{ Params: WatchParams }>, reply: FastifyReply) =>
     watch(options, request, reply);
   const { prefix } = options;
-  app.get<{ Params: WatchParams }>(`${prefix}${WATCH_PATH}/:name/:profiles`, handler);
-  app.get<{ Params: WatchParams }>(`${prefix}${WATCH_PATH}/:name/:profiles/:label`, handler);
-  app.post(`${prefix}${WATCH_ACKS_PATH}`, { bodyLimit: 4096 }, async (request, reply) => {
+  // Clients watch and ack: any authenticated caller, each watch checked against its applications.
+  const config = { access: 'authenticated' as const };
+  app.get<{ Params: WatchParams }>(`${prefix}${WATCH_PATH}/:name/:profiles`, { config }, handler);
+  app.get<{ Params: WatchParams }>(`${prefix}${WATCH_PATH}/:name/:profiles/:label`, { config }, handler);
+  app.post(`${prefix}${WATCH_ACKS_PATH}`, { bodyLimit: 4096, config }, async (request, reply) => {
     options.acked(ackOf(request.body));
     return reply.code(202).send({ recorded: true });
   });
@@ -66,14 +69,13 @@ async function watch(
   const parsed = validateRequest({ name, profiles, label: label ?? null }, options.maxProfiles, {
     springRules: options.validateProfiles,
   });
+  options.security.requireRead(request, parsed);
   const query = request.query as Record<string, string | undefined>;
   const stream = (request.headers.accept ?? '').includes('text/event-stream');
   // A reconnecting EventSource sends the last event's id: the version it has.
   const since = readVersion(stream ? (request.headers['last-event-id'] ?? query.version) : query.version);
   const waitMs = stream ? 0 : readWait(query.wait, options.maxWaitMs);
-  const user = options.authEnabled
-    ? parseBasicAuthorization(request.headers.authorization)?.username
-    : undefined;
+  const user = options.security.enabled ? options.security.principalOf(request)?.name : undefined;
   const client = user === undefined ? request.ip : `${request.ip} ${user}`;
   let release: () => void;
   try {

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
-import { CredentialsVerifier, parseBasicAuthorization } from '../../src/security/basic-credentials.js';
+import { parseBasicAuthorization } from '../../src/security/basic-credentials.js';
+import { StoredSecret } from '../../src/security/stored-secret.js';
 import { type PreparedServer, startPreparedServer } from './prepared-server.js';
 
 const cloudConfigClient = createRequire(import.meta.url)('cloud-config-client') as {
@@ -42,13 +43,13 @@ describe('basic credentials', () => {
     }
   });
 
-  it('verifies user and password together and never serialises them', () => {
-    const verifier = new CredentialsVerifier({ username: 'user', password: PASSWORD });
-    assert.equal(verifier.verify({ username: 'user', password: PASSWORD }), true);
-    assert.equal(verifier.verify({ username: 'user', password: `${PASSWORD}x` }), false);
-    assert.equal(verifier.verify({ username: 'other', password: PASSWORD }), false);
-    assert.equal(verifier.verify(undefined), false);
-    assert.ok(!JSON.stringify({ verifier }).includes(PASSWORD));
+  it('verifies a password in constant time and never serialises it', async () => {
+    const parsed = StoredSecret.parse(PASSWORD, ['noop']);
+    assert.ok('secret' in parsed);
+    assert.equal(await parsed.secret.matches(PASSWORD), true);
+    assert.equal(await parsed.secret.matches(`${PASSWORD}x`), false);
+    assert.equal(await parsed.secret.matches(''), false);
+    assert.ok(!JSON.stringify({ secret: parsed.secret }).includes(PASSWORD));
   });
 });
 
