@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { startLive } from './live.js';
 import { type Route, link, useRoute } from './router.js';
 import { ActionsView } from './views/actions.js';
+import { AuditView } from './views/audit.js';
 import { ApplicationView, ApplicationsView } from './views/applications.js';
 import { DiffView } from './views/diff.js';
 import { EnvironmentExplorer } from './views/environment.js';
@@ -17,6 +18,7 @@ const NAV = [
   ['diff', 'Diff'],
   ['fleet', 'Fleet'],
   ['actions', 'Actions'],
+  ['audit', 'Audit'],
 ] as const;
 
 function View({ route }: { route: Route }) {
@@ -34,6 +36,8 @@ function View({ route }: { route: Route }) {
       return second ? <RefreshEventView id={second} /> : <FleetView route={route} />;
     case 'actions':
       return <ActionsView />;
+    case 'audit':
+      return <AuditView />;
     default:
       return <OverviewView />;
   }

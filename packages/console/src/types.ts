@@ -5,6 +5,8 @@
  */
 export type {
   ConsoleAck as Ack,
+  ConsoleAuditEntry as AuditEntry,
+  ConsoleAuditLog as AuditLog,
   ConsoleApplication as Application,
   ConsoleApplicationCommits as ApplicationCommits,
   ConsoleApplications as Applications,

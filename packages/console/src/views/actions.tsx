@@ -60,6 +60,11 @@ export function ActionsView() {
             {!csrf.busEnabled ? (
               <p class="error">The bus is disabled on this server (spring.cloud.bus.enabled=false).</p>
             ) : null}
+            {csrf.roles !== undefined && !csrf.roles.includes('operator') ? (
+              <p class="error" data-testid="viewer-note">
+                {csrf.user} is a viewer: refreshing needs the operator role (the server answers 403).
+              </p>
+            ) : null}
             <RefreshForm
               choice={choice}
               onChange={(patch) => setChoice({ ...choice, ...patch })}
