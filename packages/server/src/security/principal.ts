@@ -64,6 +64,11 @@ export class Principal {
   private readonly labels: PatternSet | undefined;
   /** The highest role held, -1 for none. */
   private readonly roleRank: number;
+  /**
+   * Decisions per target object ('' for allowed): the routes and the fast path hand over the same validated
+   * request object for a URL every time, so a repeated request pays a WeakMap lookup, not the pattern matching.
+   */
+  private readonly decided = new WeakMap<ReadTarget, string>();
 
   constructor(
     /** The user name (or the client's name, for a token): shown in the audit log, never a secret. */
@@ -89,6 +94,15 @@ export class Principal {
 
   /** Why this principal may not read `target`, or undefined when it may. Every name and profile is checked. */
   refusalToRead(target: ReadTarget): string | undefined {
+    let decision = this.decided.get(target);
+    if (decision === undefined) {
+      decision = this.decide(target) ?? '';
+      this.decided.set(target, decision);
+    }
+    return decision === '' ? undefined : decision;
+  }
+
+  private decide(target: ReadTarget): string | undefined {
     if (this.applications.patterns.length === 0)
       return `'${this.name}' may read no application (${this.settingPrefix}.applications is empty)`;
     for (const application of target.applications) {

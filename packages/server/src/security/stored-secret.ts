@@ -6,7 +6,7 @@
  * Plain values are kept as SHA-256 digests only and compared with timingSafeEqual: the response time tells neither
  * where a guess first differs nor how long the secret is.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 
 export type SecretEncoding = 'bcrypt' | 'noop' | 'sha256';
@@ -15,7 +15,7 @@ const PREFIX = /^\{([^}]*)\}/;
 const BCRYPT_HASH = /^\$2[aby]?\$\d{2}\$[./A-Za-z0-9]{53}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
 
-export const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+export const sha256 = (text: string): Buffer => hash('sha256', text, 'buffer');
 
 export class StoredSecret {
   private constructor(
