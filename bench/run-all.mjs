@@ -6,6 +6,7 @@ import { runBenches } from './lib/runner.mjs';
 const BENCHES = [
   './server-bench.mjs',
   './https-bench.mjs',
+  './access-bench.mjs',
   './repositories-bench.mjs',
   './spring-bench.mjs',
   './client-bench.mjs',

@@ -34,7 +34,7 @@ export async function throughput({ url, connections = 50, warmupSeconds = 3, sec
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * Throughput of `a` against `b` in alternating rounds after one warm-up each, so that load from elsewhere on
+ * Throughput of `a` against `b` (each sent with its `headers`) in alternating rounds after one warm-up each, so that load from elsewhere on
  * a shared machine hits both sides alike. With `balanced`, the side that goes first alternates as well
  * (a b, b a, a b, ...), so a drift within a pair of runs favours neither side.
  * - `ratio`: the median of the per-round ratios a/b (paired, so a burst of load that hits one round cancels);
@@ -50,14 +50,20 @@ export async function compareThroughput({
   warmupSeconds = 2,
   seconds = 4,
   balanced = false,
+  headers = { a: {}, b: {} },
 }) {
   const opts = { connections, timeout: 30 };
-  await autocannon({ ...opts, url: a, duration: warmupSeconds });
-  await autocannon({ ...opts, url: b, duration: warmupSeconds });
+  await autocannon({ ...opts, url: a, headers: headers.a, duration: warmupSeconds });
+  await autocannon({ ...opts, url: b, headers: headers.b, duration: warmupSeconds });
   const runs = { a: [], b: [] };
   for (let i = 0; i < rounds; i++) {
     for (const side of balanced && i % 2 === 1 ? ['b', 'a'] : ['a', 'b']) {
-      const r = await autocannon({ ...opts, url: side === 'a' ? a : b, duration: seconds });
+      const r = await autocannon({
+        ...opts,
+        url: side === 'a' ? a : b,
+        headers: headers[side],
+        duration: seconds,
+      });
       runs[side].push({
         rps: (r['2xx'] - r.mismatches) / seconds,
         p50: r.latency.p50,
@@ -103,10 +109,10 @@ export function medianInterval(xs) {
   return k === 0 ? null : [sorted[k - 1], sorted[n - k]];
 }
 
-/** Sends one GET; resolves with status, headers and body. */
-export function get(url, agent) {
+/** Sends one GET (with `headers`); resolves with status, headers and body. */
+export function get(url, agent, headers = {}) {
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent }, (res) => {
+    const req = request(url, { agent, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () =>
