@@ -59,11 +59,12 @@ export class Authenticator {
     // Concurrent requests with one new header share one bcrypt round.
     let pending = this.inFlight.get(key);
     if (!pending) {
-      pending = this.verify(header).then((principal) => {
-        this.inFlight.delete(key);
-        if (principal) this.verified.set(key, principal);
-        return principal;
-      });
+      pending = this.verify(header)
+        .then((principal) => {
+          if (principal) this.verified.set(key, principal);
+          return principal;
+        })
+        .finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, pending);
     }
     return pending;
