@@ -12,7 +12,8 @@ import { randomUUID } from 'node:crypto';
 import type { ConnectionOptions } from 'node:tls';
 import { type BusEvent, type KafkaSasl, type KafkaSecurity, type Logger, ConfbusError } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
-import { Admin, Consumer, type MessagesStream, Producer } from '@platformatic/kafka';
+import type * as KafkaClient from '@platformatic/kafka';
+import type { Consumer, MessagesStream, Producer } from '@platformatic/kafka';
 import { busErrors } from '../errors.js';
 import { redactSecret } from '../redact.js';
 import { brokerTlsOptions } from '../tls/broker-tls.js';
@@ -42,6 +43,16 @@ export interface KafkaTransportOptions {
 type BusConsumer = Consumer<Buffer, Buffer, Buffer, Buffer>;
 type BusStream = MessagesStream<Buffer, Buffer, Buffer, Buffer>;
 
+/**
+ * The Kafka client, loaded when a Kafka transport starts: loading it compiles its option schemas (Ajv), about
+ * half a second of CPU, which every process importing @confbus/bus paid at start-up whatever its binder.
+ */
+let kafkaClient: Promise<typeof KafkaClient> | undefined;
+function loadKafkaClient(): Promise<typeof KafkaClient> {
+  kafkaClient ??= import('@platformatic/kafka');
+  return kafkaClient;
+}
+
 export class KafkaTransport implements BusTransport {
   readonly #options: KafkaTransportOptions;
   /**
@@ -50,6 +61,8 @@ export class KafkaTransport implements BusTransport {
    * connection would wait for the broker to expire the stale member (the session timeout).
    */
   #groupId = anonymousGroupId();
+  /** The client library, set by start(). */
+  #kafka: typeof KafkaClient | undefined;
   readonly #positions = new PartitionPositions();
   #producer: Producer<Buffer, Buffer, Buffer, Buffer> | undefined;
   /** TLS and SASL options of every client, loaded by start(). */
@@ -80,11 +93,13 @@ export class KafkaTransport implements BusTransport {
 
   async start(listener: TransportListener): Promise<void> {
     this.#listener = listener;
+    const kafka = await loadKafkaClient();
+    this.#kafka = kafka;
     // A store that cannot be opened fails the start (retrying cannot help); an unreachable broker does not.
     const { tls, sasl } = this.#options.security ?? {};
     this.#security = { ...(tls ? { tls: await brokerTlsOptions(tls) } : {}), ...(sasl ? { sasl } : {}) };
     // acks=all as Spring's binder (required-acks: all); the client reconnects the producer by itself.
-    this.#producer = new Producer({ ...this.#clientOptions('producer'), acks: -1 });
+    this.#producer = new kafka.Producer({ ...this.#clientOptions('producer'), acks: -1 });
     try {
       await this.#subscribe();
     } catch (error) {
@@ -128,7 +143,7 @@ export class KafkaTransport implements BusTransport {
   async #subscribe(): Promise<void> {
     const o = this.#options;
     if (o.autoCreateTopics ?? true) await this.#ensureTopic();
-    const consumer: BusConsumer = new Consumer({
+    const consumer: BusConsumer = new this.#client.Consumer({
       ...this.#clientOptions('consumer'),
       groupId: this.#groupId,
       // One member per group: a short session only matters when this node dies, and then nobody waits for it.
@@ -201,7 +216,7 @@ export class KafkaTransport implements BusTransport {
 
   /** Spring's KafkaTopicProvisioner: create the destination with one partition unless it exists. */
   async #ensureTopic(): Promise<void> {
-    const admin = new Admin(this.#clientOptions('admin'));
+    const admin = new this.#client.Admin(this.#clientOptions('admin'));
     try {
       const existing = await admin.listTopics();
       if (!existing.includes(this.#options.destination)) {
@@ -219,6 +234,12 @@ export class KafkaTransport implements BusTransport {
     } finally {
       await admin.close().catch(() => undefined);
     }
+  }
+
+  /** The client library: loaded by start(), before any client is made. */
+  get #client(): typeof KafkaClient {
+    if (this.#kafka === undefined) throw new Error('the Kafka transport is not started');
+    return this.#kafka;
   }
 
   #clientOptions(role: string): {
