@@ -177,6 +177,7 @@ export {
   type DecryptEnvironmentOptions,
 } from './encryption/environment-decryption.js';
 export type { KeyStoreOptions } from './encryption/key-store.js';
+export type { StepRunner } from './step-runner.js';
 export { parseRsaPrivateKeyPem, type RsaKeyPair } from './encryption/rsa-keys.js';
 export {
   RsaSecretEncryptor,

@@ -30,8 +30,8 @@ function environment(source: Record<string, string | number | boolean>): Environ
 }
 
 describe('decrypting environments (CipherEnvironmentEncryptor)', () => {
-  it("hands the caller's time slicing a pause between two values", async () => {
-    let pauses = 0;
+  it("hands each step to the caller's time slicing: one per {cipher} value", async () => {
+    let steps = 0;
     const env = environment({
       a: `{cipher}${encryptor.encrypt('1')}`,
       b: `{cipher}${encryptor.encrypt('2')}`,
@@ -40,10 +40,31 @@ describe('decrypting environments (CipherEnvironmentEncryptor)', () => {
     const result = await decryptEnvironment(env, {
       prefixInvalidProperties: true,
       decryptValue,
-      pause: async () => void pauses++,
+      step: async (work) => {
+        steps++;
+        return work();
+      },
     });
-    assert.equal(pauses, 2, 'once before each {cipher} value');
+    assert.equal(steps, 4, 'listing the keys, looking through them, one per {cipher} value');
     assert.deepEqual(result.environment.propertySources[0]?.source, { plain: 'x', a: '1', b: '2' });
+  });
+
+  it('looks through a large source for {cipher} values in steps, and keeps a source without one', async () => {
+    let steps = 0;
+    const source: Record<string, string> = {};
+    for (let i = 0; i < 10_000; i++) source[`key${i}`] = `value ${i}`;
+    const env = environment(source);
+    const result = await decryptEnvironment(env, {
+      prefixInvalidProperties: true,
+      decryptValue,
+      step: async (work) => {
+        steps++;
+        return work();
+      },
+    });
+    // Listing the keys, then steps of at most 2,048 values: 10,000 values take five.
+    assert.ok(steps >= 6, `${steps} steps`);
+    assert.equal(result.environment, env);
   });
 
   it('decrypts {cipher} values, {key:...} prefixes included, moving them to the end of their source', async () => {

@@ -11,6 +11,7 @@ import type { Environment, PropertySource } from '../environment/environment.js'
 import { ConfbusError } from '../errors/confbus-error.js';
 import { originsWithout } from '../environment/property-origins.js';
 import { CIPHER_MARKER, isCipherValue } from './cipher-text.js';
+import type { StepRunner } from '../step-runner.js';
 
 export const INVALID_VALUE = '<n/a>';
 
@@ -27,53 +28,74 @@ export interface DecryptEnvironmentOptions {
   /** Decrypts one value given without its `{cipher}` marker; throws when it cannot. */
   readonly decryptValue: (cipherText: string, environment: Environment) => string;
   /**
-   * Called between two values: decrypting is CPU work (an RSA operation per value), so the caller's time slicing
-   * hands the event loop back (the server's turns are shared by all its sliced work). Default: a turn every 10 ms.
+   * Runs each step of the work: decrypting is CPU work (an RSA operation per value) and looking through a large
+   * environment for `{cipher}` values is long too, so the caller's time slicing decides when each step runs (the
+   * server's turns are shared by all its sliced work). Default: the event loop gets a turn every 10 ms.
    */
-  readonly pause?: () => Promise<void>;
+  readonly step?: StepRunner;
 }
 
 const SLICE_MS = 10;
 
-/** The default pause: the event loop gets a turn once this decryption has run SLICE_MS. */
-function ownSlices(): () => Promise<void> {
+/** The default steps: the event loop gets a turn once this decryption has run SLICE_MS. */
+function ownSlices(): StepRunner {
   let sliceStart = performance.now();
-  return async () => {
-    if (performance.now() - sliceStart <= SLICE_MS) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    sliceStart = performance.now();
+  return async (work) => {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+    return work();
   };
 }
+
+/**
+ * Values looked at per step when looking for `{cipher}` ones: walking every value of a large environment at once
+ * (50,000 keys) held the server's event loop for tens of milliseconds.
+ */
+const SCAN_STEP = 2048;
 
 /** The environment with its values decrypted (the same object when it holds no `{cipher}` value). */
 export async function decryptEnvironment(
   environment: Environment,
   options: DecryptEnvironmentOptions,
 ): Promise<{ environment: Environment; failures: CipherFailure[] }> {
-  const hasCipher = environment.propertySources.some((ps) => Object.values(ps.source).some(isCipherValue));
-  if (!hasCipher) return { environment, failures: [] };
   const failures: CipherFailure[] = [];
-  const pause = options.pause ?? ownSlices();
+  const step = options.step ?? ownSlices();
   const propertySources: PropertySource[] = [];
+  let anyCipher = false;
   for (const source of environment.propertySources) {
-    const decrypted: Record<string, (typeof source.source)[string]> = { ...source.source };
+    const keys = await step(() => Object.keys(source.source));
+    // Copied at the first `{cipher}` value: a source without one is served as it is.
+    let decrypted: Record<string, (typeof source.source)[string]> | undefined;
     const decryptedKeys: string[] = [];
     const changed = new Set<string>();
-    for (const [key, value] of Object.entries(source.source)) {
-      if (!isCipherValue(value)) continue;
-      await pause();
-      const cipherText = value.slice(CIPHER_MARKER.length);
-      changed.add(key);
-      delete decrypted[key];
-      try {
-        decrypted[key] = options.decryptValue(cipherText, environment);
-        decryptedKeys.push(key);
-      } catch (error) {
-        failures.push({ source: source.name, key, reason: reasonOf(error) });
-        if (options.prefixInvalidProperties) decrypted[`invalid.${key}`] = INVALID_VALUE;
-        else decrypted[key] = cipherText;
+    for (let start = 0; start < keys.length; start += SCAN_STEP) {
+      const ciphered = await step(() =>
+        keys.slice(start, start + SCAN_STEP).filter((key) => isCipherValue(source.source[key])),
+      );
+      for (const key of ciphered) {
+        await step(() => {
+          const cipherText = (source.source[key] as string).slice(CIPHER_MARKER.length);
+          decrypted ??= { ...source.source };
+          changed.add(key);
+          delete decrypted[key];
+          try {
+            decrypted[key] = options.decryptValue(cipherText, environment);
+            decryptedKeys.push(key);
+          } catch (error) {
+            failures.push({ source: source.name, key, reason: reasonOf(error) });
+            if (options.prefixInvalidProperties) decrypted[`invalid.${key}`] = INVALID_VALUE;
+            else decrypted[key] = cipherText;
+          }
+        });
       }
     }
+    if (decrypted === undefined) {
+      propertySources.push(source);
+      continue;
+    }
+    anyCipher = true;
     propertySources.push({
       ...source,
       source: decrypted,
@@ -81,6 +103,7 @@ export async function decryptEnvironment(
       ...(decryptedKeys.length > 0 ? { decryptedKeys } : {}),
     });
   }
+  if (!anyCipher) return { environment, failures };
   return { environment: { ...environment, propertySources }, failures };
 }
 

@@ -17,6 +17,7 @@ import type { ConfigDocument } from '../codecs/config-document.js';
 import { matchesProfiles } from '../codecs/profile-expression.js';
 import { ConfbusError } from '../errors/confbus-error.js';
 import { coreErrors } from '../errors.js';
+import { type StepRunner, runAtOnce } from '../step-runner.js';
 import { type CandidateFile, type FileDocument, candidateConfigFiles } from './config-file-order.js';
 
 const IMPORT_KEY = 'spring.config.import';
@@ -52,15 +53,19 @@ interface Contributor {
   readonly processed: Set<Phase>;
 }
 
-/** The documents of an environment, highest precedence first, imports included. */
+/**
+ * The documents of an environment, highest precedence first, imports included. `step` runs each walk of the tree
+ * (a file of 1,000 documents is 1,000 contributors): a server's time slicing (core's step-runner.ts).
+ */
 export async function loadWithImports(
   request: ImportTreeRequest,
   exists: (path: string) => boolean,
   load: DocumentLoader,
+  step: StepRunner = runAtOnce,
 ): Promise<FileDocument[]> {
-  const tree = new ImportTree(request, exists, load);
+  const tree = new ImportTree(request, exists, load, step);
   await tree.build();
-  return tree.ordered();
+  return step(() => tree.ordered());
 }
 
 class ImportTree {
@@ -74,6 +79,7 @@ class ImportTree {
     private readonly request: ImportTreeRequest,
     private readonly exists: (path: string) => boolean,
     private readonly load: DocumentLoader,
+    private readonly step: StepRunner,
   ) {
     this.candidates = candidateConfigFiles({
       applications: request.applications,
@@ -107,9 +113,13 @@ class ImportTree {
   /** Boot processes the first contributor (in precedence order) with imports left, until none is left. */
   private async processPhase(phase: Phase): Promise<void> {
     for (;;) {
-      const next = [...iterate(this.root)].find(
-        (c) =>
-          !c.processed.has(phase) && this.isActive(c, phase) && (c.path === null || importsOf(c).length > 0),
+      const next = await this.step(() =>
+        [...iterate(this.root)].find(
+          (c) =>
+            !c.processed.has(phase) &&
+            this.isActive(c, phase) &&
+            (c.path === null || importsOf(c).length > 0),
+        ),
       );
       if (!next) return;
       if (next.path !== null && ++this.steps > MAX_IMPORT_STEPS) {
@@ -183,10 +193,12 @@ class ImportTree {
         );
       }
       const documents = (await this.load(path)) ?? [];
-      for (const document of [...documents].reverse()) {
-        if (Object.keys(document.properties).length === 0) continue;
-        out.push(newContributor(path, document, profileSpecific));
-      }
+      await this.step(() => {
+        for (const document of [...documents].reverse()) {
+          if (Object.keys(document.properties).length === 0) continue;
+          out.push(newContributor(path, document, profileSpecific));
+        }
+      });
     }
     return out;
   }

@@ -40,7 +40,7 @@ export class EnvironmentDecryptor {
       prefixInvalidProperties: this.options.prefixInvalidProperties,
       decryptValue: (cipherText, env) => this.decryptValue(cipherText, env),
       // Taking turns with every other sliced work of the server (support/time-slice.ts).
-      pause: () => slice.pause(),
+      step: (work) => slice.run(work),
     });
     for (const failure of result.failures) {
       const once = `${failure.source}\u0000${failure.key}\u0000${failure.reason}`;

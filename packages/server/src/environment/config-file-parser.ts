@@ -58,6 +58,6 @@ export class ConfigFileParser {
       (seconds) => new ConfigParseError(path, `parsing took longer than ${seconds} s`),
     );
     if (!result.ok) throw errorFromData(result.error);
-    return fromPieces(result.pieces);
+    return fromPieces<ConfigDocument>(result.pieces);
   }
 }

@@ -1,93 +1,111 @@
 /**
- * Parsed documents crossing from a worker thread in pieces. Receiving a structured clone is one turn of the
- * event loop however large it is, and rebuilding one object of 25,000 keys took 20–70 ms of it (loaded 2-core
- * VM); so the worker serialises the documents in pieces of at most PIECE_PROPERTIES properties, cutting large
- * documents, and the main thread rebuilds them piece by piece, yielding between turns (time-slice.ts).
+ * Documents crossing between threads in pieces. Receiving a structured clone is one turn of the event loop
+ * however large it is (rebuilding one object of 25,000 keys took 20–70 ms of it, loaded 2-core VM), and so is
+ * sending one (cloning the property sources of a large environment for its rendering took 10–30 ms). So the
+ * sender serialises the documents in pieces of at most PIECE_PROPERTIES properties, cutting large documents, and
+ * the receiver rebuilds them piece by piece; both a step per piece (time-slice.ts), whichever thread they run on.
+ * Parsed files come back from a worker this way; an environment's property sources go to its rendering this way.
  */
 import { deserialize, serialize } from 'node:v8';
-import { type ConfigDocument, type FlatProperties } from '@confbus/core';
+import type { FlatProperties } from '@confbus/core';
 import { reviveJavaDoubles, setFlatProperty } from '@confbus/core/internal';
 import { TimeSlice } from '../support/time-slice.js';
 
-/** Properties (and origins) per piece: each piece is rebuilt in a few milliseconds. */
+/** Properties (and origins) per piece: each piece is serialised or rebuilt in a few milliseconds. */
 export const PIECE_PROPERTIES = 512;
 
+/** What crosses in pieces: a parsed document, or a property source as `{ name, properties }`. */
+export interface PiecewiseDocument {
+  properties: FlatProperties;
+  origins?: Readonly<Record<string, string>>;
+}
+
 /** Part of one document: its first fragment carries the document's other fields. */
-interface Fragment {
-  /** The document's position in the file's list. */
+interface Fragment<D extends PiecewiseDocument> {
+  /** The document's position in the list. */
   document: number;
-  head?: Omit<ConfigDocument, 'properties' | 'origins'>;
+  head?: Omit<D, 'properties' | 'origins'>;
   properties: FlatProperties;
   origins?: Record<string, string>;
 }
 
-/** In the worker: the documents as serialised pieces, in order. */
-export function toPieces(documents: readonly ConfigDocument[]): Uint8Array[] {
+/** The documents as serialised pieces, in order, built a step per piece. */
+export async function toPieces<D extends PiecewiseDocument>(documents: readonly D[]): Promise<Uint8Array[]> {
+  const slice = new TimeSlice();
   const pieces: Uint8Array[] = [];
-  let fragments: Fragment[] = [];
+  let fragments: Fragment<D>[] = [];
   let size = 0;
-  documents.forEach((document, position) => {
+  for (const [position, document] of documents.entries()) {
     const { properties, origins, ...head } = document;
-    const propertyRuns = runsOf(properties);
-    const originRuns = origins === undefined ? [] : runsOf(origins);
-    const count = Math.max(1, propertyRuns.length, originRuns.length);
+    // Listing the keys of a large document walks all of it: a step of its own.
+    const [propertyKeys, originKeys] = await slice.run(() => [
+      Object.keys(properties),
+      origins === undefined ? [] : Object.keys(origins),
+    ]);
+    const count = Math.max(1, runCount(propertyKeys), runCount(originKeys));
     for (let i = 0; i < count; i++) {
-      const fragment: Fragment = { document: position, properties: propertyRuns[i] ?? {} };
-      if (i === 0) fragment.head = head;
-      const originRun = originRuns[i];
-      if (originRun !== undefined) fragment.origins = originRun;
-      else if (i === 0 && origins !== undefined) fragment.origins = {};
-      fragments.push(fragment);
-      size += Math.max(1, Object.keys(fragment.properties).length);
-      if (size >= PIECE_PROPERTIES) {
-        pieces.push(serialize(fragments));
-        fragments = [];
-        size = 0;
-      }
+      await slice.run(() => {
+        const fragment: Fragment<D> = { document: position, properties: runOf(properties, propertyKeys, i) };
+        if (i === 0) fragment.head = head;
+        if (origins !== undefined && (i === 0 || i < runCount(originKeys)))
+          fragment.origins = runOf(origins, originKeys, i);
+        fragments.push(fragment);
+        size += Math.max(1, Math.min(PIECE_PROPERTIES, propertyKeys.length - i * PIECE_PROPERTIES));
+        if (size >= PIECE_PROPERTIES) {
+          pieces.push(serialize(fragments));
+          fragments = [];
+          size = 0;
+        }
+      });
     }
-  });
+  }
   if (fragments.length > 0) pieces.push(serialize(fragments));
   return pieces;
 }
 
-/** On the main thread: the documents again, rebuilt a piece per step. */
-export async function fromPieces(pieces: readonly Uint8Array[]): Promise<ConfigDocument[]> {
-  const documents: ConfigDocument[] = [];
+/** The documents again, rebuilt a piece per step. */
+export async function fromPieces<D extends PiecewiseDocument>(pieces: readonly Uint8Array[]): Promise<D[]> {
+  const documents: D[] = [];
   const slice = new TimeSlice();
   for (const piece of pieces) {
-    await slice.pause();
-    for (const fragment of deserialize(piece) as Fragment[]) {
-      // Java doubles lose their class crossing threads (bigints do not): made doubles again, a piece at a time.
-      reviveJavaDoubles(fragment.properties);
-      const document = documents[fragment.document];
-      if (fragment.head !== undefined) {
-        documents[fragment.document] = {
-          ...fragment.head,
-          properties: fragment.properties,
-          ...(fragment.origins === undefined ? {} : { origins: fragment.origins }),
-        };
-      } else if (document !== undefined) {
-        addAll(document.properties, fragment.properties);
-        if (fragment.origins !== undefined && document.origins !== undefined)
-          addAll(document.origins as Record<string, string>, fragment.origins);
+    await slice.run(() => {
+      for (const fragment of deserialize(piece) as Fragment<D>[]) {
+        // Java doubles lose their class crossing threads (bigints do not): made doubles again, a piece at a time.
+        reviveJavaDoubles(fragment.properties);
+        const document = documents[fragment.document];
+        if (fragment.head !== undefined) {
+          documents[fragment.document] = {
+            ...fragment.head,
+            properties: fragment.properties,
+            ...(fragment.origins === undefined ? {} : { origins: fragment.origins }),
+          } as D;
+        } else if (document !== undefined) {
+          addAll(document.properties, fragment.properties);
+          if (fragment.origins !== undefined && document.origins !== undefined)
+            addAll(document.origins as Record<string, string>, fragment.origins);
+        }
       }
-    }
+    });
   }
   return documents;
 }
 
-/** A record's entries in runs of PIECE_PROPERTIES, in their order. */
-function runsOf<V extends FlatProperties[string]>(record: Readonly<Record<string, V>>): Record<string, V>[] {
-  const keys = Object.keys(record);
-  if (keys.length <= PIECE_PROPERTIES) return keys.length === 0 ? [] : [record as Record<string, V>];
-  const runs: Record<string, V>[] = [];
-  for (let start = 0; start < keys.length; start += PIECE_PROPERTIES) {
-    const run: Record<string, V> = {};
-    for (const key of keys.slice(start, start + PIECE_PROPERTIES))
-      setFlatProperty(run, key, record[key] as V);
-    runs.push(run);
-  }
-  return runs;
+/** Runs of PIECE_PROPERTIES in a record of `keys.length` entries. */
+function runCount(keys: readonly string[]): number {
+  return Math.ceil(keys.length / PIECE_PROPERTIES);
+}
+
+/** The `index`th run of PIECE_PROPERTIES entries of a record (the record itself when it has no more). */
+function runOf<V extends FlatProperties[string]>(
+  record: Readonly<Record<string, V>>,
+  keys: readonly string[],
+  index: number,
+): Record<string, V> {
+  if (keys.length <= PIECE_PROPERTIES) return index === 0 ? (record as Record<string, V>) : {};
+  const run: Record<string, V> = {};
+  for (const key of keys.slice(index * PIECE_PROPERTIES, (index + 1) * PIECE_PROPERTIES))
+    setFlatProperty(run, key, record[key] as V);
+  return run;
 }
 
 function addAll(target: FlatProperties, source: FlatProperties): void {

@@ -17,52 +17,73 @@ export function environmentJson(environment: Environment, withOrigins = false): 
   return Buffer.from(writeJson(environmentForJson(environment, withOrigins)));
 }
 
-/** The same text, built a few thousand properties per step. */
+/**
+ * The same text, built a few thousand properties per step. Each step's text is encoded at once and the parts are
+ * copied into one buffer at the end: joining and encoding megabytes of text in one step held the loop too.
+ */
 export async function environmentJsonInSlices(
   environment: Environment,
   withOrigins = false,
 ): Promise<Buffer> {
   const slice = new TimeSlice();
-  const sources: string[] = [];
-  for (const source of environment.propertySources) {
-    const text = await sourceJson(source, withOrigins, slice);
-    sources.push(membersJson(propertySourceForJson(source, false, {}), { source: text }));
-  }
-  return Buffer.from(
-    membersJson(environmentForJson({ ...environment, propertySources: [] }, false) as object, {
-      propertySources: `[${sources.join(',')}]`,
-    }),
+  const [environmentStart, environmentEnd] = membersAround(
+    environmentForJson({ ...environment, propertySources: [] }, false) as object,
+    'propertySources',
   );
+  const parts: Buffer[] = [Buffer.from(`${environmentStart}[`)];
+  for (const [index, source] of environment.propertySources.entries()) {
+    const [sourceStart, sourceEnd] = membersAround(propertySourceForJson(source, false, {}), 'source');
+    parts.push(Buffer.from(`${index > 0 ? ',' : ''}${sourceStart}{`));
+    parts.push(...(await sourceMembers(source, withOrigins, slice)));
+    parts.push(Buffer.from(`}${sourceEnd}`));
+  }
+  parts.push(Buffer.from(`]${environmentEnd}`));
+  return slice.run(() => Buffer.concat(parts));
 }
 
-/** A source's properties as a JSON object, plain or with origins, built a step at a time. */
-async function sourceJson(source: PropertySource, withOrigins: boolean, slice: TimeSlice): Promise<string> {
-  const keys = Object.keys(source.source);
-  const members: string[] = [];
+/** A source's properties as JSON members (plain or with origins), encoded a step at a time. */
+async function sourceMembers(
+  source: PropertySource,
+  withOrigins: boolean,
+  slice: TimeSlice,
+): Promise<Buffer[]> {
+  // Listing the keys of a large source walks all of it: a step of its own.
+  const keys = await slice.run(() => Object.keys(source.source));
+  const parts: Buffer[] = [];
   for (let start = 0; start < keys.length; start += STEP_PROPERTIES) {
-    await slice.pause();
-    let part: FlatProperties = source.source;
-    if (keys.length > STEP_PROPERTIES) {
-      part = {};
-      for (const key of keys.slice(start, start + STEP_PROPERTIES))
-        setFlatProperty(part, key, source.source[key] as FlatProperties[string]);
-    }
-    const text = writeJson(propertySourceForJson(source, withOrigins, part).source);
-    if (text.length > 2) members.push(text.slice(1, -1));
+    const part = await slice.run(() => {
+      let properties: FlatProperties = source.source;
+      if (keys.length > STEP_PROPERTIES) {
+        properties = {};
+        for (const key of keys.slice(start, start + STEP_PROPERTIES))
+          setFlatProperty(properties, key, source.source[key] as FlatProperties[string]);
+      }
+      const text = writeJson(propertySourceForJson(source, withOrigins, properties).source);
+      return text.length > 2 ? Buffer.from(`${parts.length > 0 ? ',' : ''}${text.slice(1, -1)}`) : undefined;
+    });
+    if (part !== undefined) parts.push(part);
   }
-  return `{${members.join(',')}}`;
+  return parts;
 }
 
 /**
- * An object's members as writeJson writes them (undefined ones left out), with the texts in `written`
- * standing for the members of those names.
+ * An object's members as writeJson writes them (undefined ones left out), as the text before and after the
+ * value of the member `name` (which the caller writes in between).
  */
-function membersJson(object: object, written: Readonly<Record<string, string>>): string {
-  const members: string[] = [];
+function membersAround(object: object, name: string): [string, string] {
+  const before: string[] = [];
+  const after: string[] = [];
+  let seen = false;
   for (const [key, value] of Object.entries(object)) {
-    if (value === undefined && !Object.hasOwn(written, key)) continue;
-    const text = Object.hasOwn(written, key) ? written[key] : writeJson(value);
-    members.push(`${writeJson(key)}:${text}`);
+    if (key === name) {
+      seen = true;
+      continue;
+    }
+    if (value === undefined) continue;
+    (seen ? after : before).push(`${writeJson(key)}:${writeJson(value)}`);
   }
-  return `{${members.join(',')}}`;
+  return [
+    `{${before.map((member) => `${member},`).join('')}${writeJson(name)}:`,
+    `${after.map((member) => `,${member}`).join('')}}`,
+  ];
 }

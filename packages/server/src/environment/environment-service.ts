@@ -208,11 +208,12 @@ export class EnvironmentService {
     key: string,
   ): Promise<ResolvedEnvironment> {
     this.builds++;
-    const { documents, objectBytes } = await this.loadDocuments(request, commit, effectiveLabel);
-    // Each step below walks every property of a large environment: the event loop gets a turn between them.
+    // Each step walks a large environment's documents or properties: the event loop gets turns between them.
     const slice = new TimeSlice();
-    await slice.pause();
-    const propertySources = this.named(propertySourcesOf(documents, [...request.profiles], this.uri));
+    const { documents, objectBytes } = await this.loadDocuments(request, commit, effectiveLabel, slice);
+    const propertySources = await slice.run(() =>
+      this.named(propertySourcesOf(documents, [...request.profiles], this.uri)),
+    );
     if (propertySources.length === 0 && !this.options.acceptEmpty) {
       throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
     }
@@ -224,7 +225,6 @@ export class EnvironmentService {
       state: null,
       propertySources,
     };
-    await slice.pause();
     const served = (await this.options.transform?.(environment)) ?? environment;
     const { environments } = this;
     return new ResolvedEnvironment(served, {
@@ -243,6 +243,7 @@ export class EnvironmentService {
     request: EnvironmentRequest,
     commit: string,
     effectiveLabel: string,
+    slice: TimeSlice,
   ): Promise<{ documents: FileDocument[]; objectBytes: number }> {
     const { directories, present } = await this.searchDirectories(request, {
       commit,
@@ -282,6 +283,7 @@ export class EnvironmentService {
         objectBytes += file.weight;
         return file.documents;
       },
+      (work) => slice.run(work),
     );
     return { documents, objectBytes };
   }

@@ -1,17 +1,17 @@
 /**
  * Runs in the worker threads of EnvironmentWorkers: parses one configuration file, or renders one environment as
- * a file. Results cross back as data: documents in pieces (document-pieces.ts), confbus errors as data
+ * a file. Documents and property sources cross in pieces (document-pieces.ts), confbus errors as data
  * (worker-errors.ts).
  */
 import {
   type ConfigDocument,
   ConfbusError,
+  type FlatProperties,
   type PropertySource,
   coreErrors,
   parseConfigFile,
 } from '@confbus/core';
-import { reviveJavaDoubles } from '@confbus/core/internal';
-import { toPieces } from './document-pieces.js';
+import { fromPieces, toPieces } from './document-pieces.js';
 import { type RenderOptions, renderSources } from './environment-rendering.js';
 import { type WorkerError, errorAsData } from './worker-errors.js';
 
@@ -24,26 +24,34 @@ export interface ParseTask {
 
 export type ParseResult = { ok: true; pieces: Uint8Array[] } | { ok: false; error: WorkerError };
 
+/** A property source as it crosses to the worker: its name and properties (origins are not rendered). */
+export interface NamedProperties {
+  name: string;
+  properties: FlatProperties;
+}
+
 export interface RenderTask extends RenderOptions {
-  sources: readonly PropertySource[];
+  /** The environment's property sources in pieces (document-pieces.ts). */
+  sources: Uint8Array[];
 }
 
 export type RenderResult = { ok: true; text: string } | { ok: false; error: WorkerError };
 
-export function parse(task: ParseTask): ParseResult {
+export async function parse(task: ParseTask): Promise<ParseResult> {
   try {
     const documents = parseWithin(task.path, Buffer.from(task.bytes).toString('utf8'), task.maxDocuments);
-    return { ok: true, pieces: toPieces(documents) };
+    return { ok: true, pieces: await toPieces(documents) };
   } catch (error) {
     return { ok: false, error: errorAsData(error) };
   }
 }
 
-export function render(task: RenderTask): RenderResult {
+export async function render(task: RenderTask): Promise<RenderResult> {
   try {
-    // Java doubles arrive as plain objects (structured cloning drops their class): made doubles again first.
-    for (const source of task.sources) reviveJavaDoubles(source.source);
-    return { ok: true, text: renderSources(task.sources, task) };
+    const sources: PropertySource[] = (await fromPieces<NamedProperties>(task.sources)).map(
+      ({ name, properties }) => ({ name, source: properties }),
+    );
+    return { ok: true, text: renderSources(sources, task) };
   } catch (error) {
     return { ok: false, error: errorAsData(error) };
   }

@@ -24,7 +24,7 @@ export class EnvironmentWorkers {
     name: Name,
     input: Parameters<WorkerTasks[Name]>[0],
     timedOut: (seconds: number) => Error,
-  ): Promise<ReturnType<WorkerTasks[Name]>> {
+  ): Promise<Awaited<ReturnType<WorkerTasks[Name]>>> {
     this.pool ??= new Piscina({
       // The worker module beside this one: .js when built, .ts when tests run the sources through tsx.
       filename: fileURLToPath(
@@ -38,7 +38,7 @@ export class EnvironmentWorkers {
       return (await this.pool.run(input, {
         name,
         signal: AbortSignal.timeout(TASK_TIMEOUT_MS),
-      })) as ReturnType<WorkerTasks[Name]>;
+      })) as Awaited<ReturnType<WorkerTasks[Name]>>;
     } catch (error) {
       const name = (error as { name?: string }).name;
       if (name === 'AbortError' || name === 'TimeoutError') throw timedOut(TASK_TIMEOUT_MS / 1000);

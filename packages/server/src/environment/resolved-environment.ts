@@ -17,9 +17,11 @@ import {
   mergeForRendering,
   renderingPlaceholders,
 } from '@confbus/core';
+import { toPieces } from './document-pieces.js';
 import { wantsOrigins } from './environment-response.js';
 import { environmentJson, environmentJsonInSlices } from './environment-json.js';
 import { hasPlaceholders, renderSources } from './environment-rendering.js';
+import type { NamedProperties } from './environment-worker.js';
 import type { EnvironmentWorkers } from './environment-workers.js';
 import { CACHE_ENTRY_BYTES, mergedPropertiesBytes, textBytes } from './memory-estimates.js';
 import { errorFromData } from './worker-errors.js';
@@ -157,10 +159,13 @@ export class ResolvedEnvironment {
   }
 
   private async renderInWorker(workers: EnvironmentWorkers, task: RenderOptions): Promise<string> {
+    // Sent in pieces, serialised a step at a time; origins are not rendered: they need not cross.
+    const sources = await toPieces<NamedProperties>(
+      this.environment.propertySources.map(({ name, source }) => ({ name, properties: source })),
+    );
     const result = await workers.run(
       'render',
-      // Origins are not rendered: they need not cross to the worker thread.
-      { sources: this.environment.propertySources.map(({ name, source }) => ({ name, source })), ...task },
+      { sources, ...task },
       (seconds) =>
         new ConfbusError(
           coreErrors.CONFBUS_CONFIG_LIMIT,

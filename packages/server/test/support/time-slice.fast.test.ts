@@ -25,15 +25,16 @@ describe('TimeSlice', () => {
       const slice = new TimeSlice();
       let resumed = false;
       for (let step = 0; step < 12; step++) {
-        if (resumed) {
-          const ops = ranIn.get(turn) ?? new Set<number>();
-          ops.add(id);
-          ranIn.set(turn, ops);
-        }
-        busy(SLICE_MS / 2);
         const before = turn;
-        await slice.pause();
-        resumed ||= turn !== before;
+        await slice.run(() => {
+          resumed ||= turn !== before;
+          if (resumed) {
+            const ops = ranIn.get(turn) ?? new Set<number>();
+            ops.add(id);
+            ranIn.set(turn, ops);
+          }
+          busy(SLICE_MS / 2);
+        });
       }
     };
     await Promise.all([0, 1, 2, 3].map(operation));
@@ -50,22 +51,61 @@ describe('TimeSlice', () => {
     const operation = async (id: number) => {
       const slice = new TimeSlice();
       for (let step = 0; step < 4; step++) {
-        if (turn === 0) stepsInFirstTurn[id] = (stepsInFirstTurn[id] ?? 0) + 1;
-        busy(SLICE_MS / 2);
-        await slice.pause();
+        await slice.run(() => {
+          if (turn === 0) stepsInFirstTurn[id] = (stepsInFirstTurn[id] ?? 0) + 1;
+          busy(SLICE_MS / 2);
+        });
       }
     };
     await Promise.all([0, 1, 2, 3].map(operation));
-    // The first uses up the turn's slice; each other one stops at its first pause (two steps each with a budget
-    // per operation).
-    assert.deepEqual(stepsInFirstTurn.slice(1), [1, 1, 1]);
+    // The first two use up the turn's slice (the second only if the first left it some); the others wait for a
+    // later turn. With a budget per operation, each would have run two steps in it.
+    assert.equal(stepsInFirstTurn[0], 1);
+    assert.ok((stepsInFirstTurn[1] ?? 0) <= 1);
+    assert.deepEqual(stepsInFirstTurn.slice(2), [0, 0]);
+  });
+
+  it('checks the budget as a step starts: long steps of operations woken together run in turns', async () => {
+    await new Promise((resolve) => setImmediate(resolve)); // a turn of its own, whatever ran before
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    /** For each turn, the operations that ran a step in it. */
+    const ranIn = new Map<number, Set<number>>();
+    // Woken together, as four builds waiting for one shared upstream check are: each asks before its first step,
+    // which is long (a whole environment walked at once), so a turn that ran two would hold the loop twice.
+    let wake = () => {};
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    const operation = async (id: number) => {
+      await woken;
+      const slice = new TimeSlice();
+      for (let step = 0; step < 2; step++) {
+        await slice.run(() => {
+          const ops = ranIn.get(turn) ?? new Set<number>();
+          ops.add(id);
+          ranIn.set(turn, ops);
+          busy(SLICE_MS * 2);
+        });
+      }
+    };
+    const all = Promise.all([0, 1, 2, 3].map(operation));
+    wake();
+    await all;
+    counting = false;
+    for (const [at, ops] of ranIn)
+      assert.equal(ops.size, 1, `turn ${at} ran steps of ${[...ops].join(', ')}`);
   });
 
   it('does not yield before the slice is used up', async () => {
+    await new Promise((resolve) => setImmediate(resolve)); // a turn of its own, whatever ran before
     const slice = new TimeSlice();
     let turned = false;
     setImmediate(() => (turned = true));
-    await slice.pause();
-    assert.equal(turned, false);
+    await slice.run(() => undefined);
+    assert.equal(await slice.run(() => turned), false);
   });
 });
