@@ -1,7 +1,7 @@
 /**
  * What `/actuator/info` says about this build: the package version and the commit it was built from.
  * A packed package carries `dist/build-info.json` (written by scripts/prepack.mjs); a server run from a
- * clone of the repository asks git once at start-up, and only when the package really sits in that clone
+ * clone of the repository asks git once per process, and only when the package really sits in that clone
  * (installed under someone else's repository, that repository's commit would be a lie).
  */
 import { execFileSync } from 'node:child_process';
@@ -17,7 +17,15 @@ export interface BuildInfo {
 
 const PACKAGE_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Read once per process: every server a process wires (tests wire dozens) shares it. */
+let buildInfo: BuildInfo | undefined;
+
 export function readBuildInfo(): BuildInfo {
+  buildInfo ??= readFromDisk();
+  return buildInfo;
+}
+
+function readFromDisk(): BuildInfo {
   const manifest = JSON.parse(readFileSync(`${PACKAGE_DIR}package.json`, 'utf8')) as {
     name: string;
     version: string;
