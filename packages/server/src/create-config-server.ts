@@ -56,6 +56,7 @@ export async function createConfigServer({
   const { openMirror, basedir } = mirrorsFromSettings({
     repositories: config.repositories,
     native: config.native,
+    database: config.database,
     uri,
     cwd,
     // The embedded sample lives in the working directory (`npm start`); its mirror stays beside it.
@@ -81,6 +82,7 @@ export async function createConfigServer({
 async function defaultRepositoryUri(source: RepositorySource, logger: Logger, cwd: string): Promise<string> {
   if (source.kind === 'git') return source.uri;
   if (source.kind === 'native') return 'native';
+  if (source.kind === 'database') return source.profile;
   const sample = await ensureSampleRepository(resolve(cwd, '.confbus/sample-config-repo'));
   logger.info(
     { path: sample.path, created: sample.created },

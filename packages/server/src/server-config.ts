@@ -19,6 +19,10 @@ import { type ServerTlsSettings, readServerTlsSettings } from './http/tls/tls-se
 import { type MonitorSettings, readMonitorSettings } from './monitor/monitor-settings.js';
 import { type NativeSettings, readNativeSettings } from './native/native-settings.js';
 import { type RepositorySettings, readRepositorySettings } from './repositories/repository-settings.js';
+import {
+  type DatabaseBackendSettings,
+  readDatabaseBackendSettings,
+} from './repositories/backend-settings.js';
 import { type SecuritySettings, readSecuritySettings } from './security/security-settings.js';
 import { type AuditSettings, readAuditSettings } from './audit/audit-settings.js';
 import { type WatchSettings, readWatchSettings } from './watch/watch-settings.js';
@@ -39,6 +43,8 @@ export interface ServerConfig {
   readonly native: NativeSettings;
   /** The repositories served: the default one, repos.*, where their mirrors live. */
   readonly repositories: RepositorySettings;
+  /** spring.profiles.active=jdbc or redis: the database served instead of Git (undefined otherwise). */
+  readonly database: DatabaseBackendSettings | undefined;
   /** The watch stream (confbus.watch.*): live config without a bus. */
   readonly watch: WatchSettings;
   /** The non-default settings, secrets masked, for the start-up line. */
@@ -60,6 +66,7 @@ export function resolveServerConfig(settings: Settings): ServerConfig {
     bus: readServerBusSettings(settings),
     native: readNativeSettings(settings),
     repositories: readRepositorySettings(settings),
+    database: readDatabaseBackendSettings(settings),
     watch: readWatchSettings(settings),
     effective: effectiveSettings(settings),
   };

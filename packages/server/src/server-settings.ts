@@ -30,6 +30,8 @@ import {
 } from './http/http-settings.js';
 import { monitorSettingSpecs } from './monitor/monitor-settings.js';
 import { nativeSettingSpecs } from './native/native-settings.js';
+import { jdbcSettingSpecs } from './jdbc/jdbc-settings.js';
+import { redisSettingSpecs } from './redis/redis-settings.js';
 import { gitSettingSpecs, placeholderRepositorySettingSpecs } from './repositories/git-settings.js';
 import { securitySettingSpecs } from './security/security-settings.js';
 import { auditSettingSpecs } from './audit/audit-settings.js';
@@ -46,6 +48,8 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
   ...gitSettingSpecs,
   ...sourceSettingSpecs,
   ...nativeSettingSpecs,
+  ...jdbcSettingSpecs,
+  ...redisSettingSpecs,
   ...overrideSettingSpecs,
   ...placeholderRepositorySettingSpecs,
   ...emptyAndResourceSettingSpecs,

@@ -72,8 +72,8 @@ describe('Spring settings confbus does not implement', () => {
       /SPRING_CLOUD_CONFIG_SERVER_NATIVE_VERSION' .*\(ignored\)/,
     );
     assert.throws(
-      () => resolveServerSettings({ env: { SPRING_CLOUD_CONFIG_SERVER_JDBC_SQL: 'SELECT 1' } }),
-      /SPRING_CLOUD_CONFIG_SERVER_JDBC_SQL' \(from environment\) is a Spring setting .*refusing to start/,
+      () => resolveServerSettings({ env: { SPRING_CLOUD_CONFIG_SERVER_VAULT_HOST: 'vault.example' } }),
+      /SPRING_CLOUD_CONFIG_SERVER_VAULT_HOST' \(from environment\) is a Spring setting .*refusing to start/,
     );
   });
 

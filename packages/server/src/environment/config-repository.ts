@@ -4,8 +4,16 @@
  * guessed from a class: `refresh` (a repository that fetches from an upstream it can be told to re-read: POST
  * /monitor, the console's watch) and `history` (commits and labels to list: the console). A Git mirror has both
  * (git/git-repository.ts), the native folders neither; the fast tier's FakeConfigRepository can refresh.
+ * A database backend (JDBC, Redis) has no files: it declares `propertySources`, and the environment service
+ * takes Spring's property sources from it instead of reading files (environment/source-repository.ts).
  */
-import { ConfbusError, type ConsoleCommitSummary, type ConsoleLabel, coreErrors } from '@confbus/core';
+import {
+  ConfbusError,
+  type ConsoleCommitSummary,
+  type ConsoleLabel,
+  coreErrors,
+  type PropertySource,
+} from '@confbus/core';
 
 export interface ResolvedRevision {
   /** The label actually used (the default label, after its master/main fallback, when the request named none). */
@@ -43,6 +51,22 @@ export interface RepositoryFiles {
   displayNameOf?(path: string): string;
   /** Present when the repository fetches from an upstream. */
   readonly refresh?: RepositoryRefresh;
+  /**
+   * Present when the repository holds property sources rather than files (JDBC, Redis): the environment's
+   * sources at a revision, highest precedence first, as the backend names them. listFiles() is then empty.
+   */
+  readonly propertySources?: PropertySourceReader;
+}
+
+/** What a request asks a property-source backend for; `label` is the effective one (the default when none). */
+export interface PropertySourceQuery {
+  applications: readonly string[];
+  profiles: readonly string[];
+  label: string;
+}
+
+export interface PropertySourceReader {
+  read(query: PropertySourceQuery, commit: string): Promise<PropertySource[]>;
 }
 
 /** A repository the server serves: its files, its health and start, and what else it can do. */

@@ -14,7 +14,7 @@ import type { EnvironmentCaches, ParsedFile } from './environment-caches.js';
 import type { EnvironmentWorkers } from './environment-workers.js';
 import type { FoundEnvironment } from './environment-finder.js';
 import type { LruCache } from '../support/lru-cache.js';
-import { servedObjectBytes } from './memory-estimates.js';
+import { propertySourcesBytes, servedObjectBytes } from './memory-estimates.js';
 import { ParsedFiles } from './parsed-files.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
 import { TimeSlice } from '../support/time-slice.js';
@@ -210,10 +210,7 @@ export class EnvironmentService {
     this.builds++;
     // Each step walks a large environment's documents or properties: the event loop gets turns between them.
     const slice = new TimeSlice();
-    const { documents, objectBytes } = await this.loadDocuments(request, commit, effectiveLabel, slice);
-    const propertySources = await slice.run(() =>
-      this.named(propertySourcesOf(documents, [...request.profiles], this.uri)),
-    );
+    const { propertySources, objectBytes } = await this.loadSources(request, commit, effectiveLabel, slice);
     if (propertySources.length === 0 && !this.options.acceptEmpty) {
       throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
     }
@@ -233,6 +230,26 @@ export class EnvironmentService {
       grown: () => environments.reweigh(key),
       ...(this.options.workers ? { workers: this.options.workers } : {}),
     });
+  }
+
+  /** The property sources of a request at a commit: the backend's own (a database), else its files' in order. */
+  private async loadSources(
+    request: EnvironmentRequest,
+    commit: string,
+    effectiveLabel: string,
+    slice: TimeSlice,
+  ): Promise<{ propertySources: Environment['propertySources']; objectBytes: number }> {
+    const reader = this.options.repository.propertySources;
+    if (reader) {
+      const query = { applications: request.applications, profiles: request.profiles, label: effectiveLabel };
+      const propertySources = await reader.read(query, commit);
+      return { propertySources, objectBytes: propertySourcesBytes(propertySources) };
+    }
+    const { documents, objectBytes } = await this.loadDocuments(request, commit, effectiveLabel, slice);
+    const propertySources = await slice.run(() =>
+      this.named(propertySourcesOf(documents, [...request.profiles], this.uri)),
+    );
+    return { propertySources, objectBytes };
   }
 
   /**

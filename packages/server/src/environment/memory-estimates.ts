@@ -36,6 +36,18 @@ export function mergedPropertiesBytes(merged: FlatProperties): number {
   return Object.keys(merged).length * BYTES_PER_MERGED_PROPERTY;
 }
 
+/** Property sources read from a database (no file behind them): each property and its text, as a parsed file's. */
+export function propertySourcesBytes(sources: Environment['propertySources']): number {
+  let bytes = 0;
+  for (const source of sources) {
+    bytes += BYTES_PER_DOCUMENT + source.name.length * BYTES_PER_CHARACTER;
+    for (const [key, value] of Object.entries(source.source)) {
+      bytes += BYTES_PER_PROPERTY + (key.length + String(value).length) * BYTES_PER_CHARACTER;
+    }
+  }
+  return bytes;
+}
+
 /** A rendering kept as a string. */
 export function textBytes(text: string): number {
   return text.length * BYTES_PER_CHARACTER;

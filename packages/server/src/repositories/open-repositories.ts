@@ -18,6 +18,8 @@ import type { EnvironmentWorkers } from '../environment/environment-workers.js';
 import { EnvironmentService } from '../environment/environment-service.js';
 import { GitMirror, gitRepository, localGitUri } from '../git/index.js';
 import type { NativeSettings } from '../native/native-settings.js';
+import type { DatabaseBackendSettings } from './backend-settings.js';
+import { openDatabase } from './open-database.js';
 import type { RepositorySettings } from './repository-settings.js';
 import type { RepositoryDefinition } from './repository-settings.js';
 import { RepositoryRouter } from './repository-router.js';
@@ -42,6 +44,8 @@ export type OpenMirror = (definition: RepositoryDefinition, uri: string, name: s
 export interface MirrorSettings {
   repositories: RepositorySettings;
   native: NativeSettings;
+  /** spring.profiles.active=jdbc or redis: that database serves instead of Git. */
+  database?: DatabaseBackendSettings | undefined;
   /** The default repository's uri (the embedded sample's path when none is configured). */
   uri: string;
   cwd: string;
@@ -56,6 +60,7 @@ export interface MirrorSettings {
 export function mirrorsFromSettings({
   repositories,
   native,
+  database,
   uri,
   cwd,
   mirrorsHome,
@@ -71,6 +76,7 @@ export function mirrorsFromSettings({
     join(home, createHash('sha256').update(key).digest('hex').slice(0, 16));
   const configuredBasedir = repositories.basedir;
   const basedir = resolve(cwd, configuredBasedir ?? mirrorsDir(uri));
+  if (database) return { openMirror: () => openDatabase(database, logger), basedir };
   if (repositories.native) return { openMirror: () => openNative(native, cwd, ownFiles, logger), basedir };
 
   const directoryOf = (definition: RepositoryDefinition, expandedUri: string): string => {

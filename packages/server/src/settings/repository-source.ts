@@ -9,13 +9,28 @@ import { SAMPLE_REPOSITORY } from './source-settings.js';
 const GIT_URI = 'spring.cloud.config.server.git.uri';
 const PROFILES = 'spring.profiles.active';
 
-export type RepositorySource = { kind: 'git'; uri: string } | { kind: 'native' } | { kind: 'sample' };
+export type RepositorySource =
+  | { kind: 'git'; uri: string }
+  | { kind: 'native' }
+  | { kind: 'sample' }
+  | { kind: 'database'; profile: string };
+
+/** The profiles that serve from a database (repositories/backend-settings.ts reads their settings). */
+const DATABASE_PROFILES = ['jdbc', 'redis'];
 
 export function repositorySourceOf(settings: Settings): RepositorySource {
   const uri = settings.optionalString(GIT_URI);
   const native = settings.list(PROFILES).includes('native');
+  const database = settings.list(PROFILES).find((profile) => DATABASE_PROFILES.includes(profile));
   if (settings.boolean(SAMPLE_REPOSITORY)) {
-    const other = uri !== undefined ? GIT_URI : native ? `${PROFILES}=native` : undefined;
+    const other =
+      uri !== undefined
+        ? GIT_URI
+        : native
+          ? `${PROFILES}=native`
+          : database
+            ? `${PROFILES}=${database}`
+            : undefined;
     if (other !== undefined)
       throw new SettingsError(
         `${SAMPLE_REPOSITORY}=true serves the embedded sample repository, and ${other} names another source: ` +
@@ -25,6 +40,8 @@ export function repositorySourceOf(settings: Settings): RepositorySource {
       );
     return { kind: 'sample' };
   }
+  // As in Spring, a database profile replaces the Git repository (made only when no other backend is).
+  if (database !== undefined) return { kind: 'database', profile: database };
   if (uri !== undefined) return { kind: 'git', uri };
   if (native) return { kind: 'native' };
   throw new SettingsError(missingSourceMessage(settings), GIT_URI, 'default');

@@ -23,23 +23,15 @@ const warn = (key: string, reason: string, isPrefix = false): UnsupportedSetting
 });
 
 const BACKEND =
-  'confbus serves configuration from Git or the file system (native); a setting for another backend means a different deployment was meant.';
+  'confbus serves configuration from Git, the file system (native), JDBC or Redis; a setting for another backend means a different deployment was meant.';
 
 export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
   refuse(`${git}.clone-submodules`, 'files in submodules would be missing from what is served.'),
   warn(`${git}.order`, 'there is one backend; composite ordering does not apply.'),
   warn(`${git}.refresh-on-start`, 'the first request (or clone-on-start) fetches.'),
-  ...[
-    'vault',
-    'jdbc',
-    'svn',
-    'aws-s3',
-    'awsparamstore',
-    'awssecretsmanager',
-    'credhub',
-    'redis',
-    'mongodb',
-  ].map((backend) => refuse(`${server}.${backend}`, BACKEND, true)),
+  ...['vault', 'svn', 'aws-s3', 'awsparamstore', 'awssecretsmanager', 'credhub', 'mongodb'].map((backend) =>
+    refuse(`${server}.${backend}`, BACKEND, true),
+  ),
   warn(
     `${server}.default-label`,
     "Spring's Git and native backends do not read it either: the default label is git.default-label (or native.default-label).",

@@ -1,0 +1,97 @@
+/**
+ * The Redis backend's property sources, as Spring's RedisEnvironmentRepository.findOne makes them: one hash per
+ * `{application}-{profile}` (the last profile first), then the `{application}` hash; each named `redis:<key>` and
+ * present even when the hash is empty or missing. The label is not used (Spring's neither).
+ *
+ * Client: `@redis/client`, the core of node-redis (the `redis` package without its modules' commands), kept by
+ * Redis itself; ioredis is in maintenance and its authors point to node-redis. Loaded only with the redis profile.
+ */
+import type { FlatProperties, PropertySource } from '@confbus/core';
+import { setFlatProperty } from '@confbus/core/internal';
+import type { PropertySourceQuery } from '../environment/config-repository.js';
+import type { PropertySourceStore } from '../database/database-repository.js';
+import type { RedisConnectionSettings } from './redis-settings.js';
+
+/** The hashes of one findOne, highest precedence first. */
+export function redisKeysOf(query: Pick<PropertySourceQuery, 'applications' | 'profiles'>): string[] {
+  const application = query.applications.join(',');
+  const keys = [
+    application,
+    ...query.profiles
+      .join(',')
+      .split(',')
+      .map((profile) => `${application}-${profile}`),
+  ];
+  return keys.reverse();
+}
+
+/** The few commands the store uses, so the fast tier can stand in for Redis. */
+export interface RedisHashes {
+  hGetAll(key: string): Promise<Record<string, string>>;
+  ping(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export class RedisStore implements PropertySourceStore {
+  constructor(
+    private readonly redis: RedisHashes,
+    readonly description: string,
+  ) {}
+
+  async read(query: PropertySourceQuery): Promise<PropertySource[]> {
+    const keys = redisKeysOf(query);
+    const hashes = await Promise.all(keys.map((key) => this.redis.hGetAll(key)));
+    return keys.map((key, i) => {
+      const source: FlatProperties = {};
+      for (const [field, value] of Object.entries(hashes[i]!)) setFlatProperty(source, field, value);
+      return { name: `redis:${key}`, source };
+    });
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  close(): Promise<void> {
+    return this.redis.close();
+  }
+}
+
+/** A node-redis client for the connection settings; `description` names it without credentials. */
+export async function openRedis(
+  settings: RedisConnectionSettings,
+): Promise<{ hashes: RedisHashes; description: string }> {
+  const { createClient } = await import('@redis/client');
+  const url =
+    settings.url ??
+    `${settings.tls ? 'rediss' : 'redis'}://${settings.host}:${settings.port}/${settings.database}`;
+  const client = createClient({
+    url,
+    ...(settings.url === undefined && settings.username !== undefined ? { username: settings.username } : {}),
+    ...(settings.url === undefined && settings.password !== undefined ? { password: settings.password } : {}),
+    // A request fails at once while Redis is down rather than queueing behind the reconnection.
+    disableOfflineQueue: true,
+  });
+  // Reconnection errors are reported by the requests and health that meet them.
+  client.on('error', () => undefined);
+  const connected = client.connect().catch(() => undefined);
+  const parsed = new URL(url);
+  const description = `${parsed.protocol}//${parsed.hostname}:${parsed.port || 6379}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  return {
+    description,
+    hashes: {
+      hGetAll: async (key) => {
+        await connected;
+        return (await client.hGetAll(key)) as Record<string, string>;
+      },
+      ping: async () => {
+        await connected;
+        return client.ping();
+      },
+      close: async () => {
+        await connected;
+        if (client.isOpen) await client.close();
+      },
+    },
+  };
+}

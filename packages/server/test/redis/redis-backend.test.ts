@@ -1,0 +1,78 @@
+/**
+ * The Redis backend (spring.profiles.active=redis) on this machine's Redis, the test's applications under a
+ * name prefix of its own: Spring's RedisEnvironmentRepositoryIntegrationTests' hashes and answers, then
+ * freshness.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type TestRedis, createRedisPrefix } from '@confbus/testkit/databases';
+import { type TestServer, startGitTestServer } from '../git-server-harness.js';
+
+interface Body {
+  name: string;
+  profiles: string[];
+  label: string | null;
+  version: string | null;
+  propertySources: Array<{ name: string; source: Record<string, unknown> }>;
+}
+
+describe('Redis backend', () => {
+  let redis: TestRedis;
+  let server: TestServer;
+  let app: string;
+
+  before(async () => {
+    redis = await createRedisPrefix();
+    app = `${redis.prefix}foo`;
+    await redis.hset(`${app}-bar`, { name: 'foo', tag: 'myTag' });
+    await redis.hset(app, { name: 'base', only: 'app' });
+    server = await startGitTestServer({
+      'spring.profiles.active': 'redis',
+      'spring.data.redis.host': '127.0.0.1',
+      'spring.data.redis.port': '6379',
+    });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await redis?.drop();
+  });
+
+  const get = async (path: string): Promise<Body> => {
+    const response = await server.get(path);
+    assert.equal(response.status, 200, `${path}: ${response.body}`);
+    return response.json() as Body;
+  };
+
+  it('serves one hash per application-profile, then the application’s, named redis:<key>', async () => {
+    const body = await get(`/${app}/bar`);
+    assert.equal(body.name, app);
+    assert.deepEqual(body.profiles, ['bar']);
+    assert.deepEqual(body.propertySources, [
+      { name: `redis:${app}-bar`, source: { name: 'foo', tag: 'myTag' } },
+      { name: `redis:${app}`, source: { name: 'base', only: 'app' } },
+    ]);
+  });
+
+  it('lists a missing hash as an empty source, as Spring does', async () => {
+    const body = await get(`/${app}/dev,bar`);
+    assert.deepEqual(
+      body.propertySources.map((s) => [s.name, Object.keys(s.source).length]),
+      [
+        [`redis:${app}-bar`, 2],
+        [`redis:${app}-dev`, 0],
+        [`redis:${app}`, 2],
+      ],
+    );
+  });
+
+  it('serves a changed hash on the next request with a new version', async () => {
+    const first = await get(`/${app}/bar`);
+    await redis.hset(`${app}-bar`, { tag: 'changed' });
+    const second = await get(`/${app}/bar`);
+    assert.equal(second.propertySources[0]?.source.tag, 'changed');
+    assert.notEqual(second.version, first.version);
+    const yml = await server.get(`/${app}-bar.yml`);
+    assert.match(yml.body, /^tag: changed$/m);
+  });
+});
