@@ -34,18 +34,24 @@ export interface HealthSources {
    * repository is available). Undefined with accept-empty=true.
    */
   findsNothing?: () => Promise<boolean>;
+  /**
+   * With spring.cloud.config.server.health.repositories.*: Spring's indicator over those environments
+   * (repository-queries.ts), the `configServer` component; it decides the overall status with the repository.
+   */
+  configServer?: () => Promise<ComponentHealth>;
 }
 
 export const LIVENESS_PATH = '/actuator/health/liveness';
 export const READINESS_PATH = '/actuator/health/readiness';
 
 export function registerHealthRoutes(app: FastifyInstance, sources: HealthSources): void {
-  const view = (request: FastifyRequest, empty = false) =>
-    new HealthView(sources, sources.showDetails?.(request) ?? true, empty);
-  // The probes never run the accept-empty query: it is not part of Boot's liveness or readiness groups.
+  const view = (request: FastifyRequest, empty = false, configServer?: ComponentHealth) =>
+    new HealthView(sources, sources.showDetails?.(request) ?? true, empty, configServer);
+  // The probes never run the accept-empty query nor health.repositories: neither is in Boot's probe groups.
   const checkedView = async (request: FastifyRequest) => {
     const { findsNothing } = sources;
-    return view(request, findsNothing !== undefined && sources.git().available && (await findsNothing()));
+    const empty = findsNothing !== undefined && sources.git().available && (await findsNothing());
+    return view(request, empty, await sources.configServer?.());
   };
 
   // Any authenticated caller (and anyone, when confbus.security.health-open): clients check the server's health.
@@ -91,8 +97,10 @@ class HealthView {
     private readonly details: boolean,
     /** accept-empty=false and the health query found no property source. */
     private readonly findsNothing = false,
+    /** health.repositories.*' component, when configured. */
+    private readonly configServer?: ComponentHealth,
   ) {
-    this.settings = sources.settings ?? { enabled: true, downStatus: 'DOWN' };
+    this.settings = sources.settings ?? { enabled: true, downStatus: 'DOWN', queries: [] };
     this.gitHealth = sources.git();
     this.repositories = sources.repositories?.() ?? {};
     this.extra = sources.components?.() ?? {};
@@ -100,9 +108,17 @@ class HealthView {
 
   overall(): HealthBody {
     // health.enabled=false: Spring drops its repository indicator, so only the other (reporting) ones remain.
-    const status = this.settings.enabled ? aggregateStatus([this.git().status]) : 'UP';
+    const deciding = [this.git().status, ...(this.configServer ? [this.configServer.status] : [])];
+    const status = this.settings.enabled ? aggregateStatus(deciding) : 'UP';
     if (!this.details) return { status };
-    return { status, components: { git: this.git(), ...this.extra, ...this.probes() } };
+    return { status, components: this.all() };
+  }
+
+  private all(): Record<string, ComponentHealth> {
+    const configServer: Record<string, ComponentHealth> = this.configServer
+      ? { configServer: this.configServer }
+      : {};
+    return { git: this.git(), ...configServer, ...this.extra, ...this.probes() };
   }
 
   liveness(): HealthBody {
@@ -117,7 +133,7 @@ class HealthView {
   }
 
   component(name: string): HealthBody | undefined {
-    const all: Record<string, ComponentHealth> = { git: this.git(), ...this.extra, ...this.probes() };
+    const all = this.all();
     const found = Object.hasOwn(all, name) ? all[name] : undefined;
     if (!found) return undefined;
     return this.details ? found : { status: found.status };

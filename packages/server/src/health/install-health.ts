@@ -7,6 +7,7 @@ import type { ServerBus } from '../bus/server-bus.js';
 import type { MirrorHealth } from '../git/index.js';
 import type { RepositoryRouter } from '../repositories/repository-router.js';
 import { healthQueryFindsNothing } from './accept-empty-check.js';
+import { queryRepositories } from './repository-queries.js';
 import { registerHealthRoutes } from './health-controller.js';
 import type { HealthSettings } from './health-settings.js';
 import type { ComponentHealth } from './health-status.js';
@@ -24,13 +25,23 @@ export interface HealthInstall {
 }
 
 export function installHealth(app: FastifyInstance, install: HealthInstall): void {
-  const { repositories, bus } = install;
+  const { repositories, bus, settings } = install;
+  const { queries } = settings;
   registerHealthRoutes(app, {
-    settings: install.settings,
+    settings,
     showDetails: install.showDetails,
     git: install.git,
     repositories: () => repositories.health(),
     components: () => busHealth(bus),
+    ...(queries.length > 0
+      ? {
+          configServer: () =>
+            queryRepositories(repositories, queries, {
+              acceptEmpty: install.acceptEmpty,
+              downStatus: settings.downStatus,
+            }),
+        }
+      : {}),
     ...(install.acceptEmpty ? {} : { findsNothing: () => healthQueryFindsNothing(repositories) }),
   });
 }
