@@ -104,6 +104,7 @@ for (const database of databases) {
     let db: TestDatabase;
     let server: TestServer;
     let incomplete: TestServer;
+    let told: TestServer;
 
     before(async () => {
       db = await database.create();
@@ -121,6 +122,13 @@ for (const database of databases) {
         'encrypt.key': 'jdbc-test-key',
         ...sql,
       });
+      told = await startGitTestServer({
+        'spring.profiles.active': 'jdbc',
+        'spring.datasource.url': db.url,
+        'spring.datasource.username': database.username,
+        'spring.cloud.config.server.jdbc.refresh-rate': '-1',
+        ...sql,
+      });
       // Only sql customised: Spring's "config incomplete" mode (JdbcEnvironmentRepositoryTests.customSql).
       incomplete = await startGitTestServer({
         'spring.profiles.active': 'jdbc',
@@ -134,6 +142,7 @@ for (const database of databases) {
     after(async () => {
       await server?.stop();
       await incomplete?.stop();
+      await told?.stop();
       await db?.drop();
     });
 
@@ -233,5 +242,65 @@ for (const database of databases) {
       const third = await get(server, '/fresh/default');
       assert.equal(third.version, second.version, 'unchanged rows keep the version (and the cache)');
     });
+
+    it('with refresh-rate -1 serves the cached rows until POST /monitor names the application', async () => {
+      const insert = (value: string) =>
+        `INSERT INTO PROPERTIES(APPLICATION, PROFILE, LABEL, ${database.quote}KEY${database.quote}, ${database.quote}VALUE${database.quote}) VALUES ('told', 'default', 'master', 'k${value}', '${value}')`;
+      await db.execute(insert('1'));
+      const first = await get(told, '/told/default');
+      await db.execute(insert('2'));
+      assert.equal((await get(told, '/told/default')).version, first.version, 'no check: the cached answer');
+      const monitor = await fetch(`${told.base}/monitor`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'path=told',
+      });
+      assert.equal(monitor.status, 200, await monitor.text());
+      const after = await get(told, '/told/default');
+      assert.notEqual(after.version, first.version);
+      assert.deepEqual(after.propertySources[0]?.source, { k1: '1', k2: '2' });
+    });
   });
 }
+
+describe('JDBC backend: PostgreSQL LISTEN/NOTIFY', () => {
+  let db: TestDatabase;
+  let server: TestServer;
+
+  before(async () => {
+    db = await createPostgresDatabase();
+    await db.execute(
+      'CREATE TABLE PROPERTIES ("KEY" VARCHAR(2048), "VALUE" VARCHAR(4096), APPLICATION VARCHAR(128), PROFILE VARCHAR(128), LABEL VARCHAR(128))',
+      `CREATE FUNCTION confbus_notify() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('confbus', ''); RETURN NULL; END $$`,
+      'CREATE TRIGGER confbus_properties AFTER INSERT OR UPDATE OR DELETE ON properties FOR EACH STATEMENT EXECUTE FUNCTION confbus_notify()',
+      `INSERT INTO PROPERTIES VALUES ('k', 'one', 'n', 'default', 'master')`,
+    );
+    server = await startGitTestServer({
+      'spring.profiles.active': 'jdbc',
+      'spring.datasource.url': db.url,
+      'spring.datasource.username': 'postgres',
+      'spring.cloud.config.server.jdbc.refresh-rate': '-1',
+      'spring.cloud.config.server.jdbc.notify-channel': 'confbus',
+    });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await db?.drop();
+  });
+
+  it('checks when the table’s trigger notifies, with no request or refresh-rate asking', async () => {
+    const read = async () => (await server.get('/n/default')).json() as Body;
+    assert.deepEqual((await read()).propertySources[0]?.source, { k: 'one' });
+    await db.execute(`UPDATE PROPERTIES SET "VALUE" = 'two'`);
+    // The notification arrives asynchronously: poll the answer (refresh-rate -1, so only NOTIFY can change it).
+    const deadline = Date.now() + 10_000;
+    let value: unknown;
+    while (Date.now() < deadline) {
+      value = (await read()).propertySources[0]?.source.k;
+      if (value === 'two') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(value, 'two');
+  });
+});
