@@ -5,6 +5,7 @@ import { runBenches } from './lib/runner.mjs';
 
 const BENCHES = [
   './server-bench.mjs',
+  './jdbc-bench.mjs',
   './https-bench.mjs',
   './access-bench.mjs',
   './repositories-bench.mjs',
