@@ -49,6 +49,12 @@ export interface RepositoryFiles {
   blobIds?(commit: string): Promise<ReadonlyMap<string, string>>;
   /** Optional: the property-source name of a file (the native backend's `file:/abs/path`); default `<uri>/<path>`. */
   displayNameOf?(path: string): string;
+  /**
+   * Optional: the folder a searched directory is, when two directories can be one folder (the native backend's
+   * locations may overlap: `file:./{profile}` and `file:./dev`). Directories that are one folder are searched
+   * once, where the first of them stands, as Spring's LinkedHashSet of locations keeps them.
+   */
+  folderOf?(directory: string): string;
   /** Present when the repository fetches from an upstream. */
   readonly refresh?: RepositoryRefresh;
   /**

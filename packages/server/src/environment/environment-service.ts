@@ -187,11 +187,15 @@ export class EnvironmentService {
       tree = { directories: directoriesOf(files), present: new Set(files) };
       this.trees.set(files, tree);
     }
-    const directories = expandSearchDirectories(
+    const expanded = expandSearchDirectories(
       this.options.searchPaths,
       { applications: request.applications, profiles: request.profiles, label: revision.label },
       tree.directories,
     );
+    const { repository } = this.options;
+    const directories = repository.folderOf
+      ? onePerFolder(expanded, (directory) => repository.folderOf?.(directory) ?? directory)
+      : expanded;
     return { directories, present: tree.present };
   }
 
@@ -316,4 +320,15 @@ export class EnvironmentService {
       return { ...source, name: `${displayNameOf.call(this.options.repository, path)}${match?.[0] ?? ''}` };
     });
   }
+}
+
+/** The directories in order, each folder once, where it first stands (RepositoryFiles.folderOf). */
+function onePerFolder(directories: readonly string[], folderOf: (directory: string) => string): string[] {
+  const seen = new Set<string>();
+  return directories.filter((directory) => {
+    const folder = folderOf(directory);
+    if (seen.has(folder)) return false;
+    seen.add(folder);
+    return true;
+  });
 }

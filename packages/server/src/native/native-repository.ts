@@ -76,6 +76,18 @@ export class NativeRepository implements ConfigRepository {
     return paths;
   }
 
+  /**
+   * The folder on disk a tree directory is (`1` and `0/dev` are one for `file:./{profile}`, `file:./dev`): so
+   * the environment service searches it once, as Spring's set of locations holds it once.
+   */
+  folderOf(directory: string): string {
+    if (directory === '') return ''; // the tree's root, above every location: no folder of its own
+    const slash = directory.indexOf('/');
+    const index = slash < 0 ? directory : directory.slice(0, slash);
+    const location = this.locations[Number(index)];
+    return location ? join(location.base, slash < 0 ? '' : directory.slice(slash + 1)) : directory;
+  }
+
   /** `file:/abs/dir/foo.yml`, as Spring names native property sources. */
   displayNameOf(path: string): string {
     const slash = path.indexOf('/');

@@ -409,7 +409,6 @@ const nativeCases: BackendCase[] = [
     'NativeEnvironmentRepositoryTests.locationNoDuplicates',
     (cwd) => ({ [`${NATIVE}.search-locations`]: `file:${cwd}/test/{profile},file:${cwd}/test/dev` }),
     async (server) => assert.equal((await sources(server, '/foo/dev/master')).length, 1),
-    'the same folder reached twice is searched twice',
   ),
   native(
     'NativeEnvironmentRepositoryTests.testDefaultLabel',
