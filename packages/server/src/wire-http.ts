@@ -50,6 +50,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     bus: () => w.bus?.node,
   });
   const finder = new MultiLabelFinder(repositories, {
+    splitLabels: !config.repositories.native,
     continueOnFailure: environment.continueOnMultipleLabelFailure,
     caches: w.caches,
     workers: w.workers,

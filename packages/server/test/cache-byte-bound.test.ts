@@ -136,7 +136,12 @@ describe('cache byte bound', () => {
           revision: { label: found.label ?? '', commit: (found.label ?? '').padEnd(40, '0'), stale: false },
         }),
     };
-    const finder = new MultiLabelFinder(inner, { continueOnFailure: false, caches, logger: silentLogger });
+    const finder = new MultiLabelFinder(inner, {
+      splitLabels: true,
+      continueOnFailure: false,
+      caches,
+      logger: silentLogger,
+    });
     const combined: Array<WeakRef<ResolvedEnvironment>> = [];
     for (let i = 0; i < 20; i++) {
       const { resolved } = await finder.find(request('app', `a${i},b${i}`));

@@ -17,6 +17,11 @@ import { ResolvedEnvironment } from './resolved-environment.js';
 const OVERRIDES = 'overrides';
 
 export interface MultiLabelOptions {
+  /**
+   * False for the native backend: Spring's NativeEnvironmentRepository takes a label list whole, as label
+   * folders of one environment (native-repository.ts), not one environment per label.
+   */
+  splitLabels: boolean;
   continueOnFailure: boolean;
   /** The server's environment cache, where combined environments are kept too. */
   caches: EnvironmentCaches;
@@ -37,7 +42,7 @@ export class MultiLabelFinder implements EnvironmentFinder {
   }
 
   async find(request: EnvironmentRequest): Promise<FoundEnvironment> {
-    if (!request.label?.includes(',')) return this.inner.find(request);
+    if (!this.options.splitLabels || !request.label?.includes(',')) return this.inner.find(request);
     const labels = request.label.split(',').filter((label) => label.trim() !== '');
     if (labels.length < 2) return this.inner.find({ ...request, label: labels[0] ?? null });
     const found: FoundEnvironment[] = [];

@@ -7,6 +7,13 @@
 import { posix } from 'node:path';
 import { antMatch } from '@confbus/core/internal';
 
+/**
+ * A search path's token for one directory per label of the requested label list, the last label first (so the
+ * first label wins): the native backend's label folders, as Spring's NativeEnvironmentRepository.getLocations
+ * adds them for `ignore,applicationxyz`. `{label}` is always the label as requested, whole.
+ */
+export const EACH_LABEL = '{each-label}';
+
 export interface SearchContext {
   applications: readonly string[];
   profiles: readonly string[];
@@ -65,6 +72,14 @@ function expandPlaceholders(pattern: string, context: SearchContext): string[] {
   };
   substitute('{application}', context.applications);
   substitute('{profile}', context.profiles);
+  substitute(
+    EACH_LABEL,
+    context.label
+      .split(',')
+      .map((label) => label.trim())
+      .filter((label) => label !== '')
+      .reverse(),
+  );
   substitute('{label}', [context.label]);
   return results;
 }

@@ -4,8 +4,9 @@
  * as GitMirror, so formats, precedence, placeholders and the plain-text endpoint are the Git ones.
  *
  * The folders are presented as one tree: search location i is the directory `i/`, its placeholders
- * (`{application}`, `{profile}`, `{label}`) become search paths below it, and its label sub-folder `i/{label}`
- * comes after all locations, as in Spring's NativeEnvironmentRepository.getLocations. A "commit" is a
+ * (`{application}`, `{profile}`, `{label}`) become search paths below it, and its label sub-folders `i/<label>`
+ * (one per label of a label list, the last first) come after all locations, as in Spring's
+ * NativeEnvironmentRepository.getLocations: a label list is one environment here, not one per label as in Git. A "commit" is a
  * fingerprint of every file's path, size and modification time, taken on each request (concurrent requests
  * share one walk), so an edit is served on the next request and unchanged folders keep hitting the cache.
  * The server's own files (its settings file, its key store: ../settings/server-own-files.ts) are never listed
@@ -18,6 +19,7 @@ import { lstat, open, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ConfbusError, coreErrors } from '@confbus/core';
 import type { ConfigRepository, ResolvedRevision } from '../environment/config-repository.js';
+import { EACH_LABEL } from '../environment/search-directories.js';
 import type { MirrorHealth } from '../git/index.js';
 import { ServerOwnFiles } from '../settings/server-own-files.js';
 
@@ -70,7 +72,7 @@ export class NativeRepository implements ConfigRepository {
     );
     if (this.options.addLabelLocations) {
       this.locations.forEach((location, i) => {
-        if (!location.pattern) paths.push(`${i}/{label}`);
+        if (!location.pattern) paths.push(`${i}/${EACH_LABEL}`);
       });
     }
     return paths;

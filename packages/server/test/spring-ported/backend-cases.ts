@@ -403,7 +403,6 @@ const nativeCases: BackendCase[] = [
         'dev_bar',
       ]);
     },
-    'several labels repeat the plain locations and reverse label precedence',
   ),
   native(
     'NativeEnvironmentRepositoryTests.locationNoDuplicates',
