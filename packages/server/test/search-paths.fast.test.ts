@@ -1,7 +1,7 @@
 /** `search-paths`: extra directories with {application}/{profile}/{label} placeholders and Ant wildcards. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { directoriesOf, expandSearchDirectories } from '../src/environment/search-directories.js';
+import { EACH_LABEL, directoriesOf, expandSearchDirectories } from '../src/environment/search-directories.js';
 import { type TestServer, startTestServer } from './server-harness.js';
 
 /** The uri the fake repository reports (its property sources are named after it). */
@@ -17,6 +17,16 @@ describe('search-paths', () => {
     );
     assert.deepEqual(expandSearchDirectories(['../etc', './x', '/'], context, dirs), [''], 'no escapes');
     assert.deepEqual(expandSearchDirectories(['**'], context, dirs).length, dirs.size + 1);
+  });
+
+  it('expands {each-label} to a directory per label of a list, the last first; {label} stays whole', () => {
+    const dirs = directoriesOf(['v1/a.yml', 'v2/b.yml', 'v1,v2/c.yml']);
+    const context = { applications: ['foo'], profiles: ['dev'], label: 'v1, v2,' };
+    assert.deepEqual(expandSearchDirectories([EACH_LABEL], context, dirs), ['', 'v2', 'v1']);
+    assert.deepEqual(expandSearchDirectories(['{label}'], { ...context, label: 'v1,v2' }, dirs), [
+      '',
+      'v1,v2',
+    ]);
   });
 
   it("matches wildcards as Spring's AntPathMatcher, linearly: a hostile directory name costs no backtracking", () => {

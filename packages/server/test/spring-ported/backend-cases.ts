@@ -2,9 +2,8 @@
  * Spring Cloud Config's own tests of its Git repositories (JGitEnvironmentRepositoryIntegrationTests,
  * MultipleJGitEnvironmentRepository{,Integration}Tests, MultipleJGitEnvironmentLabelPlaceholderRepositoryTests)
  * and of its native backend (NativeEnvironmentRepositoryTests), ported to HTTP against confbus (main at 5.0.x).
- * Each case names the Spring test it comes from. A case with `todo` fails today for a reason whose fix lies in
- * packages/server/src/{git,repositories,native}/ (reworked elsewhere): todo-backends.test.ts runs those as
- * node:test todos, backends.test.ts the rest.
+ * Each case names the Spring test it comes from; backends.test.ts runs them. A case where confbus differs on
+ * purpose says so in its name and asserts confbus's behaviour (the reason is in docs/coming-from-spring.md).
  */
 import assert from 'node:assert/strict';
 import { basename, dirname, relative } from 'node:path';
@@ -22,8 +21,6 @@ import {
 export interface BackendCase {
   /** The Spring test (Class.method). */
   readonly spring: string;
-  /** Why it fails today, for the todo file; absent: it passes. */
-  readonly todo?: string;
   readonly run: () => Promise<void>;
 }
 
@@ -69,11 +66,9 @@ function multiRepo(
   spring: string,
   repos: (test1Uri: string) => Record<string, string>,
   path: string,
-  todo?: string,
 ): BackendCase {
   return {
     spring,
-    ...(todo ? { todo } : {}),
     async run() {
       const [main, test1] = await Promise.all([remoteWith(CONFIG_REPO), remoteWith(TEST1_REPO, 'test1')]);
       try {
@@ -101,10 +96,9 @@ function multiRepo(
  * A `{label}` in the uri (`{label}-labeltest-config-repo`, Spring's master-labeltest-config-repo): each path is
  * served from the master one, its application.yml alone.
  */
-function labelPlaceholder(spring: string, paths: readonly string[], todo?: string): BackendCase {
+function labelPlaceholder(spring: string, paths: readonly string[]): BackendCase {
   return {
     spring,
-    ...(todo ? { todo } : {}),
     async run() {
       const files = { 'application.yml': 'info:\n  foo: bar\n' };
       const labelled = await remoteWith(files, 'master-labeltest-config-repo');
@@ -318,11 +312,9 @@ function native(
   spring: string,
   settings: (cwd: string) => Record<string, string>,
   check: (server: ServerIn) => Promise<void>,
-  todo?: string,
 ): BackendCase {
   return {
     spring,
-    ...(todo ? { todo } : {}),
     run: () =>
       withServer(
         prefixed('test/', NATIVE_FOLDER),
