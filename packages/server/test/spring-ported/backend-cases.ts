@@ -428,6 +428,52 @@ const nativeCases: BackendCase[] = [
       }
     },
   },
+  {
+    spring:
+      'NativeEnvironmentRepositoryTests.locationPlaceholdersApplication, locationPlaceholdersMultipleApplication',
+    run: () =>
+      withServer(
+        {
+          'test/foo/foo.properties': 'foo=foo-folder\n',
+          'test/bar/bar.properties': 'bar=bar-folder\n',
+          'test/baz/baz.properties': 'baz=not-asked-for\n',
+        },
+        (cwd) => ({
+          'spring.profiles.active': 'native',
+          [`${NATIVE}.search-locations`]: `file:${cwd}/test/{application}`,
+        }),
+        async (server) => {
+          const base = server.work.path;
+          const names = async (path: string) => (await sources(server, path)).map((s) => s.name).sort();
+          assert.deepEqual(await names('/foo/dev/master'), [`file:${base}/test/foo/foo.properties`]);
+          // One location per application of the list.
+          assert.deepEqual(await names('/foo,bar/dev/master'), [
+            `file:${base}/test/bar/bar.properties`,
+            `file:${base}/test/foo/foo.properties`,
+          ]);
+        },
+      ),
+  },
+  {
+    // Spring answers 500 (FailedToConstructEnvironmentException, SnakeYAML's "found duplicate key"); confbus
+    // answers its error for a file that does not parse, naming the file and the line.
+    spring: 'NativeEnvironmentRepositoryTests.duplicateYamlKeys',
+    run: () =>
+      withServer(
+        { 'test/bad-syntax/application.yml': 'key: value\nkey: value\n' },
+        (cwd) => ({
+          'spring.profiles.active': 'native',
+          [`${NATIVE}.search-locations`]: `file:${cwd}/test/bad-syntax`,
+        }),
+        async (server) => {
+          const response = await fetch(`${server.base}/foo/master/default`);
+          const body = await response.text();
+          assert.ok(response.status >= 400, `${response.status} ${body}`);
+          assert.match(body, /application\.yml/);
+          assert.match(body, /line 2/i);
+        },
+      ),
+  },
   native('NativeEnvironmentRepositoryTests.testImportPrefixedWithFile', at, async (server) => {
     assert.equal((await sources(server, '/import/default/master')).length, 3);
   }),
