@@ -100,6 +100,8 @@ export {
   type BusIdParts,
 } from './bus-events/service-matcher.js';
 export {
+  MAX_PRESENCE_CONTRACT_CHARS,
+  PRESENCE_DESTINATION,
   PRESENCE_EVENT_TYPE,
   PRESENCE_REQUEST_EVENT_TYPE,
   createPresenceAnnouncement,

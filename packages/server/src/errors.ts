@@ -230,6 +230,21 @@ export const serverErrors = defineErrors({
     description:
       'POST /monitor: git was re-read but the bus is off (spring.cloud.bus.enabled=false), so no refresh was published',
   },
+  CONFBUS_CONTRACT_HELD: {
+    status: 422,
+    description:
+      'POST /monitor: the pushed commit breaks a contract of some applications; they are held back at their last valid commit and no refresh was published for them (the body lists `held` with each violation; the others are in `refreshed`)',
+  },
+  CONFBUS_GATE_BAD_REQUEST: {
+    status: 400,
+    description:
+      'POST /contracts/published or a release of a hold: the JSON body is missing a field or has one of the wrong type (the message names it), or a published schema is over 256 KiB',
+  },
+  CONFBUS_HOLD_NOT_FOUND: {
+    status: 404,
+    description:
+      'POST /actuator/contract-gate/release: the application is not held back at that commit (the hold was released, or a newer commit was pushed)',
+  },
   CONFBUS_BUS_PUBLISH_FAILED: {
     status: 503,
     description:

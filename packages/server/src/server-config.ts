@@ -13,6 +13,7 @@ import {
   readServerEncryptionSettings,
 } from './encryption/encryption-settings.js';
 import { type EnvironmentSettings, readEnvironmentSettings } from './environment/environment-settings.js';
+import { type GateSettings, readGateSettings } from './gate/gate-settings.js';
 import { type HealthSettings, readHealthSettings } from './health/health-settings.js';
 import { type HttpSettings, readHttpSettings } from './http/http-settings.js';
 import { type ServerTlsSettings, readServerTlsSettings } from './http/tls/tls-settings.js';
@@ -38,6 +39,8 @@ export interface ServerConfig {
   readonly environment: EnvironmentSettings;
   readonly encryption: ServerEncryptionSettings;
   readonly monitor: MonitorSettings;
+  /** The contract gate (confbus.contracts.gate.*). */
+  readonly gate: GateSettings;
   readonly console: ConsoleSettings;
   readonly bus: ServerBusSettings;
   readonly native: NativeSettings;
@@ -62,6 +65,7 @@ export function resolveServerConfig(settings: Settings): ServerConfig {
     environment: readEnvironmentSettings(settings),
     encryption: readServerEncryptionSettings(settings),
     monitor: readMonitorSettings(settings),
+    gate: readGateSettings(settings),
     console: readConsoleSettings(settings),
     bus: readServerBusSettings(settings),
     native: readNativeSettings(settings),

@@ -12,6 +12,7 @@ import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import { displayUri } from './git/uri.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import type { ServerConfig } from './server-config.js';
+import type { GateFeature } from './gate/install-gate.js';
 import type { WatchFeature } from './watch/index.js';
 import { REQUEST_GRACE_MS, SHUTDOWN_BUDGET_MS, settlesBefore } from './shutdown-deadline.js';
 
@@ -26,6 +27,7 @@ export interface ServerParts {
   tracker: RefreshTracker;
   console: OperatorConsole | undefined;
   watch?: WatchFeature | undefined;
+  gate?: GateFeature | undefined;
   workers: EnvironmentWorkers;
   build: { version: string };
 }
@@ -56,6 +58,7 @@ async function start(w: ServerParts, app: FastifyInstance): Promise<string> {
   const address = await app.listen({ port: config.http.port, host: config.http.address });
   await w.bus?.join(address, (node) => listenToBus(w, node));
   if (w.bus?.node) w.console?.busStarted(w.bus.node);
+  if (w.bus?.node) w.gate?.busStarted(w.bus.node);
   // The start-up summary: what runs and with which settings (non-default ones, secrets masked).
   logger.info(
     {
@@ -84,6 +87,8 @@ function listenToBus(w: ServerParts, node: BusNode): void {
     tracker.acked(ack);
     operatorConsole?.acked(ack);
   });
+  const { gate } = w;
+  if (gate) node.on('other', (event) => gate.busEvent(event));
   if (operatorConsole) {
     node.on('other', (event) => operatorConsole.busEvent(event));
     const connected = () => operatorConsole.busConnected();

@@ -20,6 +20,7 @@ import {
   emptyAndResourceSettingSpecs,
   overrideSettingSpecs,
 } from './environment/environment-settings.js';
+import { gateSettingSpecs } from './gate/gate-settings.js';
 import { healthSettingSpecs } from './health/health-settings.js';
 import { serverTlsSettingSpecs } from './http/tls/tls-settings.js';
 import {
@@ -63,6 +64,7 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
   ...serverEncryptionSettingSpecs,
   ...busSettingSpecs,
   ...monitorSettingSpecs,
+  ...gateSettingSpecs,
   ...consoleSettingSpecs,
   ...watchSettingSpecs,
 ];

@@ -13,6 +13,7 @@ import { registerEnvironmentRoutes } from './serving/environment-controller.js';
 import type { EnvironmentFinder } from './environment/environment-finder.js';
 import { MultiLabelFinder } from './environment/multi-label-finder.js';
 import { plainTextDecryptor } from './serving/plain-text-decryption.js';
+import { type GateFeature, installGate } from './gate/install-gate.js';
 import { defaultRepositoryHealth, installHealth } from './health/install-health.js';
 import { installAccessLog } from './http/access-log.js';
 import { installErrorHandling } from './http/error-handler.js';
@@ -35,6 +36,8 @@ export interface HttpSide {
   /** The audit trail; undefined when confbus.audit.enabled=false. */
   audit: AuditTrail | undefined;
   security: ServerSecurity;
+  /** The contract gate, unless off (confbus.contracts.gate.enabled=false, or no default Git repository). */
+  gate: GateFeature | undefined;
 }
 
 /** Fastify with every feature's routes, behind the repeat-request fast path. */
@@ -80,6 +83,13 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
   const showDetails = security.showDetails;
   registerMetricsRoutes(app, metrics);
   if (accessLog) installAccessLog(app, logger);
+  // Before everything that serves or announces: the gate decides which commit the default repository serves.
+  const gate = installGate(app, {
+    settings: config.gate,
+    repository: repositories.defaultRepository,
+    registry: metrics.registry,
+    logger,
+  });
   const operatorConsole = await installConsole(app, {
     settings: config.console,
     repositories,
@@ -101,6 +111,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     publisher: w.bus && announcedTo(w.bus, operatorConsole),
     watchEnabled: config.watch.enabled,
     tracker: w.tracker,
+    gate: gate?.gate,
     maxAcksPerEvent: config.bus.refreshEvents.maxAcksPerEvent,
     logger,
     clock: w.clock,
@@ -112,6 +123,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     repositories,
     bus: w.bus,
     acceptEmpty: environment.acceptEmpty,
+    ...(gate ? { contracts: () => gate.health() } : {}),
   });
   registerActuatorRoutes(app, w.build);
   // Spring's endpoints, under the prefix: /encrypt, /decrypt, /key, then the environments, files and resources.
@@ -148,7 +160,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     console: operatorConsole,
     logger,
   });
-  return { app, fastPath, console: operatorConsole, watch, audit, security };
+  return { app, fastPath, console: operatorConsole, watch, audit, security, gate };
 }
 
 /** Refreshes published on the bus, each also shown on the console's live view. */

@@ -26,6 +26,11 @@ export interface PresenceInfo {
   startedAt: number;
   /** True in the last announcement of a node that is shutting down. */
   leaving: boolean;
+  /**
+   * The contract the node's bound schemas make (a JSON Schema object, `@confbus/contracts/published`): the
+   * config servers' contract gate enforces it on every push. Absent when it binds nothing with a schema.
+   */
+  contract?: Readonly<Record<string, unknown>>;
 }
 
 export interface PresenceAnnouncement extends PresenceInfo {
@@ -38,6 +43,8 @@ export interface PresenceAnnouncement extends PresenceInfo {
 // Bounds on what an announcement may carry, so a misbehaving node cannot grow the server's fleet table.
 const MAX_TEXT = 200;
 const MAX_PROFILES = 32;
+/** Largest contract an announcement may carry, in characters of its JSON text. */
+export const MAX_PRESENCE_CONTRACT_CHARS = 256 * 1024;
 
 export function createPresenceAnnouncement(
   origin: string,
@@ -57,6 +64,7 @@ export function createPresenceAnnouncement(
       configVersion: info.configVersion,
       startedAt: info.startedAt,
       leaving: info.leaving,
+      ...(info.contract === undefined ? {} : { contract: info.contract }),
     },
   };
 }
@@ -99,7 +107,16 @@ export function readPresenceAnnouncement(e: BusEvent): PresenceAnnouncement | un
     configVersion: boundedText(extra.configVersion) ?? null,
     startedAt,
     leaving: extra.leaving === true,
+    ...contractOf(extra.contract),
   };
+}
+
+/** A contract within bounds (a JSON object, at most MAX_PRESENCE_CONTRACT_CHARS as JSON), else none. */
+function contractOf(value: unknown): { contract?: Record<string, unknown> } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return JSON.stringify(value).length <= MAX_PRESENCE_CONTRACT_CHARS
+    ? { contract: value as Record<string, unknown> }
+    : {};
 }
 
 function boundedText(value: unknown): string | undefined {

@@ -22,6 +22,11 @@ export interface ResolvedRevision {
   commit: string;
   /** True when upstream could not be reached and the last fetched state is served. */
   stale: boolean;
+  /**
+   * Set when a served-commit policy (served-commit.ts: the contract gate) serves `commit` instead of the label's
+   * head: the head held back, named by the `X-Confbus-Held-Head` header.
+   */
+  heldHead?: string;
 }
 
 /**
@@ -47,6 +52,8 @@ export interface RepositoryFiles {
   readFile(commit: string, path: string, maxBytes?: number): Promise<Buffer | undefined>;
   /** Optional: path → content id, so a file unchanged since an earlier commit is not parsed again. */
   blobIds?(commit: string): Promise<ReadonlyMap<string, string>>;
+  /** Optional: a commit's first parent (undefined for a root commit); the contract gate walks back along it. */
+  firstParent?(commit: string): Promise<string | undefined>;
   /** Optional: the property-source name of a file (the native backend's `file:/abs/path`); default `<uri>/<path>`. */
   displayNameOf?(path: string): string;
   /**

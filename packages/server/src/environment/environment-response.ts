@@ -8,11 +8,13 @@ export const V2_MEDIA_TYPE = 'application/vnd.spring-cloud.config-server.v2+json
 
 /** Not part of Spring's protocol: lets operators and our client see what was served without parsing the body. */
 export function revisionHeaders(
-  revision: Pick<ResolvedRevision, 'commit' | 'stale'>,
+  revision: Pick<ResolvedRevision, 'commit' | 'stale' | 'heldHead'>,
 ): Record<string, string> {
-  return revision.stale
-    ? { 'x-config-version': revision.commit, 'x-config-stale': 'true' }
-    : { 'x-config-version': revision.commit };
+  const headers: Record<string, string> = { 'x-config-version': revision.commit };
+  if (revision.stale) headers['x-config-stale'] = 'true';
+  // The contract gate serves the last commit that passed: this names the head it holds back.
+  if (revision.heldHead !== undefined) headers['x-confbus-held-head'] = revision.heldHead;
+  return headers;
 }
 
 /** Whether the client asked for Spring's v2 media type, whose values carry their origin. */
@@ -23,7 +25,7 @@ export function wantsOrigins(accept: string | undefined): boolean {
 /** Spring's v2 media type when the client asks for it (Spring's own clients do), else plain JSON; and the revision. */
 export function environmentHeaders(
   accept: string | undefined,
-  revision: Pick<ResolvedRevision, 'commit' | 'stale'>,
+  revision: Pick<ResolvedRevision, 'commit' | 'stale' | 'heldHead'>,
 ): Record<string, string> {
   const type = wantsOrigins(accept) ? V2_MEDIA_TYPE : 'application/json';
   return { 'content-type': type, ...revisionHeaders(revision) };

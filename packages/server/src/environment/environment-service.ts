@@ -17,6 +17,7 @@ import type { LruCache } from '../support/lru-cache.js';
 import { propertySourcesBytes, servedObjectBytes } from './memory-estimates.js';
 import { ParsedFiles } from './parsed-files.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
+import type { ServedCommitPolicy } from './served-commit.js';
 import { TimeSlice } from '../support/time-slice.js';
 import { directoriesOf, expandSearchDirectories } from './search-directories.js';
 
@@ -101,6 +102,8 @@ export class EnvironmentService {
 
   /** The repository's files, parsed through the shared cache (also read by /monitor's parse check). */
   readonly files: ParsedFiles;
+  /** Which commit each request is served (served-commit.ts); none: the label's head. */
+  private servedCommit: ServedCommitPolicy | undefined;
 
   constructor(private readonly options: EnvironmentServiceOptions) {
     this.files = new ParsedFiles(options);
@@ -117,7 +120,16 @@ export class EnvironmentService {
       request.lastFetched && repository.refresh
         ? await repository.refresh.resolveFetched(request.label)
         : await repository.resolve(request.label, request.atLeast);
-    return this.findAt(request, revision);
+    const policy = this.servedCommit;
+    return this.findAtRevision(request, policy ? await policy.decide(request, revision) : revision);
+  }
+
+  /**
+   * Sets the policy deciding which commit a request is served (the contract gate), set once at wiring: the
+   * policy itself builds environments through findAtRevision, so it cannot be a constructor option.
+   */
+  serveCommitsBy(policy: ServedCommitPolicy): void {
+    this.servedCommit = policy;
   }
 
   /** Files parsed (not found in the parsed-file cache). */
@@ -132,7 +144,9 @@ export class EnvironmentService {
 
   /** find()'s answer when it is a cache hit at a revision known at once (ConfigRepository.resolveNow). */
   findNow(request: EnvironmentRequest): FoundEnvironment | undefined {
-    const revision = this.options.repository.resolveNow?.(request.label, request.atLeast);
+    const head = this.options.repository.resolveNow?.(request.label, request.atLeast);
+    if (head === undefined) return undefined;
+    const revision = this.servedCommit ? this.servedCommit.decideNow(request, head) : head;
     if (revision === undefined) return undefined;
     const hit = this.environments.get(this.keyOf(request, revision));
     if (hit === undefined) return undefined;
@@ -140,8 +154,11 @@ export class EnvironmentService {
     return { resolved: hit, revision };
   }
 
-  /** The environment at a resolved revision; `request.label` still names it, as Spring echoes it. */
-  private async findAt(
+  /**
+   * The environment at a resolved revision, whatever the served-commit policy says (the gate judges a commit
+   * with it); `request.label` still names it, as Spring echoes it.
+   */
+  async findAtRevision(
     request: EnvironmentRequest,
     revision: ResolvedRevision,
   ): Promise<{ resolved: ResolvedEnvironment; revision: ResolvedRevision }> {

@@ -18,6 +18,7 @@ export function gitRepository(mirror: GitMirror): ConfigRepository {
         .on('recovered', () => listener(false));
     },
   };
+  const history = new GitHistory(mirror.gitDir);
   return {
     resolve: (label, atLeast) => mirror.resolve(label, atLeast),
     resolveNow: (label, atLeast) => mirror.resolveNow(label, atLeast),
@@ -28,6 +29,7 @@ export function gitRepository(mirror: GitMirror): ConfigRepository {
     open: () => mirror.open(),
     start: () => mirror.start(),
     refresh,
-    history: new GitHistory(mirror.gitDir),
+    firstParent: async (commit) => (await history.commit(commit)).parents[0],
+    history,
   };
 }

@@ -22,6 +22,8 @@ export interface HealthInstall {
   readonly bus: ServerBus | undefined;
   /** spring.cloud.config.server.accept-empty: false makes health run Spring's empty-application query. */
   readonly acceptEmpty: boolean;
+  /** The contract gate's component (its holds), when the gate is on. */
+  readonly contracts?: () => ComponentHealth;
 }
 
 export function installHealth(app: FastifyInstance, install: HealthInstall): void {
@@ -32,7 +34,10 @@ export function installHealth(app: FastifyInstance, install: HealthInstall): voi
     showDetails: install.showDetails,
     git: install.git,
     repositories: () => repositories.health(),
-    components: () => busHealth(bus),
+    components: () => ({
+      ...busHealth(bus),
+      ...(install.contracts ? { contracts: install.contracts() } : {}),
+    }),
     ...(queries.length > 0
       ? {
           configServer: () =>

@@ -6,6 +6,7 @@ import type { Logger } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import type { Clock } from '../clock.js';
+import type { ContractGate } from '../gate/contract-gate.js';
 import type { ServedRepository } from '../repositories/served-repository.js';
 import { registerMonitorRoutes } from './monitor-controller.js';
 import type { RefreshPublisher } from '../bus/server-bus.js';
@@ -21,6 +22,8 @@ export interface MonitorInstall {
   /** The watch stream is on: without a bus a push is answered 200, watchers are told by the stream. */
   readonly watchEnabled: boolean;
   readonly tracker: RefreshTracker;
+  /** The contract gate: a push is judged before anything is announced. */
+  readonly gate: ContractGate | undefined;
   readonly maxAcksPerEvent: number;
   readonly logger: Logger;
   readonly clock: Clock;
@@ -36,6 +39,7 @@ export function installMonitor(app: FastifyInstance, install: MonitorInstall): v
     files: repository.environments.files,
     publisher: install.publisher,
     watchEnabled: install.watchEnabled,
+    ...(install.gate ? { gate: install.gate } : {}),
     published: tracker,
     logger: install.logger.child({ component: 'monitor' }),
     clock: install.clock,

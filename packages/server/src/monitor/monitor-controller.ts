@@ -108,21 +108,29 @@ function refreshEventsPage(
   };
 }
 
-/** 200 with the refreshed services; 503 without a bus; 422 naming the files that do not parse. */
+/**
+ * 200 with the refreshed services; 503 without a bus; 422 naming the files that do not parse; 422
+ * CONFBUS_CONTRACT_HELD when the contract gate held applications back (docs/contracts.md, "The gate").
+ */
 function answer(outcome: PushOutcome, request: FastifyRequest, reply: FastifyReply): unknown {
+  if (outcome.held !== undefined && outcome.held.length > 0 && outcome.kind !== 'bus-disabled')
+    return heldAnswer(outcome, request, reply);
   switch (outcome.kind) {
     case 'published':
       return outcome.services;
     case 'bus-disabled': {
       const { status, code } = serverErrors.CONFBUS_BUS_DISABLED;
       reply.code(status);
-      return springErrorBody(
-        status,
-        code,
-        `Git was re-read (commit ${outcome.commit}), but no refresh event was published because the bus is disabled ` +
-          `(spring.cloud.bus.enabled=false). Services that would have been refreshed: ${outcome.services.join(', ') || 'none'}`,
-        request.url,
-      );
+      return {
+        ...springErrorBody(
+          status,
+          code,
+          `Git was re-read (commit ${outcome.commit}), but no refresh event was published because the bus is disabled ` +
+            `(spring.cloud.bus.enabled=false). Services that would have been refreshed: ${outcome.services.join(', ') || 'none'}`,
+          request.url,
+        ),
+        ...(outcome.held !== undefined && outcome.held.length > 0 ? { held: outcome.held } : {}),
+      };
     }
     case 'some-unparsable':
       reply.code(422);
@@ -137,4 +145,25 @@ function answer(outcome: PushOutcome, request: FastifyRequest, reply: FastifyRep
         refreshed: outcome.services,
       };
   }
+}
+
+/** The push's commit held some applications back: each with its violations; the others were announced. */
+function heldAnswer(outcome: PushOutcome, request: FastifyRequest, reply: FastifyReply): unknown {
+  const { status, code } = serverErrors.CONFBUS_CONTRACT_HELD;
+  const held = outcome.held ?? [];
+  reply.code(status);
+  const names = held.map((hold) => hold.application).join(', ');
+  return {
+    ...springErrorBody(
+      status,
+      code,
+      `Commit ${outcome.commit ?? ''} breaks the contracts of ${names}: held back at their last valid commit, ` +
+        `no refresh published for them${outcome.services.length > 0 ? `; refreshed ${outcome.services.join(', ')}` : ''}`,
+      request.url,
+    ),
+    commit: outcome.commit,
+    held,
+    refreshed: outcome.services,
+    ...(outcome.kind === 'some-unparsable' ? { rejected: outcome.rejected } : {}),
+  };
 }

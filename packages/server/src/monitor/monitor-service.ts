@@ -8,9 +8,10 @@ import { ConfbusError, type Logger, type RefreshBusEvent, isConfigFileName } fro
 import { guessServiceNames, messageOf } from '@confbus/core/internal';
 import type { RefreshPublisher } from '../bus/server-bus.js';
 import { type Clock, systemClock } from '../clock.js';
-import type { RepositoryRefresh } from '../environment/config-repository.js';
+import type { RepositoryRefresh, ResolvedRevision } from '../environment/config-repository.js';
 import type { ParsedFiles } from '../environment/parsed-files.js';
 import { serverErrors } from '../errors.js';
+import type { GateVerdict, Hold } from '../gate/contract-gate.js';
 import type { WebhookHost, WebhookPush } from './push-webhook.js';
 import { type WebhookSecrets, verifyWebhookSignature } from './webhook-signature.js';
 import type { WebhookHeaders } from './webhook-headers.js';
@@ -28,6 +29,11 @@ export interface MonitorServiceOptions {
    * ParsedFiles, whose cache the environments rebuilt after the push then find the file in.
    */
   readonly files: Pick<ParsedFiles, 'readOne'>;
+  /**
+   * The contract gate, when on: the pushed commit is judged before anything is announced, and the applications
+   * it holds back get no refresh event.
+   */
+  readonly gate?: { judge(head: ResolvedRevision): Promise<GateVerdict> };
   /** Undefined when the server has no bus (spring.cloud.bus.enabled=false): a push is then re-read only. */
   readonly publisher: RefreshPublisher | undefined;
   /** The watch stream is on: without a bus, the fetch alone reaches watchers (watch/index.ts re-checks on it). */
@@ -53,11 +59,17 @@ export interface UnparsableFile {
 /** What a push led to; the route turns it into a status and a body. */
 export type PushOutcome =
   /** Events published for `services` (none when the push named no file). */
-  | { readonly kind: 'published'; readonly services: string[] }
-  /** Git was re-read, but without a bus nothing could be published. */
-  | { readonly kind: 'bus-disabled'; readonly commit: string; readonly services: string[] }
-  /** Published for the others; the services fed by `rejected` files were left out. */
-  | { readonly kind: 'some-unparsable'; readonly services: string[]; readonly rejected: UnparsableFile[] };
+  (
+    | { readonly kind: 'published'; readonly services: string[] }
+    /** Git was re-read, but without a bus nothing could be published. */
+    | { readonly kind: 'bus-disabled'; readonly commit: string; readonly services: string[] }
+    /** Published for the others; the services fed by `rejected` files were left out. */
+    | { readonly kind: 'some-unparsable'; readonly services: string[]; readonly rejected: UnparsableFile[] }
+  ) & {
+    /** The applications the contract gate held back at this commit (nothing published for them). */
+    readonly held?: readonly Hold[];
+    readonly commit?: string;
+  };
 
 export class MonitorService {
   /**
@@ -115,7 +127,11 @@ export class MonitorService {
     const rejected = broadcast ? [] : await this.#unparsableFiles(commit, push.paths);
     const accepted = push.paths.filter((path) => !rejected.some((r) => r.file === path));
     const guessed = guessServiceNames(accepted);
-    const services = broadcast || guessed.length > maxFiles ? ['*'] : guessed;
+    const named = broadcast || guessed.length > maxFiles ? ['*'] : guessed;
+    // Judged before anything is announced: the applications held back are left out of the refresh.
+    const verdict = await this.options.gate?.judge(await this.#headAt(commit));
+    const services = verdict === undefined ? named : withoutHeld(named, verdict);
+    const gated = verdict === undefined || verdict.held.length === 0 ? {} : { held: verdict.held, commit };
 
     const { publisher } = this.options;
     if (publisher === undefined && this.options.watchEnabled) {
@@ -123,19 +139,25 @@ export class MonitorService {
         { services, commit },
         'Webhook received: watchers are told by the watch stream',
       );
-      return { kind: 'published', services };
+      return { kind: 'published', services, ...gated };
     }
     if (publisher === undefined) {
       this.options.logger.warn(
         { services },
         'Webhook received but the bus is disabled: no refresh event was published',
       );
-      return { kind: 'bus-disabled', commit, services };
+      return { kind: 'bus-disabled', services, ...gated, commit };
     }
     await this.#publish(publisher, commit, services);
     return rejected.length > 0
-      ? { kind: 'some-unparsable', services, rejected }
-      : { kind: 'published', services };
+      ? { kind: 'some-unparsable', services, rejected, ...gated }
+      : { kind: 'published', services, ...gated };
+  }
+
+  /** The announced commit as a revision of the default label (what the gate judges a push at). */
+  async #headAt(commit: string): Promise<ResolvedRevision> {
+    const head = await this.options.repository.resolveFetched(null);
+    return { label: head.label, commit, stale: false };
   }
 
   /** One event per service, sent at once; a publication already made or in flight for the commit is shared. */
@@ -211,6 +233,25 @@ export class MonitorService {
     }
     return rejected;
   }
+}
+
+/**
+ * The services to refresh once the gate has held some back: those named, less the held applications (and their
+ * `{application}-{profile}` names). `*` (a change to application.yml) cannot leave anyone out, so it becomes
+ * every application the commit knows (a contract or a file of its own) that is not held.
+ */
+function withoutHeld(services: readonly string[], verdict: GateVerdict): string[] {
+  if (verdict.held.length === 0) return [...services];
+  const held = new Set(verdict.held.map((hold) => hold.application));
+  const passed = new Set(verdict.passed);
+  // `shop-prod` (from shop-prod.yml) is shop's, unless shop-prod is an application that passed.
+  const isHeld = (service: string) =>
+    held.has(service) ||
+    (!passed.has(service) && [...held].some((application) => service.startsWith(`${application}-`)));
+  const named = services.includes('*')
+    ? [...new Set([...services.filter((s) => s !== '*'), ...verdict.applications])]
+    : services;
+  return named.filter((service) => !isHeld(service));
 }
 
 function hasSecretFor(host: WebhookHost, secrets: WebhookSecrets): boolean {

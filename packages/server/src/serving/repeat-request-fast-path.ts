@@ -29,12 +29,13 @@ export interface FastPathObserver {
 }
 
 /**
- * The headers last written for a URL, reused while what they say is unchanged: the commit, staleness, media type
- * and body length are all environmentHeaders and content-length depend on.
+ * The headers last written for a URL, reused while what they say is unchanged: the commit, staleness, the head held
+ * back, media type and body length are all environmentHeaders and content-length depend on.
  */
 interface WrittenHeaders {
   commit: string;
   stale: boolean;
+  heldHead: string | undefined;
   v2: boolean;
   length: number;
   headers: Record<string, string>;
@@ -152,11 +153,19 @@ function headersFor(
     written !== undefined &&
     written.commit === revision.commit &&
     written.stale === revision.stale &&
+    written.heldHead === revision.heldHead &&
     written.v2 === v2 &&
     written.length === length
   )
     return written.headers;
   const headers = { ...environmentHeaders(accept, revision), 'content-length': String(length) };
-  entry.written = { commit: revision.commit, stale: revision.stale, v2, length, headers };
+  entry.written = {
+    commit: revision.commit,
+    stale: revision.stale,
+    heldHead: revision.heldHead,
+    v2,
+    length,
+    headers,
+  };
   return headers;
 }

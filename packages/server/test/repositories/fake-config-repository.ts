@@ -20,6 +20,8 @@ export class FakeConfigRepository implements ConfigRepository, RepositoryRefresh
   readonly #commits = new Map<string, ReadonlyMap<string, string>>();
   readonly #upstream = new Map<string, string>();
   readonly #fetched = new Map<string, string>();
+  /** Each commit's parent: the label's commit before it was pushed. */
+  readonly #parents = new Map<string, string>();
 
   constructor(
     files: Record<string, string> = {},
@@ -36,6 +38,8 @@ export class FakeConfigRepository implements ConfigRepository, RepositoryRefresh
       .update(`${this.#commits.size}:${JSON.stringify([...content])}`)
       .digest('hex');
     this.#commits.set(commit, content);
+    const parent = this.#upstream.get(label);
+    if (parent !== undefined) this.#parents.set(commit, parent);
     this.#upstream.set(label, commit);
     return commit;
   }
@@ -62,6 +66,11 @@ export class FakeConfigRepository implements ConfigRepository, RepositoryRefresh
   async listFiles(commit: string): Promise<readonly string[]> {
     this.calls.listFiles++;
     return [...this.#commit(commit).keys()];
+  }
+
+  async firstParent(commit: string): Promise<string | undefined> {
+    this.#commit(commit);
+    return this.#parents.get(commit);
   }
 
   async readFile(commit: string, path: string): Promise<Buffer | undefined> {

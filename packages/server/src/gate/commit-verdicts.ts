@@ -1,0 +1,351 @@
+/**
+ * Whether an application's configuration at a commit keeps its contracts: every (application, profile) the
+ * contracts cover is built by the server's own EnvironmentService (so a verdict warms the cache clients then
+ * read) and validated against the repository's contracts at that commit and the published ones. A verdict is a
+ * function of the commit and the published contracts only, so every replica, before or after a restart, reaches
+ * the same one. Incremental: an application none of whose files or contracts changed since the parent commit
+ * inherits the parent's verdict when it is known; compiled schemas and parsed files are cached by content.
+ */
+import { ConfbusError, isConfigFileName } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
+import {
+  type CheckTarget,
+  type Contract,
+  EVERY_APPLICATION,
+  SchemaCompiler,
+  type Violation,
+  checkTargets,
+  contractApplicationOf,
+  contractsFor,
+  parseContract,
+  profilesActivating,
+  validateEnvironment,
+} from '@confbus/contracts';
+import type { RepositoryFiles } from '../environment/config-repository.js';
+import type { EnvironmentService } from '../environment/environment-service.js';
+import { LruCache } from '../support/lru-cache.js';
+import type { PublishedContracts } from './published-contracts.js';
+
+/** A violation as the gate reports it: the contracts library's, with the file and line as repository paths. */
+export interface GateViolation {
+  readonly application: string;
+  readonly profiles: readonly string[];
+  readonly key: string;
+  readonly rule: string;
+  readonly message: string;
+  readonly contract: string;
+  /** The repository path the offending value was written in; absent for a key missing altogether. */
+  readonly file?: string;
+  readonly line?: number;
+}
+
+export interface ApplicationVerdict {
+  readonly application: string;
+  readonly commit: string;
+  /** No violation and no error (an application without any contract always passes). */
+  readonly passed: boolean;
+  readonly violations: readonly GateViolation[];
+  /** What could not be judged: a contract that does not read, an environment that does not build. */
+  readonly errors: readonly string[];
+  /** The (application, profile) environments judged. */
+  readonly environments: number;
+}
+
+export interface CommitVerdictsOptions {
+  readonly repository: Pick<RepositoryFiles, 'listFiles' | 'readFile' | 'blobIds'>;
+  readonly environments: Pick<EnvironmentService, 'findAtRevision' | 'files' | 'displayUri'>;
+  readonly published: PublishedContracts;
+  /** A commit's first parent (none for a root commit): a verdict is inherited along it. */
+  readonly firstParent: (commit: string) => Promise<string | undefined>;
+  readonly compiler?: SchemaCompiler;
+}
+
+/** What a commit holds that every verdict at it reads: files, repository contracts, profiles documents name. */
+interface CommitScope {
+  readonly commit: string;
+  readonly files: readonly string[];
+  readonly blobIds: ReadonlyMap<string, string> | undefined;
+  readonly contracts: readonly Contract[];
+  /** Contract files that do not read, by the application they guard (EVERY_APPLICATION: all). */
+  readonly broken: ReadonlyMap<string, string>;
+  /** The profiles each configuration file's documents activate on: read once, when a verdict needs targets. */
+  documentProfiles(): Promise<ReadonlyMap<string, readonly string[]>>;
+  /** Applications with a contract or a configuration file of their own (a changed file is attributed to one). */
+  readonly known: ReadonlySet<string>;
+}
+
+/** Files read for their documents' profiles at once (pipelined through one cat-file process). */
+const FILES_AT_ONCE = 32;
+const COMMITS_KEPT = 8;
+const VERDICTS_KEPT = 50_000;
+
+export class CommitVerdicts {
+  readonly #scopes = new LruCache<string, Promise<CommitScope>>(COMMITS_KEPT);
+  readonly #verdicts = new LruCache<string, Promise<ApplicationVerdict>>(VERDICTS_KEPT);
+  /** Parsed repository contracts by blob id: an unchanged contract file is not parsed again. */
+  readonly #parsed = new LruCache<string, Contract>(10_000);
+  readonly #compiler: SchemaCompiler;
+  /** Verdicts settled, for the parent a child inherits from (insertion order: the oldest go first). */
+  readonly #settled = new Map<string, ApplicationVerdict>();
+  /** Environments built and validated (not inherited), for tests and the benchmark. */
+  judged = 0;
+
+  constructor(private readonly options: CommitVerdictsOptions) {
+    this.#compiler = options.compiler ?? new SchemaCompiler();
+  }
+
+  /** The applications that have a contract at a commit (repository or published), those a push is judged for. */
+  async applicationsAt(commit: string): Promise<string[]> {
+    const scope = await this.#scope(commit);
+    const published = this.options.published.applications();
+    if (scope.contracts.length + scope.broken.size + published.length === 0) return [];
+    return (await this.#targets(scope, published)).reduce<string[]>((apps, target) => {
+      if (apps.at(-1) !== target.application) apps.push(target.application);
+      return apps;
+    }, []);
+  }
+
+  /** Every application the commit knows: a contract, or a configuration file of its own. */
+  async knownApplications(commit: string): Promise<string[]> {
+    const scope = await this.#scope(commit);
+    return [...new Set([...scope.known, ...this.options.published.applications()])].sort();
+  }
+
+  /** Whether any contract can guard `application` at `commit` (cheap once the commit's scope is read). */
+  async guards(commit: string, application: string): Promise<boolean> {
+    const scope = await this.#scope(commit);
+    return (
+      contractsFor(application, scope.contracts).length > 0 ||
+      scope.broken.has(application) ||
+      scope.broken.has(EVERY_APPLICATION) ||
+      this.options.published.keyOf(application) !== ''
+    );
+  }
+
+  /** The application's verdict at a commit (label: what `{label}` in search paths expands to). */
+  verdict(commit: string, label: string, application: string): Promise<ApplicationVerdict> {
+    const key = `${commit}\u0000${application}\u0000${this.options.published.keyOf(application)}`;
+    let verdict = this.#verdicts.get(key);
+    if (verdict === undefined) {
+      verdict = this.#judge(commit, label, application);
+      this.#verdicts.set(key, verdict);
+      // A failure to read the commit at all is not a verdict: asked again, it is tried again.
+      verdict.catch(() => this.#verdicts.delete(key));
+    }
+    return verdict;
+  }
+
+  async #judge(commit: string, label: string, application: string): Promise<ApplicationVerdict> {
+    const scope = await this.#scope(commit);
+    const contracts = [
+      ...contractsFor(application, scope.contracts),
+      ...this.options.published.contractsOf(application),
+    ];
+    const brokenContract = scope.broken.get(application) ?? scope.broken.get(EVERY_APPLICATION);
+    if (contracts.length === 0 && brokenContract === undefined)
+      return this.#remember(pass(commit, application));
+    const inherited = await this.#inherited(scope, application);
+    if (inherited !== undefined) return this.#remember({ ...inherited, commit });
+    const errors = brokenContract === undefined ? [] : [brokenContract];
+    const violations: GateViolation[] = [];
+    const targets = await this.#targets(scope, this.options.published.applications(), [application]);
+    this.judged++;
+    for (const target of targets) {
+      try {
+        const { resolved } = await this.options.environments.findAtRevision(requestOf(target), {
+          commit,
+          label,
+          stale: false,
+        });
+        const found = validateEnvironment(
+          { ...target, environment: resolved.environment },
+          contracts,
+          this.#compiler,
+        );
+        for (const violation of found) violations.push(this.#located(violation));
+      } catch (error) {
+        if (isConfbusError(error, 'CONFBUS_APPLICATION_NOT_FOUND')) continue;
+        errors.push(`${target.application}/${target.profiles.join(',')}: ${messageOf(error)}`);
+      }
+    }
+    return this.#remember({
+      application,
+      commit,
+      passed: violations.length === 0 && errors.length === 0,
+      violations,
+      errors,
+      environments: targets.length,
+    });
+  }
+
+  #remember(verdict: ApplicationVerdict): ApplicationVerdict {
+    const key = `${verdict.commit}\u0000${verdict.application}\u0000${this.options.published.keyOf(verdict.application)}`;
+    this.#settled.set(key, verdict);
+    if (this.#settled.size > VERDICTS_KEPT) this.#settled.delete(this.#settled.keys().next().value as string);
+    return verdict;
+  }
+
+  /**
+   * The parent's verdict, when it is settled, judged under the same published contracts, and nothing the
+   * application reads changed between the two commits (changedConcerns).
+   */
+  async #inherited(scope: CommitScope, application: string): Promise<ApplicationVerdict | undefined> {
+    if (scope.blobIds === undefined) return undefined;
+    const parent = await this.options.firstParent(scope.commit).catch(() => undefined);
+    if (parent === undefined) return undefined;
+    const key = `${parent}\u0000${application}\u0000${this.options.published.keyOf(application)}`;
+    const known = this.#settled.get(key);
+    if (known === undefined) return undefined;
+    const before = await this.#scope(parent);
+    if (before.blobIds === undefined) return undefined;
+    for (const path of changedPaths(before.blobIds, scope.blobIds)) {
+      if (concerns(path, application, scope.known)) return undefined;
+    }
+    return known;
+  }
+
+  async #targets(
+    scope: CommitScope,
+    published: readonly string[],
+    applications?: readonly string[],
+  ): Promise<CheckTarget[]> {
+    // A stand-in per application with only published contracts: checkTargets covers applications with a contract.
+    const standIns = published.map((application) => ({ application, name: '', schema: {} }));
+    return checkTargets(scope.files, [...scope.contracts, ...standIns, ...brokenStandIns(scope)], {
+      documentProfiles: await scope.documentProfiles(),
+      ...(applications ? { applications } : {}),
+    });
+  }
+
+  #located(violation: Violation): GateViolation {
+    const { origin, ...rest } = violation;
+    if (origin === undefined) return rest;
+    const prefix = `${this.options.environments.displayUri}/`;
+    const source = origin.source.startsWith(prefix) ? origin.source.slice(prefix.length) : origin.source;
+    const file = source.replace(/ \(document #\d+\)$/, '');
+    return { ...rest, file, ...(origin.line === undefined ? {} : { line: origin.line }) };
+  }
+
+  #scope(commit: string): Promise<CommitScope> {
+    let scope = this.#scopes.get(commit);
+    if (scope === undefined) {
+      scope = this.#readScope(commit);
+      this.#scopes.set(commit, scope);
+      scope.catch(() => this.#scopes.delete(commit));
+    }
+    return scope;
+  }
+
+  async #readScope(commit: string): Promise<CommitScope> {
+    const { repository, environments } = this.options;
+    const [files, blobIds] = await Promise.all([repository.listFiles(commit), repository.blobIds?.(commit)]);
+    const contracts: Contract[] = [];
+    const broken = new Map<string, string>();
+    await Promise.all(
+      files.map(async (path) => {
+        const application = contractApplicationOf(path);
+        if (application === undefined) return;
+        const id = blobIds?.get(path);
+        const cached = id === undefined ? undefined : this.#parsed.get(id);
+        if (cached !== undefined) return void contracts.push(cached);
+        try {
+          const bytes = await repository.readFile(commit, path);
+          if (bytes === undefined) return;
+          const contract = parseContract(path, application, bytes.toString('utf8'));
+          this.#compiler.compile(contract);
+          if (id !== undefined) this.#parsed.set(id, contract);
+          contracts.push(contract);
+        } catch (error) {
+          broken.set(application, messageOf(error));
+        }
+      }),
+    );
+    contracts.sort((a, b) => a.name.localeCompare(b.name));
+    const configFiles = files.filter(
+      (path) => isConfigFileName(path) && !path.split('/').some((part) => part.startsWith('.')),
+    );
+    let documentProfiles: Promise<Map<string, string[]>> | undefined;
+    const readProfiles = async () => {
+      const named = new Map<string, string[]>();
+      for (let start = 0; start < configFiles.length; start += FILES_AT_ONCE) {
+        await Promise.all(
+          configFiles.slice(start, start + FILES_AT_ONCE).map(async (path) => {
+            const file = await environments.files.readOne(commit, path).catch(() => undefined);
+            const profiles = (file?.documents ?? []).flatMap((d) =>
+              d.activation ? profilesActivating(d.activation) : [],
+            );
+            if (profiles.length > 0) named.set(path, profiles);
+          }),
+        );
+      }
+      return named;
+    };
+    const known = new Set<string>(contracts.map((c) => c.application));
+    for (const path of configFiles) known.add(stemOf(path));
+    known.delete(EVERY_APPLICATION);
+    return {
+      commit,
+      files,
+      blobIds,
+      contracts,
+      broken,
+      documentProfiles: () => (documentProfiles ??= readProfiles()),
+      known,
+    };
+  }
+}
+
+function pass(commit: string, application: string): ApplicationVerdict {
+  return { application, commit, passed: true, violations: [], errors: [], environments: 0 };
+}
+
+function brokenStandIns(scope: CommitScope): Contract[] {
+  return [...scope.broken.keys()].map((application) => ({ application, name: '', schema: {} }));
+}
+
+function requestOf(target: CheckTarget) {
+  // Named as a client asks (label null: the default label), so the environments judged are the ones it reads.
+  return {
+    name: target.application,
+    applications: [target.application],
+    profilesText: target.profiles.join(','),
+    profiles: target.profiles,
+    label: null,
+  };
+}
+
+function isConfbusError(error: unknown, code: string): boolean {
+  return error instanceof ConfbusError && error.code === code;
+}
+
+/** Paths added, removed or changed between two commits' blob ids. */
+function changedPaths(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
+  const changed: string[] = [];
+  for (const [path, id] of after) if (before.get(path) !== id) changed.push(path);
+  for (const path of before.keys()) if (!after.has(path)) changed.push(path);
+  return changed;
+}
+
+/**
+ * Whether a changed path can change what an application reads or is judged by: its own or the common contract;
+ * `application*` files; its own files (`shop.yml`, `shop-prod.yml`); and, to stay on the safe side, any
+ * configuration file that belongs to no other known application (an imported file, a search-path directory).
+ */
+export function concerns(path: string, application: string, known: ReadonlySet<string>): boolean {
+  const contractOf = contractApplicationOf(path);
+  if (contractOf !== undefined) return contractOf === application || contractOf === EVERY_APPLICATION;
+  if (!isConfigFileName(path) || path.split('/').some((part) => part.startsWith('.'))) return false;
+  const stem = stemOf(path);
+  if (stem === EVERY_APPLICATION || stem.startsWith(`${EVERY_APPLICATION}-`)) return true;
+  if (stem === application || stem.startsWith(`${application}-`)) return true;
+  for (let end = stem.length; end > 0; end = stem.lastIndexOf('-', end - 1)) {
+    if (known.has(stem.slice(0, end))) return false;
+  }
+  return true;
+}
+
+function stemOf(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? name : name.slice(0, dot);
+}

@@ -1,0 +1,84 @@
+/**
+ * The contract gate over HTTP:
+ *   POST /contracts/published              a service's contract ({application, instance, schema}) → 202
+ *   GET  /actuator/contract-gate           the holds (each violation with file and line) and the releases
+ *   POST /actuator/contract-gate/release   {application, commit, reason} → the hold released, audited
+ * Behind basic auth when it is on, as every endpoint; a JSON body is required (a cross-site form cannot post one).
+ */
+import { ConfbusError } from '@confbus/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { serverErrors } from '../errors.js';
+import { parseBasicAuthorization } from '../security/basic-credentials.js';
+import type { ContractGate } from './contract-gate.js';
+import type { GateReleases } from './gate-releases.js';
+import { MAX_PUBLISHED_SCHEMA_BYTES, type PublishedContracts } from './published-contracts.js';
+
+export interface GateRoutesOptions {
+  readonly gate: ContractGate;
+  readonly published: PublishedContracts;
+  readonly releases: GateReleases;
+  /** Tells the other servers of a release made here (the bus), when there is one. */
+  readonly relayRelease: (release: ReturnType<GateReleases['list']>[number]) => void;
+  readonly now: () => number;
+}
+
+const NAME = /^[A-Za-z0-9._-]{1,200}$/;
+const COMMIT = /^[0-9a-f]{40}$/;
+
+export function registerGateRoutes(app: FastifyInstance, options: GateRoutesOptions): void {
+  const { gate, published, releases } = options;
+  app.post(
+    '/contracts/published',
+    { bodyLimit: MAX_PUBLISHED_SCHEMA_BYTES + 4096 },
+    async (request, reply) => {
+      const body = jsonBody(request);
+      const application = text(body, 'application', NAME);
+      const instance = text(body, 'instance', /^.{1,200}$/);
+      const schema = body.schema;
+      if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+        throw bad("'schema' must be a JSON Schema object");
+      published.publish({ application, instance, schema: schema as Record<string, unknown> });
+      reply.code(202);
+      return { application, instance, contracts: published.contractsOf(application).length };
+    },
+  );
+
+  app.get('/actuator/contract-gate', async () => ({ holds: gate.holds(), releases: releases.list() }));
+
+  app.post('/actuator/contract-gate/release', async (request) => {
+    const body = jsonBody(request);
+    const application = text(body, 'application', NAME);
+    const commit = text(body, 'commit', COMMIT);
+    const reason = text(body, 'reason', /^.{1,500}$/);
+    const hold = gate.holds().find((h) => h.application === application && h.heldHead === commit);
+    if (hold === undefined)
+      throw new ConfbusError(
+        serverErrors.CONFBUS_HOLD_NOT_FOUND,
+        `${application} is not held back at ${commit} (GET /actuator/contract-gate lists the holds)`,
+      );
+    const by = parseBasicAuthorization(request.headers.authorization)?.username ?? 'anonymous';
+    const release = { application, commit, by, reason, at: options.now() };
+    releases.release(release);
+    options.relayRelease(release);
+    return { released: release };
+  });
+}
+
+function jsonBody(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (!String(request.headers['content-type'] ?? '').startsWith('application/json'))
+    throw bad('the body must be JSON (Content-Type: application/json)');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw bad('the body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function text(body: Record<string, unknown>, field: string, pattern: RegExp): string {
+  const value = body[field];
+  if (typeof value !== 'string' || !pattern.test(value)) throw bad(`'${field}' is missing or malformed`);
+  return value;
+}
+
+function bad(message: string): ConfbusError {
+  return new ConfbusError(serverErrors.CONFBUS_GATE_BAD_REQUEST, message);
+}

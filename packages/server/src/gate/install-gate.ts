@@ -1,0 +1,190 @@
+/**
+ * The contract gate feature (docs/contracts.md, "The gate"): installed on the default repository when it can
+ * refresh and walk its history (a Git mirror), unless confbus.contracts.gate.enabled=false. It puts the gate in
+ * the default repository's serving path (EnvironmentService.serveCommitsBy), judges every commit a check fetches,
+ * hears published contracts and other servers' releases on the bus, and shows holds in health and metrics.
+ */
+import { randomUUID } from 'node:crypto';
+import type { BusNode } from '@confbus/bus';
+import {
+  type BusEvent,
+  type Logger,
+  type UnknownBusEvent,
+  PRESENCE_DESTINATION,
+  createPresenceRequest,
+  readPresenceAnnouncement,
+} from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
+import type { FastifyInstance } from 'fastify';
+import { Gauge, type Registry } from 'prom-client';
+import type { ComponentHealth } from '../health/health-status.js';
+import type { ServedRepository } from '../repositories/served-repository.js';
+import { CommitVerdicts } from './commit-verdicts.js';
+import { ContractGate } from './contract-gate.js';
+import { type GateAudit, type GateRelease, GateReleases } from './gate-releases.js';
+import { registerGateRoutes } from './gate-routes.js';
+import type { GateSettings } from './gate-settings.js';
+import { PublishedContracts } from './published-contracts.js';
+
+export interface GateInstall {
+  readonly settings: GateSettings;
+  /** The default repository; undefined for a uri template (no gate then). */
+  readonly repository: ServedRepository | undefined;
+  readonly registry: Registry;
+  readonly logger: Logger;
+  /** Where releases are audited; default: the log. (server/src/audit/'s AuditLog plugs in here.) */
+  readonly audit?: GateAudit;
+  readonly now?: () => number;
+}
+
+/** A release relayed to the other servers on the bus (nobody acks it: addressed to no service id). */
+export const GATE_RELEASE_EVENT_TYPE = 'ConfbusGateReleaseRemoteApplicationEvent';
+
+export interface GateFeature {
+  readonly gate: ContractGate;
+  readonly published: PublishedContracts;
+  readonly releases: GateReleases;
+  /** Health's `contracts` component: UP, with the holds as details. */
+  health(): ComponentHealth;
+  /** Every bus event of a type the server does not handle itself: presence (published contracts), releases. */
+  busEvent(event: BusEvent): void;
+  /** The server joined the bus: ask every node to announce itself (and its contract) again. */
+  busStarted(node: BusNode): void;
+}
+
+export function installGate(app: FastifyInstance, install: GateInstall): GateFeature | undefined {
+  const { repository, logger: parent } = install;
+  const files = repository?.mirror;
+  const refresh = files?.refresh;
+  const firstParent = files?.firstParent?.bind(files);
+  if (
+    !install.settings.enabled ||
+    repository === undefined ||
+    refresh === undefined ||
+    firstParent === undefined
+  )
+    return undefined;
+  const logger = parent.child({ component: 'contract-gate' });
+  const now = install.now ?? Date.now;
+  const audit: GateAudit = install.audit ?? {
+    record: (entry) => logger.warn({ audit: entry }, `Contract gate: ${entry.action} by ${entry.actor}`),
+  };
+  const published = new PublishedContracts();
+  const releases = new GateReleases(audit);
+  const verdicts = new CommitVerdicts({
+    repository: files as NonNullable<typeof files>,
+    environments: repository.environments,
+    published,
+    firstParent,
+  });
+  const gate = new ContractGate({
+    verdicts,
+    firstParent,
+    maxHistory: install.settings.maxHistory,
+    releases,
+    logger,
+  });
+  published.onChange(() => gate.invalidate());
+  repository.environments.serveCommitsBy(gate);
+  // A check that moved the label (a poll, a request with refresh-rate 0, a version hint): judged at once, so
+  // holds show without a webhook and the first client after the push finds the verdict made.
+  refresh.onChecked((changed) => {
+    if (!changed) return;
+    refresh
+      .resolveFetched(null)
+      .then((head) => gate.judge(head))
+      .catch((error: unknown) =>
+        logger.warn({ reason: messageOf(error) }, 'Contract gate: could not judge the head'),
+      );
+  });
+  let node: BusNode | undefined;
+  registerGateRoutes(app, {
+    gate,
+    published,
+    releases,
+    now,
+    relayRelease(release) {
+      node
+        ?.publish(releaseEvent(node.busId, release, now()))
+        .catch((error: unknown) =>
+          logger.warn({ reason: messageOf(error) }, 'Contract gate: could not relay a release on the bus'),
+        );
+    },
+  });
+  registerGateMetrics(install.registry, gate);
+  return {
+    gate,
+    published,
+    releases,
+    health: () => ({
+      status: 'UP',
+      details: {
+        held: gate.holds().map((hold) => ({
+          application: hold.application,
+          heldHead: hold.heldHead,
+          servedCommit: hold.servedCommit ?? null,
+          violations: hold.violations.length,
+        })),
+      },
+    }),
+    busEvent(event) {
+      const announcement = readPresenceAnnouncement(event);
+      if (announcement !== undefined) {
+        if (announcement.leaving) published.withdraw(announcement.service);
+        else if (announcement.contract !== undefined)
+          published.publish({
+            application: announcement.application,
+            instance: announcement.service,
+            schema: announcement.contract,
+          });
+        return;
+      }
+      const release = readRelease(event);
+      if (release !== undefined) releases.release(release, { audited: false });
+    },
+    busStarted(joined) {
+      node = joined;
+      joined
+        .publish(createPresenceRequest(joined.busId))
+        .catch((error: unknown) =>
+          logger.warn({ reason: messageOf(error) }, 'Contract gate: could not ask for published contracts'),
+        );
+    },
+  };
+}
+
+function registerGateMetrics(registry: Registry, gate: ContractGate): void {
+  new Gauge({
+    name: 'confbus_contract_held_applications',
+    help: 'Applications the contract gate holds back at their last valid commit (a pushed commit breaks a contract)',
+    registers: [registry],
+    collect() {
+      this.set(gate.holds().length);
+    },
+  });
+}
+
+function releaseEvent(origin: string, release: GateRelease, now: number): UnknownBusEvent {
+  return {
+    type: GATE_RELEASE_EVENT_TYPE,
+    timestamp: now,
+    originService: origin,
+    destinationService: PRESENCE_DESTINATION,
+    id: randomUUID(),
+    extra: { ...release },
+  };
+}
+
+function readRelease(event: BusEvent): GateRelease | undefined {
+  if (event.type !== GATE_RELEASE_EVENT_TYPE || !('extra' in event)) return undefined;
+  const { application, commit, by, reason, at } = event.extra;
+  if (typeof application !== 'string' || typeof commit !== 'string' || !/^[0-9a-f]{40}$/.test(commit))
+    return undefined;
+  return {
+    application: application.slice(0, 200),
+    commit,
+    by: typeof by === 'string' ? by.slice(0, 200) : 'unknown',
+    reason: typeof reason === 'string' ? reason.slice(0, 500) : '',
+    at: typeof at === 'number' ? at : event.timestamp,
+  };
+}

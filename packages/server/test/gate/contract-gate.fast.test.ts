@@ -1,0 +1,132 @@
+/**
+ * The contract gate on the whole server wired on fakes: a push that breaks an application's contract is not
+ * served to it (its clients get the last commit that passed, with X-Confbus-Held-Head naming the head), no refresh
+ * is published for it, /monitor answers 422 with the violations, the other applications of the push are
+ * announced and served, and a fixing push releases the hold.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type FakeTestServer, startTestServer } from '../server-harness.js';
+
+const SHOP_CONTRACT = JSON.stringify({
+  type: 'object',
+  properties: {
+    shop: {
+      type: 'object',
+      properties: {
+        url: { type: 'string', format: 'uri' },
+        'pool-size': { type: 'integer', minimum: 1 },
+      },
+      required: ['url'],
+    },
+  },
+  required: ['shop'],
+});
+
+const GOOD = {
+  'application.yml': 'server:\n  port: 8080\n',
+  'shop.yml': 'shop:\n  url: https://shop.example\n  pool-size: 4\n',
+  'shop-prod.yml': 'shop:\n  pool-size: 8\n',
+  'billing.yml': 'billing:\n  currency: EUR\n',
+  '.confbus/contracts/shop.schema.json': SHOP_CONTRACT,
+};
+
+const versionOf = (response: { json(): unknown }) => (response.json() as { version: string }).version;
+
+async function webhook(server: FakeTestServer, paths: string[]) {
+  const response = await fetch(`${server.base}/monitor`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-github-event': 'push' },
+    body: JSON.stringify({ commits: [{ modified: paths }] }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('the contract gate', () => {
+  let server: FakeTestServer;
+  let valid: string;
+
+  before(async () => {
+    server = await startTestServer(
+      { 'spring.cloud.bus.enabled': 'true', 'logging.level.root': 'warn' },
+      { files: GOOD },
+    );
+    valid = (await server.repository.resolveFetched(null)).commit;
+  });
+  after(() => server.stop());
+
+  it('serves the head when every contract holds', async () => {
+    const shop = await server.get('/shop/prod');
+    assert.equal(shop.status, 200);
+    assert.equal(versionOf(shop), valid);
+    assert.equal(shop.headers.get('x-confbus-held-head'), null);
+  });
+
+  it('holds back an application whose contract a push breaks, and delivers the others', async () => {
+    const broken = server.repository.push({
+      ...GOOD,
+      'shop-prod.yml': 'shop:\n  pool-size: 0\n',
+      'billing.yml': 'billing:\n  currency: USD\n',
+    });
+    const published = server.bus!.published.length;
+    const answer = await webhook(server, ['shop-prod.yml', 'billing.yml']);
+    assert.equal(answer.status, 422);
+    assert.equal(answer.body.code, 'CONFBUS_CONTRACT_HELD', JSON.stringify(answer.body));
+    assert.deepEqual(answer.body.refreshed, ['billing']);
+    const held = answer.body.held as Array<Record<string, unknown>>;
+    assert.equal(held.length, 1);
+    assert.equal(held[0]!.application, 'shop');
+    assert.equal(held[0]!.heldHead, broken);
+    assert.equal(held[0]!.servedCommit, valid);
+    assert.deepEqual(held[0]!.violations, [
+      {
+        application: 'shop',
+        profiles: ['prod'],
+        key: 'shop.pool-size',
+        rule: 'minimum',
+        message: 'must be >= 1',
+        contract: '.confbus/contracts/shop.schema.json',
+        file: 'shop-prod.yml',
+        line: 2,
+      },
+    ]);
+    const destinations = server.bus!.published.slice(published).map((e) => e.destinationService);
+    assert.deepEqual(destinations, ['billing:**']);
+
+    const shop = await server.get('/shop/prod');
+    assert.equal(versionOf(shop), valid, 'the last commit that passed');
+    assert.equal(shop.headers.get('x-confbus-held-head'), broken);
+    const again = await server.get('/shop/prod');
+    assert.equal(versionOf(again), valid, 'the repeat-request fast path decides the same');
+    assert.equal(again.headers.get('x-confbus-held-head'), broken);
+    const billing = await server.get('/billing/default');
+    assert.equal(versionOf(billing), broken);
+
+    const gate = (await server.get('/actuator/contract-gate')).json() as {
+      holds: Array<{ application: string }>;
+    };
+    assert.deepEqual(
+      gate.holds.map((h) => h.application),
+      ['shop'],
+    );
+    const health = (await server.get('/actuator/health')).json() as {
+      components: { contracts: { details: { held: Array<{ application: string }> } } };
+    };
+    assert.equal(health.components.contracts.details.held[0]?.application, 'shop');
+    const metrics = (await server.get('/actuator/prometheus')).body;
+    assert.match(metrics, /confbus_contract_held_applications 1/);
+  });
+
+  it('releases the hold when a later push fixes it', async () => {
+    const fixed = server.repository.push({ ...GOOD, 'shop-prod.yml': 'shop:\n  pool-size: 2\n' });
+    const answer = await webhook(server, ['shop-prod.yml']);
+    assert.equal(answer.status, 200);
+    const shop = await server.get('/shop/prod');
+    assert.equal(versionOf(shop), fixed);
+    assert.equal(shop.headers.get('x-confbus-held-head'), null);
+    assert.deepEqual(
+      ((await server.get('/actuator/contract-gate')).json() as { holds: unknown[] }).holds,
+      [],
+    );
+  });
+});
