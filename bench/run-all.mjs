@@ -19,6 +19,7 @@ const BENCHES = [
   './watch-bench.mjs',
   './run-bench.mjs',
   './contracts-bench.mjs',
+  './contracts-gate-bench.mjs',
 ];
 
 await runBenches(

@@ -90,8 +90,19 @@ export class ConfigClient extends LiveConfigReads implements ApplicationConfig {
           return refresher.refresh();
         },
         shutdown: async () => this.requestShutdown(),
+        contract: () => parts.live.schemas.contract(),
       },
       logger,
+    });
+    // A new binding changes the contract: the config servers hear it with a new announcement (one per turn).
+    let announcing = false;
+    parts.live.schemas.onAdded(() => {
+      if (announcing || !settings.bus.enabled) return;
+      announcing = true;
+      setImmediate(() => {
+        announcing = false;
+        void this.#bus.announcePresence();
+      });
     });
     this.#poll = new SafetyNetPoll({ check: () => this.refresher.refreshIfVersionChanged('poll') }, logger, {
       interval: settings.poll.interval,

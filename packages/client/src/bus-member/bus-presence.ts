@@ -36,6 +36,8 @@ export class BusPresence {
       readonly identity: BusIdentity;
       /** The config version this node serves now (null before any fetch succeeded). */
       readonly currentVersion: () => string | null;
+      /** The contract this node's bound schemas make (sent to the config servers' gate); undefined: none. */
+      readonly contract?: () => Readonly<Record<string, unknown>> | undefined;
       readonly logger: Logger;
     },
   ) {}
@@ -44,10 +46,12 @@ export class BusPresence {
   async announce(leaving = false): Promise<void> {
     if (!this.node.connected) return;
     const { busId, identity, currentVersion, logger } = this.options;
+    const contract = leaving ? undefined : this.options.contract?.();
     const event = createPresenceAnnouncement(busId, {
       ...identity,
       configVersion: currentVersion(),
       leaving,
+      ...(contract === undefined ? {} : { contract }),
     });
     try {
       await this.node.publish(event);

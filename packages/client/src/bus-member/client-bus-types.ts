@@ -14,6 +14,11 @@ export interface BusRefreshTarget {
   applyEnvironment(values: Readonly<Record<string, string>>): Promise<string[]>;
   /** `busshutdown`: shut the application down gracefully. */
   shutdown(): Promise<void>;
+  /**
+   * The contract the application's bound schemas make, sent with each presence announcement so the config
+   * servers' contract gate enforces it (undefined: nothing bound with a JSON-Schema-capable schema).
+   */
+  contract?(): Readonly<Record<string, unknown>> | undefined;
 }
 
 export interface ClientBusOptions {

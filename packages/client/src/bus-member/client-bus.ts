@@ -209,6 +209,7 @@ export class ClientBus {
         busId,
         identity,
         currentVersion: () => target.currentVersion(),
+        contract: () => target.contract?.(),
         logger,
       });
       node.on('reconnected', () => this.#onReconnected());

@@ -6,6 +6,11 @@
  * fails there fails the refresh the same way.
  */
 import { messageOf } from '@confbus/core/internal';
+import {
+  type JsonSchema,
+  type StandardJsonSchemaSource,
+  schemaOfBindings,
+} from '@confbus/contracts/published';
 import type { ConfigSnapshot } from './config-snapshot.js';
 import { type ConfigSchema, SnapshotView } from './config-view.js';
 
@@ -22,6 +27,8 @@ export interface BoundSchema {
 
 export class BoundSchemas {
   readonly #bindings: BoundSchema[] = [];
+  readonly #listeners: Array<() => void> = [];
+  #contract: JsonSchema | undefined | null = null;
 
   /** Remembers a binding (once per prefix and schema object). */
   add(prefix: string, schema: ConfigSchema<unknown>): void {
@@ -29,6 +36,35 @@ export class BoundSchemas {
     if (known >= 0) this.#bindings.splice(known, 1);
     this.#bindings.push({ prefix, schema });
     if (this.#bindings.length > MAX_BOUND_SCHEMAS) this.#bindings.shift();
+    if (known < 0) {
+      this.#contract = null;
+      for (const listener of this.#listeners) listener();
+    }
+  }
+
+  /** Told when a new binding is remembered (the bus member announces the new contract). */
+  onAdded(listener: () => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /**
+   * The contract the bindings make (`@confbus/contracts/published`: each schema at its prefix), published to the
+   * config servers with this node's presence so their gate enforces it; undefined when no binding's schema can
+   * say what it accepts as JSON Schema (Standard JSON Schema: zod 4, ArkType, Valibot's converter).
+   */
+  contract(): JsonSchema | undefined {
+    if (this.#contract === null) {
+      const convertible = this.#bindings.flatMap(({ prefix, schema }) =>
+        hasJsonSchema(schema) ? [{ prefix, schema }] : [],
+      );
+      try {
+        this.#contract = convertible.length === 0 ? undefined : schemaOfBindings(convertible);
+      } catch {
+        // A schema whose converter fails (a transform it cannot express): nothing is published for it.
+        this.#contract = undefined;
+      }
+    }
+    return this.#contract;
   }
 
   /** The bindings, oldest first: what a published contract is made of. */
@@ -49,4 +85,11 @@ export class BoundSchemas {
     }
     return reasons.length === 0 ? undefined : [...new Set(reasons)].join('; ');
   }
+}
+
+function hasJsonSchema(
+  schema: ConfigSchema<unknown>,
+): schema is ConfigSchema<unknown> & StandardJsonSchemaSource {
+  const standard = (schema as Partial<StandardJsonSchemaSource>)['~standard'];
+  return typeof standard?.jsonSchema?.input === 'function';
 }

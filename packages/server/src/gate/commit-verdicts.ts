@@ -70,6 +70,8 @@ interface CommitScope {
   readonly broken: ReadonlyMap<string, string>;
   /** The profiles each configuration file's documents activate on: read once, when a verdict needs targets. */
   documentProfiles(): Promise<ReadonlyMap<string, readonly string[]>>;
+  /** The targets, by application, per set of applications with published contracts (#targets). */
+  readonly targets: Map<string, Map<string, CheckTarget[]>>;
   /** Applications with a contract or a configuration file of their own (a changed file is attributed to one). */
   readonly known: ReadonlySet<string>;
 }
@@ -204,17 +206,36 @@ export class CommitVerdicts {
     return known;
   }
 
+  /**
+   * The (application, profile) environments the contracts cover at a commit, all of them or one application's:
+   * worked out once per commit and set of applications with published contracts (a walk over every file).
+   */
   async #targets(
     scope: CommitScope,
     published: readonly string[],
     applications?: readonly string[],
   ): Promise<CheckTarget[]> {
-    // A stand-in per application with only published contracts: checkTargets covers applications with a contract.
-    const standIns = published.map((application) => ({ application, name: '', schema: {} }));
-    return checkTargets(scope.files, [...scope.contracts, ...standIns, ...brokenStandIns(scope)], {
-      documentProfiles: await scope.documentProfiles(),
-      ...(applications ? { applications } : {}),
-    });
+    const key = published.join(',');
+    let all = scope.targets.get(key);
+    if (all === undefined) {
+      // A stand-in per application with only published contracts: checkTargets covers those with a contract.
+      const standIns = published.map((application) => ({ application, name: '', schema: {} }));
+      const found = checkTargets(scope.files, [...scope.contracts, ...standIns, ...brokenStandIns(scope)], {
+        documentProfiles: await scope.documentProfiles(),
+      });
+      const byApplication = new Map<string, CheckTarget[]>();
+      for (const target of found) {
+        const list = byApplication.get(target.application) ?? [];
+        list.push(target);
+        byApplication.set(target.application, list);
+      }
+      all = byApplication;
+      scope.targets.clear();
+      scope.targets.set(key, all);
+    }
+    const grouped = all;
+    if (applications === undefined) return [...grouped.values()].flat();
+    return applications.flatMap((application) => grouped.get(application) ?? []);
   }
 
   #located(violation: Violation): GateViolation {
@@ -290,6 +311,7 @@ export class CommitVerdicts {
       contracts,
       broken,
       documentProfiles: () => (documentProfiles ??= readProfiles()),
+      targets: new Map(),
       known,
     };
   }

@@ -49,6 +49,24 @@ export interface GateVerdict {
 }
 
 const DECISIONS_KEPT = 20_000;
+/** Applications judged at once: enough to keep the build gate's slots busy. */
+const JUDGED_AT_ONCE = 16;
+
+/** Runs `work` on every item, at most `limit` at a time. */
+async function eachWithin<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
 
 interface Decision {
   readonly head: string;
@@ -104,9 +122,11 @@ export class ContractGate implements ServedCommitPolicy {
     const { verdicts } = this.options;
     const before = verdicts.judged;
     const applications = await verdicts.applicationsAt(head.commit);
-    const judged = await Promise.all(
-      applications.map((application) => verdicts.verdict(head.commit, head.label, application)),
-    );
+    // A few at a time: each builds its environments through the shared build gate, whose queue is bounded.
+    const judged: ApplicationVerdict[] = [];
+    await eachWithin(applications, JUDGED_AT_ONCE, async (application, index) => {
+      judged[index] = await verdicts.verdict(head.commit, head.label, application);
+    });
     const passed: string[] = [];
     const held: Hold[] = [];
     for (const verdict of judged) {

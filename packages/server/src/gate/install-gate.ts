@@ -19,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { Gauge, type Registry } from 'prom-client';
 import type { ComponentHealth } from '../health/health-status.js';
 import type { ServedRepository } from '../repositories/served-repository.js';
+import { LruCache } from '../support/lru-cache.js';
 import { CommitVerdicts } from './commit-verdicts.js';
 import { ContractGate } from './contract-gate.js';
 import { type GateAudit, type GateRelease, GateReleases } from './gate-releases.js';
@@ -56,7 +57,7 @@ export function installGate(app: FastifyInstance, install: GateInstall): GateFea
   const { repository, logger: parent } = install;
   const files = repository?.mirror;
   const refresh = files?.refresh;
-  const firstParent = files?.firstParent?.bind(files);
+  const firstParent = files?.firstParent ? firstParents(files.firstParent.bind(files)) : undefined;
   if (
     !install.settings.enabled ||
     repository === undefined ||
@@ -150,6 +151,23 @@ export function installGate(app: FastifyInstance, install: GateInstall): GateFea
           logger.warn({ reason: messageOf(error) }, 'Contract gate: could not ask for published contracts'),
         );
     },
+  };
+}
+
+/**
+ * A commit's first parent, asked once per commit however many verdicts want it at once (a push judges hundreds
+ * of applications, each of which asks): the mirror's history spawns a git process per commit it does not know.
+ */
+function firstParents(read: (commit: string) => Promise<string | undefined>) {
+  const known = new LruCache<string, Promise<string | undefined>>(4096);
+  return (commit: string): Promise<string | undefined> => {
+    let parent = known.get(commit);
+    if (parent === undefined) {
+      parent = read(commit);
+      known.set(commit, parent);
+      parent.catch(() => known.delete(commit));
+    }
+    return parent;
   };
 }
 

@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createPresenceAnnouncement } from '@confbus/core';
+import { concerns } from '../../src/gate/commit-verdicts.js';
 import { type FakeTestServer, startTestServer } from '../server-harness.js';
 
 const SHOP_CONTRACT = JSON.stringify({
@@ -128,5 +130,118 @@ describe('the contract gate', () => {
       ((await server.get('/actuator/contract-gate')).json() as { holds: unknown[] }).holds,
       [],
     );
+  });
+});
+
+describe('the contract gate, with published contracts', () => {
+  let server: FakeTestServer;
+
+  before(async () => {
+    server = await startTestServer(
+      { 'spring.cloud.bus.enabled': 'true', 'logging.level.root': 'warn' },
+      { files: GOOD },
+    );
+  });
+  after(() => server.stop());
+
+  const currency = { type: 'string', enum: ['EUR', 'USD'] };
+  const billingContract = {
+    type: 'object',
+    properties: { billing: { type: 'object', properties: { currency } } },
+  };
+
+  it('enforces a contract a client announced with its presence on the bus, until it leaves', async () => {
+    const announce = (leaving: boolean) =>
+      server.server.gate!.busEvent(
+        createPresenceAnnouncement('billing:8080:a1', {
+          application: 'billing',
+          profiles: [],
+          label: null,
+          configVersion: null,
+          startedAt: 0,
+          leaving,
+          contract: billingContract,
+        }),
+      );
+    announce(false);
+    const valid = (await server.repository.resolveFetched(null)).commit;
+    const broken = server.repository.push({ ...GOOD, 'billing.yml': 'billing:\n  currency: GBP\n' });
+    const answer = await webhook(server, ['billing.yml']);
+    assert.equal(answer.status, 422);
+    const held = answer.body.held as Array<{ application: string; violations: Array<{ contract: string }> }>;
+    assert.deepEqual(
+      held.map((h) => [h.application, h.violations[0]?.contract]),
+      [['billing', 'published by billing:8080:a1']],
+    );
+    const billing = await server.get('/billing/default');
+    assert.equal(versionOf(billing), valid);
+    assert.equal(billing.headers.get('x-confbus-held-head'), broken);
+    announce(true);
+    assert.equal(versionOf(await server.get('/billing/default')), broken, 'no contract left to break');
+  });
+
+  it('enforces a contract posted to /contracts/published, and refuses a malformed one', async () => {
+    const post = (body: unknown) =>
+      fetch(`${server.base}/contracts/published`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const refused = await post({ application: 'billing', instance: 'b', schema: 'no' });
+    assert.equal(refused.status, 400);
+    assert.equal(((await refused.json()) as { code: string }).code, 'CONFBUS_GATE_BAD_REQUEST');
+    const accepted = await post({
+      application: 'billing',
+      instance: 'billing:8080:b2',
+      schema: billingContract,
+    });
+    assert.equal(accepted.status, 202);
+    const head = (await server.repository.resolveFetched(null)).commit;
+    const billing = await server.get('/billing/default');
+    assert.notEqual(versionOf(billing), head, 'held back again');
+    assert.equal(billing.headers.get('x-confbus-held-head'), head);
+  });
+
+  it('lets an operator release a hold (audited), for that commit only', async () => {
+    const head = (await server.repository.resolveFetched(null)).commit;
+    await server.server.gate!.gate.judge({ label: 'master', commit: head, stale: false });
+    const release = await fetch(`${server.base}/actuator/contract-gate/release`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ application: 'billing', commit: head, reason: 'GBP launch approved' }),
+    });
+    assert.equal(release.status, 200, await release.clone().text());
+    const billing = await server.get('/billing/default');
+    assert.equal(versionOf(billing), head);
+    assert.equal(billing.headers.get('x-confbus-held-head'), null);
+    assert.ok(
+      server.logs.some(
+        (line) => (line.audit as { action?: string } | undefined)?.action === 'contract-gate.release',
+      ),
+      'the release is audited',
+    );
+    const unknown = await fetch(`${server.base}/actuator/contract-gate/release`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ application: 'shop', commit: head, reason: 'x' }),
+    });
+    assert.equal(unknown.status, 404);
+  });
+});
+
+describe('which changed paths concern an application (a verdict is inherited otherwise)', () => {
+  const known = new Set(['shop', 'billing', 'shop-eu']);
+  it('its own files and contract, application* files, and files of no known application', () => {
+    assert.equal(concerns('shop-prod.yml', 'shop', known), true);
+    assert.equal(concerns('application-dev.properties', 'shop', known), true);
+    assert.equal(concerns('.confbus/contracts/shop.schema.json', 'shop', known), true);
+    assert.equal(concerns('.confbus/contracts/application.schema.json', 'shop', known), true);
+    assert.equal(concerns('shared/db.yml', 'shop', known), true, 'may be imported');
+  });
+  it('not the files or contracts of another application, nor files that are no configuration', () => {
+    assert.equal(concerns('billing-prod.yml', 'shop', known), false);
+    assert.equal(concerns('.confbus/contracts/billing.schema.json', 'shop', known), false);
+    assert.equal(concerns('README.md', 'shop', known), false);
+    assert.equal(concerns('.github/workflows/ci.yml', 'shop', known), false);
   });
 });

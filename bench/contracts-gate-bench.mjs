@@ -1,0 +1,103 @@
+// Contract gate benchmark (issue #26): a `confbus server` on a repository of 500 applications × 3 profiles, each
+// application with a contract, and pushes that change application.yml (so every one of the 1,500 environments
+// changes and is judged). Measured:
+//   1. the gate's verdict: from POST /monitor (the webhook) to its answer, which comes only once every
+//      environment the push changes has been built and validated (goal: p95 <= 2 s);
+//   2. the cached GET path with the gate on (every application guarded) against the same server with
+//      confbus.contracts.gate.enabled=false, throughput of a repeated environment request (goal: >= 0.95x).
+// Run alone: `npx tsc -b && node bench/contracts-gate-bench.mjs` (CONFBUS_GATE_BENCH_APPS / _ROUNDS to vary).
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { compareThroughput } from './lib/load.mjs';
+import { startConfbusServer } from './lib/processes.mjs';
+import { createConfigRepo, makeTempDir } from './lib/repos.mjs';
+import { fmt } from './lib/report.mjs';
+import { repositoryFiles } from './contracts-bench.mjs';
+
+export const title = 'Contract gate (server)';
+
+const ROUNDS = Number(process.env.CONFBUS_GATE_BENCH_ROUNDS ?? 10);
+
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => sorted(xs)[Math.floor((xs.length - 1) / 2)];
+const p95 = (xs) => sorted(xs)[Math.max(0, Math.ceil(0.95 * xs.length) - 1)];
+
+async function webhook(base) {
+  const started = performance.now();
+  const response = await globalThis.fetch(`${base}/monitor`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-github-event': 'push' },
+    body: JSON.stringify({ commits: [{ modified: ['application.yml'] }] }),
+  });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`/monitor answered ${response.status}: ${body.slice(0, 500)}`);
+  return performance.now() - started;
+}
+
+export async function run({ log }) {
+  const temp = await makeTempDir('confbus-bench-gate-');
+  const files = repositoryFiles(8080);
+  const applications = Object.keys(files).filter((p) => p.startsWith('.confbus/contracts/')).length;
+  log(`creating a repository of ${applications} applications × 3 profiles, a contract each`);
+  const repo = await createConfigRepo(temp.path, 'gate', files);
+  const start = (name, extraArgs) =>
+    startConfbusServer({
+      uri: repo.path,
+      basedir: join(temp.path, name),
+      refreshRate: 3600,
+      extraArgs: ['--spring.cloud.bus.enabled=false', ...extraArgs],
+    });
+  const gated = await start('gated', []);
+  const ungated = await start('ungated', ['--confbus.contracts.gate.enabled=false']);
+  try {
+    // The first verdict reads every file and compiles every contract once, as a server does after its start.
+    const first = await webhook(gated.url);
+    log(`first verdict after start: ${fmt(first)} ms`);
+    const verdicts = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      await repo.push({ 'application.yml': files['application.yml'].replace('8080', String(9000 + round)) });
+      verdicts.push(await webhook(gated.url));
+      log(`round ${round + 1}/${ROUNDS}: webhook -> /monitor answer ${fmt(verdicts.at(-1))} ms`);
+    }
+    const url = (server) => `${server.url}/app7/prod`;
+    for (const server of [gated, ungated]) {
+      const response = await globalThis.fetch(url(server));
+      if (response.status !== 200) throw new Error(`GET answered ${response.status}`);
+    }
+    const cached = await compareThroughput({ a: url(gated), b: url(ungated), rounds: 6, balanced: true });
+    const environments = applications * 3;
+    const rows = [
+      {
+        measure: `gate verdict, push changing application.yml, ${environments} environments, ${applications} contracts: webhook -> /monitor answer, p95 ms`,
+        confbus: fmt(p95(verdicts)),
+        baseline: `first after start ${fmt(first)}`,
+        ratio: '',
+        goal: '<= 2000 ms',
+        pass: p95(verdicts) <= 2000,
+      },
+      {
+        measure: 'cached GET with the gate on (every application guarded) vs gate off, req/s',
+        confbus: fmt(cached.a.rps),
+        baseline: fmt(cached.b.rps),
+        ratio: `${fmt(cached.ratio)}x`,
+        goal: '>= 0.95x',
+        pass: cached.ratio >= 0.95,
+      },
+    ];
+    const lines = [
+      `- verdicts: median ${fmt(median(verdicts))}, p95 ${fmt(p95(verdicts))}, max ${fmt(Math.max(...verdicts))} ms over ${ROUNDS} pushes`,
+      `- cached GET per-round ratios: ${cached.perRound.map((r) => fmt(r)).join(', ')}`,
+    ];
+    for (const line of lines) log(line.slice(2));
+    return { rows, sections: [{ title: 'Contract gate (bench/contracts-gate-bench.mjs)', lines }] };
+  } finally {
+    await gated.stop();
+    await ungated.stop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { runBenches } = await import('./lib/runner.mjs');
+  await runBenches([{ title, run }]);
+}
