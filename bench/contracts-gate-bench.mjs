@@ -47,6 +47,10 @@ export async function run({ log }) {
       basedir: join(temp.path, name),
       refreshRate: 3600,
       extraArgs: ['--spring.cloud.bus.enabled=false', ...extraArgs],
+      // CONFBUS_GATE_BENCH_PROFILE=<dir>: a CPU profile of each server, written when it stops.
+      nodeArgs: process.env.CONFBUS_GATE_BENCH_PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CONFBUS_GATE_BENCH_PROFILE}`]
+        : [],
     });
   const gated = await start('gated', []);
   const ungated = await start('ungated', ['--confbus.contracts.gate.enabled=false']);

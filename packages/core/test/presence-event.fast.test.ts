@@ -11,7 +11,7 @@ import {
   isPresenceRequest,
   readPresenceAnnouncement,
 } from '../src/index.js';
-import { PRESENCE_DESTINATION } from '../src/bus-events/presence-event.js';
+import { MAX_PRESENCE_CONTRACT_CHARS, PRESENCE_DESTINATION } from '../src/bus-events/presence-event.js';
 
 const info = {
   application: 'sample',
@@ -67,5 +67,25 @@ describe('presence events', () => {
     }
     const noVersion = readPresenceAnnouncement(decodeBusEvent(JSON.stringify({ ...base, configVersion: 7 })));
     assert.equal(noVersion?.configVersion, null);
+  });
+});
+
+describe('a presence announcement carrying a contract', () => {
+  it('keeps a JSON Schema object within the bound, and drops one too large or not an object', () => {
+    const base = {
+      application: 'shop',
+      profiles: [],
+      label: null,
+      configVersion: null,
+      startedAt: 1,
+      leaving: false,
+    };
+    const read = (contract: unknown) =>
+      readPresenceAnnouncement(
+        createPresenceAnnouncement('shop:8080:a', { ...base, contract: contract as Record<string, unknown> }),
+      )?.contract;
+    assert.deepEqual(read({ type: 'object' }), { type: 'object' });
+    assert.equal(read({ big: 'x'.repeat(MAX_PRESENCE_CONTRACT_CHARS) }), undefined);
+    assert.equal(read(['not', 'an', 'object']), undefined);
   });
 });

@@ -9,6 +9,7 @@ import { ConfbusError } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { serverErrors } from '../errors.js';
 import { parseBasicAuthorization } from '../security/basic-credentials.js';
+import type { ResolvedRevision } from '../environment/config-repository.js';
 import type { ContractGate } from './contract-gate.js';
 import type { GateReleases } from './gate-releases.js';
 import { MAX_PUBLISHED_SCHEMA_BYTES, type PublishedContracts } from './published-contracts.js';
@@ -20,6 +21,8 @@ export interface GateRoutesOptions {
   /** Tells the other servers of a release made here (the bus), when there is one. */
   readonly relayRelease: (release: ReturnType<GateReleases['list']>[number]) => void;
   readonly now: () => number;
+  /** The default label's head as fetched last: listing holds judges it first (a cache hit once judged). */
+  readonly head: () => Promise<ResolvedRevision>;
 }
 
 const NAME = /^[A-Za-z0-9._-]{1,200}$/;
@@ -43,13 +46,17 @@ export function registerGateRoutes(app: FastifyInstance, options: GateRoutesOpti
     },
   );
 
-  app.get('/actuator/contract-gate', async () => ({ holds: gate.holds(), releases: releases.list() }));
+  app.get('/actuator/contract-gate', async () => {
+    await gate.judge(await options.head());
+    return { holds: gate.holds(), releases: releases.list() };
+  });
 
   app.post('/actuator/contract-gate/release', async (request) => {
     const body = jsonBody(request);
     const application = text(body, 'application', NAME);
     const commit = text(body, 'commit', COMMIT);
     const reason = text(body, 'reason', /^.{1,500}$/);
+    await gate.judge(await options.head());
     const hold = gate.holds().find((h) => h.application === application && h.heldHead === commit);
     if (hold === undefined)
       throw new ConfbusError(

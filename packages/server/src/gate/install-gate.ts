@@ -104,6 +104,7 @@ export function installGate(app: FastifyInstance, install: GateInstall): GateFea
     published,
     releases,
     now,
+    head: () => refresh.resolveFetched(null),
     relayRelease(release) {
       node
         ?.publish(releaseEvent(node.busId, release, now()))
