@@ -89,6 +89,8 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     repository: repositories.defaultRepository,
     registry: metrics.registry,
     logger,
+    audit: audit ?? noAuditLog,
+    principalOf: (request) => security.principalOf(request)?.name ?? 'anonymous',
   });
   const operatorConsole = await installConsole(app, {
     settings: config.console,

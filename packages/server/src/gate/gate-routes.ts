@@ -8,7 +8,6 @@
 import { ConfbusError } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { serverErrors } from '../errors.js';
-import { parseBasicAuthorization } from '../security/basic-credentials.js';
 import type { ResolvedRevision } from '../environment/config-repository.js';
 import type { ContractGate } from './contract-gate.js';
 import type { GateReleases } from './gate-releases.js';
@@ -21,6 +20,8 @@ export interface GateRoutesOptions {
   /** Tells the other servers of a release made here (the bus), when there is one. */
   readonly relayRelease: (release: ReturnType<GateReleases['list']>[number]) => void;
   readonly now: () => number;
+  /** Who asks (the security hook's principal, `anonymous` without auth): recorded in the audit log. */
+  readonly principalOf: (request: FastifyRequest) => string;
   /** The default label's head as fetched last: listing holds judges it first (a cache hit once judged). */
   readonly head: () => Promise<ResolvedRevision>;
 }
@@ -46,29 +47,33 @@ export function registerGateRoutes(app: FastifyInstance, options: GateRoutesOpti
     },
   );
 
-  app.get('/actuator/contract-gate', async () => {
+  app.get('/actuator/contract-gate', { config: { access: 'viewer' as const } }, async () => {
     await gate.judge(await options.head());
     return { holds: gate.holds(), releases: releases.list() };
   });
 
-  app.post('/actuator/contract-gate/release', async (request) => {
-    const body = jsonBody(request);
-    const application = text(body, 'application', NAME);
-    const commit = text(body, 'commit', COMMIT);
-    const reason = text(body, 'reason', /^.{1,500}$/);
-    await gate.judge(await options.head());
-    const hold = gate.holds().find((h) => h.application === application && h.heldHead === commit);
-    if (hold === undefined)
-      throw new ConfbusError(
-        serverErrors.CONFBUS_HOLD_NOT_FOUND,
-        `${application} is not held back at ${commit} (GET /actuator/contract-gate lists the holds)`,
-      );
-    const by = parseBasicAuthorization(request.headers.authorization)?.username ?? 'anonymous';
-    const release = { application, commit, by, reason, at: options.now() };
-    releases.release(release);
-    options.relayRelease(release);
-    return { released: release };
-  });
+  app.post(
+    '/actuator/contract-gate/release',
+    { config: { access: 'operator' as const } },
+    async (request) => {
+      const body = jsonBody(request);
+      const application = text(body, 'application', NAME);
+      const commit = text(body, 'commit', COMMIT);
+      const reason = text(body, 'reason', /^.{1,500}$/);
+      await gate.judge(await options.head());
+      const hold = gate.holds().find((h) => h.application === application && h.heldHead === commit);
+      if (hold === undefined)
+        throw new ConfbusError(
+          serverErrors.CONFBUS_HOLD_NOT_FOUND,
+          `${application} is not held back at ${commit} (GET /actuator/contract-gate lists the holds)`,
+        );
+      const by = options.principalOf(request);
+      const release = { application, commit, by, reason, at: options.now(), remoteAddress: request.ip };
+      releases.release(release);
+      options.relayRelease(release);
+      return { released: release };
+    },
+  );
 }
 
 function jsonBody(request: FastifyRequest): Record<string, unknown> {

@@ -15,14 +15,15 @@ import {
   readPresenceAnnouncement,
 } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge, type Registry } from 'prom-client';
 import type { ComponentHealth } from '../health/health-status.js';
 import type { ServedRepository } from '../repositories/served-repository.js';
 import { LruCache } from '../support/lru-cache.js';
 import { CommitVerdicts } from './commit-verdicts.js';
 import { ContractGate } from './contract-gate.js';
-import { type GateAudit, type GateRelease, GateReleases } from './gate-releases.js';
+import type { AuditLog } from '../audit/index.js';
+import { type GateRelease, GateReleases } from './gate-releases.js';
 import { registerGateRoutes } from './gate-routes.js';
 import type { GateSettings } from './gate-settings.js';
 import { PublishedContracts } from './published-contracts.js';
@@ -33,8 +34,10 @@ export interface GateInstall {
   readonly repository: ServedRepository | undefined;
   readonly registry: Registry;
   readonly logger: Logger;
-  /** Where releases are audited; default: the log. (server/src/audit/'s AuditLog plugs in here.) */
-  readonly audit?: GateAudit;
+  /** Where releases are audited (the server's audit log; noAuditLog when it is off). */
+  readonly audit: AuditLog;
+  /** Who asks (recorded with a release). */
+  readonly principalOf: (request: FastifyRequest) => string;
   readonly now?: () => number;
 }
 
@@ -67,9 +70,7 @@ export function installGate(app: FastifyInstance, install: GateInstall): GateFea
     return undefined;
   const logger = parent.child({ component: 'contract-gate' });
   const now = install.now ?? Date.now;
-  const audit: GateAudit = install.audit ?? {
-    record: (entry) => logger.warn({ audit: entry }, `Contract gate: ${entry.action} by ${entry.actor}`),
-  };
+  const { audit } = install;
   const published = new PublishedContracts();
   const releases = new GateReleases(audit);
   const verdicts = new CommitVerdicts({
@@ -105,6 +106,7 @@ export function installGate(app: FastifyInstance, install: GateInstall): GateFea
     releases,
     now,
     head: () => refresh.resolveFetched(null),
+    principalOf: install.principalOf,
     relayRelease(release) {
       node
         ?.publish(releaseEvent(node.busId, release, now()))

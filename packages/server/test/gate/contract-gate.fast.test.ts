@@ -214,12 +214,9 @@ describe('the contract gate, with published contracts', () => {
     const billing = await server.get('/billing/default');
     assert.equal(versionOf(billing), head);
     assert.equal(billing.headers.get('x-confbus-held-head'), null);
-    assert.ok(
-      server.logs.some(
-        (line) => (line.audit as { action?: string } | undefined)?.action === 'contract-gate.release',
-      ),
-      'the release is audited',
-    );
+    const audited = server.audit.find((record) => record.action === 'hold.release');
+    assert.equal(audited?.target, `billing@${head}`, 'the release is in the audit log');
+    assert.equal(audited?.detail, 'GBP launch approved');
     const unknown = await fetch(`${server.base}/actuator/contract-gate/release`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
