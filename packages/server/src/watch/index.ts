@@ -1,10 +1,10 @@
 /**
  * The watch stream (docs/watch.md): live configuration over plain HTTP, with or without a bus. `installWatch`
  * is the feature's one entry: it builds the hub (watch-hub.ts: topics and change detection), the streams
- * (watch-streams.ts), the admission bounds (watch-admission.ts) and the routes (watch-routes.ts), and says when
- * to re-check: whenever the default repository's mirror fetched a moved ref (a webhook, a request's upstream
- * check), every confbus.watch.upstream-check-interval while anyone watches, and when another server announced
- * a refresh on the bus (`upstreamChanged`). One mechanism for servers with and without a bus.
+ * (watch-streams.ts), the long polls (watch-long-polls.ts), the admission bounds (watch-admission.ts) and the
+ * routes (watch-routes.ts), and says when to re-check: whenever the default repository's mirror fetched a moved
+ * ref (a webhook, a request's upstream check), every confbus.watch.upstream-check-interval while anyone
+ * watches, and when another server announced a refresh on the bus (`upstreamChanged`). One mechanism for servers with and without a bus.
  */
 import type { Logger } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +16,7 @@ import type { ServerConfig } from '../server-config.js';
 import { WatchAdmission } from './watch-admission.js';
 import { WatchHub } from './watch-hub.js';
 import type { ServerSecurity } from '../security/install-security.js';
+import { WatchLongPolls } from './watch-long-polls.js';
 import { registerWatchRoutes } from './watch-routes.js';
 import { WatchStreams } from './watch-streams.js';
 
@@ -28,10 +29,11 @@ export const WATCH_RETRY_MS = 2000;
 export interface WatchFeature {
   readonly hub: WatchHub;
   readonly streams: WatchStreams;
+  readonly longPolls: WatchLongPolls;
   readonly admission: WatchAdmission;
   /** Another server announced a refresh (on the bus): fetch now, so this server's watchers hear of it too. */
   upstreamChanged(): void;
-  /** Ends every stream and stops the upstream checks. */
+  /** Ends every stream and long poll (at once: a shutdown does not wait for them) and stops the upstream checks. */
   close(): void;
 }
 
@@ -62,10 +64,12 @@ export function installWatch(app: FastifyInstance, w: WatchInstall): WatchFeatur
     logger,
   });
   const streams = new WatchStreams({ ...settings, retryMs: WATCH_RETRY_MS, logger });
+  const longPolls = new WatchLongPolls(hub);
   const admission = new WatchAdmission(settings);
   registerWatchRoutes(app, {
     hub,
     streams,
+    longPolls,
     admission,
     maxWaitMs: settings.maxWaitMs,
     prefix: config.http.prefix,
@@ -96,12 +100,14 @@ export function installWatch(app: FastifyInstance, w: WatchInstall): WatchFeatur
   return {
     hub,
     streams,
+    longPolls,
     admission,
     // Another server saw a change (the bus): check upstream only when someone here is watching.
     upstreamChanged: checkUpstream,
     close: () => {
       clearInterval(timer);
       streams.close();
+      longPolls.close();
     },
   };
 }

@@ -14,7 +14,8 @@ import type { EnvironmentRequest } from '../environment/environment-service.js';
 import { serverErrors } from '../errors.js';
 import type { ServerSecurity } from '../security/install-security.js';
 import { type WatchAdmission, spreadRetryAfter } from './watch-admission.js';
-import type { Delivery, WatchHub } from './watch-hub.js';
+import type { WatchHub } from './watch-hub.js';
+import type { WatchLongPolls } from './watch-long-polls.js';
 import type { WatchStreams } from './watch-streams.js';
 
 export const WATCH_PATH = '/watch';
@@ -25,6 +26,7 @@ export const DEFAULT_WAIT_MS = 30_000;
 export interface WatchRoutesOptions {
   readonly hub: WatchHub;
   readonly streams: WatchStreams;
+  readonly longPolls: WatchLongPolls;
   readonly admission: WatchAdmission;
   readonly maxWaitMs: number;
   /** spring.cloud.config.server.prefix: mounted beside the environment endpoints, so a client finds both. */
@@ -88,7 +90,7 @@ async function watch(
   try {
     return stream
       ? await openStream(options, request, reply, parsed, since, release)
-      : await longPoll(options, reply, parsed, since, waitMs, release);
+      : await options.longPolls.wait(reply, parsed, since, waitMs, release);
   } catch (error) {
     release();
     throw error;
@@ -110,50 +112,6 @@ async function openStream(
   options.streams.open(stream, release);
   if (subscription.missed) stream.deliver(subscription.missed);
   return reply;
-}
-
-function longPoll(
-  options: WatchRoutesOptions,
-  reply: FastifyReply,
-  parsed: EnvironmentRequest,
-  since: string | undefined,
-  waitMs: number,
-  release: () => void,
-): Promise<string | undefined> {
-  reply.header('cache-control', 'no-store');
-  return new Promise((resolve, reject) => {
-    let unsubscribe: () => void = () => undefined;
-    let done = false;
-    const finish = (delivery: Delivery | undefined) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      unsubscribe();
-      release();
-      if (delivery) {
-        reply.code(200).type('application/json');
-        resolve(delivery.json);
-      } else {
-        reply.code(304);
-        resolve(undefined);
-      }
-    };
-    const timer = setTimeout(() => finish(undefined), waitMs);
-    // The client went away (or a proxy cut it): free the slot now, not at the end of the wait.
-    reply.raw.once('close', () => finish(undefined));
-    options.hub.subscribe(parsed, since, { deliver: finish }).then(
-      (subscription) => {
-        unsubscribe = subscription.unsubscribe;
-        if (done) unsubscribe();
-        else if (subscription.missed) finish(subscription.missed);
-      },
-      (error: unknown) => {
-        done = true;
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }
 
 function readVersion(value: string | string[] | undefined): string | undefined {
