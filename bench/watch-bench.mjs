@@ -4,11 +4,16 @@
 // the server's RSS growth over the watchers divided by their number. The baseline is the re-fetch alone:
 // what the same watchers' GETs cost with no stream (the part of the time the push adds nothing to). Also
 // measured: the bytes of a change message (version + changed keys) against the environment body a diff
-// would have to replace. Run alone: `npm run build && node bench/watch-bench.mjs`
-// (CONFBUS_WATCH_BENCH_SIZES=1000 and _ROUNDS shrink it).
+// would have to replace. Each round is split into phases (the server's own timings from its log lines, the
+// workers' from their clocks, the same machine's): webhook → fetched, the environment read, diff, writes to
+// every stream, the last change read by a worker, every re-fetch answered; with the CPU the server and the
+// workers spent on it. Run alone: `npm run build && node bench/watch-bench.mjs`
+// (CONFBUS_WATCH_BENCH_SIZES=1000 and _ROUNDS shrink it; CONFBUS_WATCH_BENCH_CPU_PROF=<dir> writes CPU
+// profiles of the server and the workers there, for `node --cpu-prof` analysis).
 import { fork } from 'node:child_process';
 /* global fetch */
 import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { startConfbusServer } from './lib/processes.mjs';
 import { createConfigRepo, makeTempDir, sampleConfigFiles } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
@@ -20,6 +25,35 @@ const ROUNDS = Number(process.env.CONFBUS_WATCH_BENCH_ROUNDS ?? 3);
 const WORKERS = 2;
 const GOALS = { 1000: 200, 10000: 1000 };
 const BYTES_GOAL = 10 * 1024;
+const PROFILE_DIR = process.env.CONFBUS_WATCH_BENCH_CPU_PROF;
+const PROFILE_ARGS = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+const CLOCK_TICKS_PER_MS = 100 / 1000;
+
+/** CPU time (user + system) a process has used, in ms, from /proc (USER_HZ is 100 on Linux). */
+async function cpuMsOf(pid) {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_MS;
+}
+
+/** The server's JSON log lines, for the timings it logs (a webhook's fetch, a change's read, diff, writes). */
+function tapLog(child) {
+  const waiters = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    let entry;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      return;
+    }
+    for (const waiter of [...waiters]) {
+      if (waiter.match(entry)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(entry);
+      }
+    }
+  });
+  return (match) => new Promise((resolve) => waiters.push({ match, resolve }));
+}
 
 async function rssOf(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -27,7 +61,10 @@ async function rssOf(pid) {
 }
 
 function startWorker() {
-  const child = fork(new URL('./lib/watch-worker.mjs', import.meta.url), [], { stdio: 'inherit' });
+  const child = fork(new URL('./lib/watch-worker.mjs', import.meta.url), [], {
+    stdio: 'inherit',
+    execArgv: PROFILE_ARGS,
+  });
   const waiters = [];
   child.on('message', (m) => waiters.splice(0).forEach((w) => w(m)));
   const next = (type) =>
@@ -38,7 +75,7 @@ function startWorker() {
   return { child, next };
 }
 
-async function measureSize(n, { url, pid, repo, log }) {
+async function measureSize(n, { url, pid, repo, log, logLine }) {
   const before = await rssOf(pid);
   const workers = Array.from({ length: WORKERS }, startWorker);
   const per = Math.ceil(n / WORKERS);
@@ -51,9 +88,13 @@ async function measureSize(n, { url, pid, repo, log }) {
   const perWatcher = ((await rssOf(pid)) - before) / n;
   log(`${n} watchers open; server RSS +${fmt(perWatcher / 1024, ' KB')} per watcher`);
   const times = [];
+  const phases = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const version = await repo.push({ 'foo-dev.yml': `round:\n  n: ${n}-${round}\n` });
     const served = workers.map((w) => w.next('served'));
+    const webhookLine = logLine((e) => typeof e.fetchMs === 'number');
+    const changeLine = logLine((e) => e.version === version && typeof e.writeMs === 'number');
+    const serverCpu = await cpuMsOf(pid);
     const sent = Date.now();
     const answer = await fetch(`${url}/monitor`, {
       method: 'POST',
@@ -61,14 +102,47 @@ async function measureSize(n, { url, pid, repo, log }) {
       body: JSON.stringify({ path: 'foo-dev.yml' }),
     });
     if (answer.status !== 200) throw new Error(`/monitor answered ${answer.status}`);
+    const answered = Date.now();
     const reports = await Promise.all(served);
+    const [webhook, change] = await Promise.all([webhookLine, changeLine]);
     if (reports.some((r) => r.version !== version)) throw new Error('a worker served another version');
-    times.push(Math.max(...reports.map((r) => r.at)) - sent);
-    log(`${n} watchers, round ${round}: all serving the push after ${times.at(-1)} ms`);
+    const all = Math.max(...reports.map((r) => r.at));
+    const lastTold = Math.max(...reports.map((r) => r.lastChangeAt));
+    times.push(all - sent);
+    const phase = {
+      total: all - sent,
+      fetch: webhook.fetchMs,
+      webhookAnswered: answered - sent,
+      read: change.findMs,
+      diff: change.diffMs,
+      writes: change.writeMs,
+      written: Date.parse(change.time) - sent,
+      firstTold: Math.min(...reports.map((r) => r.firstChangeAt)) - sent,
+      lastTold: lastTold - sent,
+      refetches: all - lastTold,
+      serverCpu: Math.round((await cpuMsOf(pid)) - serverCpu),
+      workerCpu: Math.round(reports.reduce((sum, r) => sum + r.cpuMs, 0)),
+    };
+    phases.push(phase);
+    log(
+      `${n} watchers, round ${round}: all serving the push after ${phase.total} ms — ` +
+        `fetch ${phase.fetch} ms (webhook answered at ${phase.webhookAnswered}), read ${phase.read}, ` +
+        `diff ${phase.diff}, writes ${phase.writes} (written at ${phase.written}); first change read at ` +
+        `${phase.firstTold}, last at ${phase.lastTold}; re-fetches ${phase.refetches} ms more; ` +
+        `CPU server ${phase.serverCpu} ms, workers ${phase.workerCpu} ms`,
+    );
   }
   workers.forEach((w) => w.child.send({ type: 'close' }));
   await Promise.all(workers.map((w) => new Promise((r) => w.child.once('exit', r))));
-  return { perWatcher, times };
+  return { perWatcher, times, phases };
+}
+
+/** `lo–hi` over the rounds of one phase. */
+function range(phases, key) {
+  const values = phases.map((p) => p[key]);
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  return lo === hi ? `${lo}` : `${lo}–${hi}`;
 }
 
 export async function run({ log }) {
@@ -79,7 +153,9 @@ export async function run({ log }) {
     basedir: `${dir}/mirror`,
     refreshRate: 3600,
     extraArgs: ['--confbus.watch.max-opens-per-second=1000000', '--confbus.watch.upstream-check-interval=0'],
+    nodeArgs: PROFILE_ARGS,
   });
+  const logLine = tapLog(server.child);
   const rows = [];
   const lines = [];
   try {
@@ -90,7 +166,13 @@ export async function run({ log }) {
       `environment body a re-fetch reads (foo/dev): ${envBytes} bytes; a change message is ~150 bytes + its keys`,
     );
     for (const n of SIZES) {
-      const { perWatcher, times } = await measureSize(n, { url: server.url, pid, repo, log });
+      const { perWatcher, times, phases } = await measureSize(n, {
+        url: server.url,
+        pid,
+        repo,
+        log,
+        logLine,
+      });
       const sorted = [...times].sort((a, b) => a - b);
       const median = sorted[Math.floor(sorted.length / 2)];
       const worst = sorted.at(-1);
@@ -112,6 +194,14 @@ export async function run({ log }) {
         pass: perWatcher <= BYTES_GOAL,
       });
       lines.push(`${n} watchers: rounds ${times.join(', ')} ms; RSS per watcher ${fmt(perWatcher, ' B')}`);
+      lines.push(
+        `${n} watchers, phases over the rounds (ms): fetch ${range(phases, 'fetch')}, environment read ` +
+          `${range(phases, 'read')}, diff ${range(phases, 'diff')}, writes to every stream ` +
+          `${range(phases, 'writes')} (done at ${range(phases, 'written')} after the webhook); first change ` +
+          `read by a worker at ${range(phases, 'firstTold')}, last at ${range(phases, 'lastTold')}; re-fetches ` +
+          `${range(phases, 'refetches')} more; CPU per round: server ${range(phases, 'serverCpu')}, workers ` +
+          `${range(phases, 'workerCpu')}`,
+      );
     }
   } catch (error) {
     rows.push({

@@ -1,7 +1,9 @@
 // A worker process of bench/watch-bench.mjs: holds `count` watch streams open on the server (raw SSE over
 // node:http, one connection each, as many confbus clients would) and, on each change, re-fetches the
 // environment with the announced version as the client does; reports to its parent when every stream has
-// fetched a version (the time of the last fetch) — "serving the new config".
+// fetched a version — "serving the new config" — with the times its phases ended: the first and the last
+// change read off a stream, the last re-fetch answered, and the CPU this process spent on the round (the
+// bench clients' own reading, which shares the machine's cores with the server).
 import { Agent, request } from 'node:http';
 
 const fetchAgent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -48,12 +50,25 @@ function refetch(envUrl, version) {
 process.on('message', async (message) => {
   if (message.type === 'open') {
     const { watchUrl, envUrl, count } = message;
-    const served = new Map();
+    const rounds = new Map();
     const onChange = (change) => {
+      let round = rounds.get(change.version);
+      if (!round) {
+        round = { told: 0, served: 0, firstChangeAt: Date.now(), lastChangeAt: 0, cpu: process.cpuUsage() };
+        rounds.set(change.version, round);
+      }
+      if (++round.told === count) round.lastChangeAt = Date.now();
       void refetch(envUrl, change.version).then(() => {
-        const n = (served.get(change.version) ?? 0) + 1;
-        served.set(change.version, n);
-        if (n === count) process.send({ type: 'served', version: change.version, at: Date.now() });
+        if (++round.served < count) return;
+        const cpu = process.cpuUsage(round.cpu);
+        process.send({
+          type: 'served',
+          version: change.version,
+          firstChangeAt: round.firstChangeAt,
+          lastChangeAt: round.lastChangeAt,
+          at: Date.now(),
+          cpuMs: (cpu.user + cpu.system) / 1000,
+        });
       });
     };
     // In batches, so the opens do not all queue at once.

@@ -114,7 +114,9 @@ export class MonitorService {
   async handlePush(push: WebhookPush): Promise<PushOutcome> {
     const { repository, maxFiles } = this.options;
     if (push.paths.length === 0) return { kind: 'published', services: [] };
+    const fetchStarted = performance.now();
     const outcome = await repository.refreshNow();
+    const fetchMs = Math.round(performance.now() - fetchStarted);
     if (outcome.stale) {
       throw new ConfbusError(
         serverErrors.CONFBUS_UPSTREAM_UNAVAILABLE,
@@ -136,7 +138,7 @@ export class MonitorService {
     const { publisher } = this.options;
     if (publisher === undefined && this.options.watchEnabled) {
       this.options.logger.info(
-        { services, commit },
+        { services, commit, fetchMs },
         'Webhook received: watchers are told by the watch stream',
       );
       return { kind: 'published', services, ...gated };

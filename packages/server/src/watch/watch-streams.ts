@@ -19,13 +19,13 @@ export interface WatchStreamOptions {
   readonly logger: Logger;
 }
 
-const HEARTBEAT = ': heartbeat\n\n';
+const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 
 class WatchStream implements Watcher {
   /** Since when the stream has been full (0: it is not). */
   fullSince = 0;
   /** A change delivered before the head was written (between subscribing and opening): sent on opening. */
-  early: string | undefined;
+  early: Buffer | undefined;
   unsubscribe: () => void = () => undefined;
 
   constructor(
@@ -76,10 +76,10 @@ export class WatchStreams {
   }
 
   /** Writes unless the client has stopped taking what it is sent; then the stream is dropped. */
-  send(stream: WatchStream, text: string): void {
+  send(stream: WatchStream, bytes: Buffer): void {
     const { response } = stream;
     if (!this.#streams.has(stream)) {
-      if (!response.headersSent) stream.early = text;
+      if (!response.headersSent) stream.early = bytes;
       return;
     }
     if (response.destroyed) return;
@@ -88,7 +88,7 @@ export class WatchStreams {
       this.#drop(stream, `more than ${this.options.maxBufferedBytes} bytes waiting for it`);
       return;
     }
-    if (response.write(text)) stream.fullSince = 0;
+    if (response.write(bytes)) stream.fullSince = 0;
     else if (stream.fullSince === 0) stream.fullSince = performance.now();
   }
 
