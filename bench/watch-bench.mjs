@@ -79,7 +79,7 @@ async function measureSize(n, { url, pid, repo, log, logLine }) {
   const before = await rssOf(pid);
   const workers = Array.from({ length: WORKERS }, startWorker);
   const per = Math.ceil(n / WORKERS);
-  const watchUrl = `${url}/watch/foo/dev`;
+  const watchUrl = `${url}/-/watch/foo/dev`;
   const envUrl = `${url}/foo/dev`;
   workers.forEach((w, i) =>
     w.child.send({ type: 'open', watchUrl, envUrl, count: Math.min(per, n - i * per) }),

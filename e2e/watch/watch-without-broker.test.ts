@@ -89,7 +89,7 @@ describe('watch stream: live refresh with no broker', () => {
     // A client that opens a stream and never reads it must not hold up the others.
     idle = connect(server.port, '127.0.0.1');
     idle.on('error', () => undefined);
-    idle.write(`GET /watch/sample/dev HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
+    idle.write(`GET /-/watch/sample/dev HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
     idle.pause();
     const commit = await push('second');
     await bothServe('second');

@@ -102,7 +102,11 @@ function answer(state: StubState, req: IncomingMessage, res: ServerResponse): vo
     .map((part) => decodeURIComponent(part));
   // Like a Spring server, the stub has no watch stream: confbus clients ask for it at start, then rely on the
   // safety-net poll. Not recorded, so the tests count the environment requests only.
-  if (segments[0] === 'watch' && (req.headers.accept ?? '').includes('text/event-stream')) {
+  if (
+    segments[0] === '-' &&
+    segments[1] === 'watch' &&
+    (req.headers.accept ?? '').includes('text/event-stream')
+  ) {
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":404,"error":"Not Found"}');
     return;
   }

@@ -1,5 +1,5 @@
 /**
- * The client's end of the watch stream (docs/watch.md): holds `GET /watch/…` open as server-sent events with
+ * The client's end of the watch stream (docs/watch.md): holds `GET /-/watch/…` open as server-sent events with
  * the version it serves, refreshes when told of a change (asking for at least the announced version), and
  * acks it over HTTP, so the server's refresh events and fleet view work with no broker. When the stream
  * breaks — a server restart, a proxy cutting it, nothing heard for idle-timeout — it reconnects after a
@@ -115,14 +115,14 @@ export class ConfigWatcher {
 
   #answered(request: ClientRequest, response: IncomingMessage, shown: string): void {
     const status = response.statusCode ?? 0;
-    // A Spring server reads /watch/{app}/{profiles} as an application named `watch`: JSON, or 406.
+    // A Spring server reads /-/watch/{app}/{profiles}[/{label}] as a request for an application named `-`: 404 or 406 (or JSON).
     const stream = (response.headers['content-type'] ?? '').startsWith('text/event-stream');
     if (status !== 200 || !stream) {
       response.resume();
       if (status === 404 || status === 406 || status === 200) {
         this.options.logger.warn(
           { server: shown },
-          `The config server has no watch stream (GET /watch answered ${status}${stream ? '' : ', not an event stream'}): changes arrive by the safety-net poll only`,
+          `The config server has no watch stream (GET /-/watch answered ${status}${stream ? '' : ', not an event stream'}): changes arrive by the safety-net poll only`,
         );
         this.stop();
         this.#state = 'unsupported';

@@ -7,7 +7,7 @@ export const watchSettingSpecs: readonly SettingSpec[] = [
     type: 'boolean',
     default: true,
     description:
-      "Follow the config server's watch stream (GET /watch/…) when the bus is disabled: changes arrive within moments with no broker; the safety-net poll stays",
+      "Follow the config server's watch stream (GET /-/watch/…) when the bus is disabled: changes arrive within moments with no broker; the safety-net poll stays",
   },
   {
     key: 'confbus.client.watch.with-bus',

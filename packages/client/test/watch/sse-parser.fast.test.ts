@@ -28,13 +28,13 @@ describe('SseParser', () => {
 });
 
 describe('watchUrls', () => {
-  it('puts /watch before the environment path, under the server prefix', () => {
+  it('puts /-/watch before the environment path, under the server prefix', () => {
     const urls = watchUrls(new URL('http://h:1/config/app/dev,db/feature(_)x'), 'feature/x');
-    assert.equal(urls.stream.href, 'http://h:1/config/watch/app/dev,db/feature(_)x');
-    assert.equal(urls.acks.href, 'http://h:1/config/watch/acks');
+    assert.equal(urls.stream.href, 'http://h:1/config/-/watch/app/dev,db/feature(_)x');
+    assert.equal(urls.acks.href, 'http://h:1/config/-/watch/acks');
     assert.equal(
       watchUrls(new URL('http://h:1/app/default'), undefined).stream.pathname,
-      '/watch/app/default',
+      '/-/watch/app/default',
     );
   });
 });

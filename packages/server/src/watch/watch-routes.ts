@@ -1,8 +1,10 @@
 /**
  * The watch endpoints (docs/watch.md):
- *   GET  /watch/{application}/{profiles}[/{label}]?version=…   Accept: text/event-stream → server-sent events
- *   GET  /watch/{application}/{profiles}[/{label}]?version=…&wait=30s                  → long poll: 200 or 304
- *   POST /watch/acks {event, service, version}                                         → 202, recorded
+ *   GET  /-/watch/{application}/{profiles}[/{label}]?version=…   Accept: text/event-stream → server-sent events
+ *   GET  /-/watch/{application}/{profiles}[/{label}]?version=…&wait=30s                  → long poll: 200 or 304
+ *   POST /-/watch/acks {event, service, version}                                         → 202, recorded
+ * Under `/-/`, where no application can be (a name starts with a letter or digit), like the console: at
+ * `/watch/…` the stream took Spring's `GET /watch/{profiles}/{label}` from an application named `watch`.
  * Everything is checked (names as the environment endpoint checks them, the version, the wait, the bounds of
  * watch-admission.ts) before a stream is opened, so a refusal is a JSON error like any other endpoint's.
  */
@@ -18,8 +20,8 @@ import type { WatchHub } from './watch-hub.js';
 import type { WatchLongPolls } from './watch-long-polls.js';
 import type { WatchStreams } from './watch-streams.js';
 
-export const WATCH_PATH = '/watch';
-export const WATCH_ACKS_PATH = '/watch/acks';
+export const WATCH_PATH = '/-/watch';
+export const WATCH_ACKS_PATH = '/-/watch/acks';
 /** A long poll without ?wait= waits this long (or max-wait, if shorter). */
 export const DEFAULT_WAIT_MS = 30_000;
 

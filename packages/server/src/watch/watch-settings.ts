@@ -10,7 +10,7 @@ export const watchSettingSpecs: readonly SettingSpec[] = [
     type: 'boolean',
     default: true,
     description:
-      'Serve GET /watch/{application}/{profiles}[/{label}] (server-sent events or long poll) and POST /watch/acks',
+      'Serve GET /-/watch/{application}/{profiles}[/{label}] (server-sent events or long poll) and POST /-/watch/acks',
   },
   {
     key: 'confbus.watch.max-connections',

@@ -31,7 +31,7 @@ function openRaw(
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), socket, head });
     };
     socket.on('data', onData);
-    socket.write(`GET /watch/foo/default HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
+    socket.write(`GET /-/watch/foo/default HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
   });
 }
 
@@ -88,7 +88,9 @@ describe('watch stream bounds', () => {
   it('drops a stream whose client stops reading, and still tells the others', async () => {
     const stalled = await open('127.0.0.1', false);
     assert.equal(stalled.status, 200);
-    const reader = await openEventStream(`${server.base}/watch/foo/default`, { accept: 'text/event-stream' });
+    const reader = await openEventStream(`${server.base}/-/watch/foo/default`, {
+      accept: 'text/event-stream',
+    });
     try {
       await waitFor('two watchers', () => server.server.watch?.hub.watchers === 2);
       // Changes with many keys fill the stalled socket's kernel buffers; then bytes wait in Node for it.

@@ -46,8 +46,8 @@ describe('GET /watch without a bus', () => {
     });
 
   it('pushes the new version and the changed keys to a stream and a long poll', async () => {
-    const stream = await openEventStream(`${server.base}/watch/foo/default?version=${first}`, SSE);
-    const poll = fetch(`${server.base}/watch/foo/default?version=${first}&wait=20s`);
+    const stream = await openEventStream(`${server.base}/-/watch/foo/default?version=${first}`, SSE);
+    const poll = fetch(`${server.base}/-/watch/foo/default?version=${first}&wait=20s`);
     try {
       await waitFor('two watchers', () => server.server.watch?.hub.watchers === 2);
       const second = await remote.commit({ 'foo.yml': 'greeting: hi\nsize: 1\n' });
@@ -68,18 +68,18 @@ describe('GET /watch without a bus', () => {
 
   it('tells a watcher that comes back with an older version at once; answers 304 when the wait ends', async () => {
     const current = ((await server.get('/foo/default')).json() as { version: string }).version;
-    const behind = await fetch(`${server.base}/watch/foo/default?version=${first}&wait=20s`);
+    const behind = await fetch(`${server.base}/-/watch/foo/default?version=${first}&wait=20s`);
     assert.equal(behind.status, 200);
     const caughtUp = (await behind.json()) as Change;
     assert.equal(caughtUp.version, current);
-    const idle = await fetch(`${server.base}/watch/foo/default?version=${current}&wait=50ms`);
+    const idle = await fetch(`${server.base}/-/watch/foo/default?version=${current}&wait=50ms`);
     assert.equal(idle.status, 304);
   });
 
   it('leaves out watchers whose configuration a commit did not change', async () => {
     const before = ((await server.get('/foo/default')).json() as { version: string }).version;
-    const stream = await openEventStream(`${server.base}/watch/foo/default?version=${before}`, SSE);
-    const other = await openEventStream(`${server.base}/watch/bar/default`, SSE);
+    const stream = await openEventStream(`${server.base}/-/watch/foo/default?version=${before}`, SSE);
+    const other = await openEventStream(`${server.base}/-/watch/bar/default`, SSE);
     try {
       await waitFor('two watchers', () => server.server.watch?.hub.watchers === 2);
       await remote.commit({ 'bar.yml': 'other: 2\n' });
@@ -94,13 +94,13 @@ describe('GET /watch without a bus', () => {
   });
 
   it('records acks against the change in /actuator/refresh-events', async () => {
-    const stream = await openEventStream(`${server.base}/watch/foo/default`, SSE);
+    const stream = await openEventStream(`${server.base}/-/watch/foo/default`, SSE);
     try {
       await waitFor('a watcher', () => server.server.watch?.hub.watchers === 1);
       const version = await remote.commit({ 'foo.yml': 'greeting: ack me\n' });
       assert.equal((await monitor('foo.yml')).status, 200);
       const change = await waitFor('the change', () => stream.find<Change>('change'));
-      const ack = await fetch(`${server.base}/watch/acks`, {
+      const ack = await fetch(`${server.base}/-/watch/acks`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ event: change.event, service: 'foo:default:8080:abc', version }),
@@ -124,12 +124,12 @@ describe('GET /watch without a bus', () => {
 
   it('answers bad input with 400 JSON naming what was wrong', async () => {
     const cases: Array<[string, RequestInit, RegExp]> = [
-      ['/watch/foo/default?wait=2h', {}, /wait must be a duration/],
-      ['/watch/foo/default?wait=soon', {}, /wait must be a duration/],
-      ['/watch/foo/default?version=a%0Ab', {}, /version/],
-      ['/watch/foo/default', { headers: { ...SSE, 'last-event-id': 'x'.repeat(200) } }, /Last-Event-ID/],
+      ['/-/watch/foo/default?wait=2h', {}, /wait must be a duration/],
+      ['/-/watch/foo/default?wait=soon', {}, /wait must be a duration/],
+      ['/-/watch/foo/default?version=a%0Ab', {}, /version/],
+      ['/-/watch/foo/default', { headers: { ...SSE, 'last-event-id': 'x'.repeat(200) } }, /Last-Event-ID/],
       [
-        '/watch/acks',
+        '/-/watch/acks',
         {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -138,7 +138,7 @@ describe('GET /watch without a bus', () => {
         /ack\.event/,
       ],
       [
-        '/watch/acks',
+        '/-/watch/acks',
         {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -154,7 +154,29 @@ describe('GET /watch without a bus', () => {
       assert.equal(body.code, 'CONFBUS_WATCH_BAD_REQUEST', path);
       assert.match(body.message, message, path);
     }
-    const invalid = await fetch(`${server.base}/watch/..%2Ffoo/default`);
+    const invalid = await fetch(`${server.base}/-/watch/..%2Ffoo/default`);
     assert.equal(invalid.status, 400);
+  });
+
+  it('serves an application named watch: its URLs are environment requests, the stream lives under /-/', async () => {
+    await remote.commit({ 'watch.yml': 'greeting: from the watch app\n' });
+    await monitor('watch.yml');
+    const { version } = (await server.get('/watch/default')).json() as { version: string };
+    for (const path of ['/watch/default', `/watch/default/${version}`, '/watch/dev,default/master']) {
+      const answer = await server.get(path);
+      assert.equal(answer.status, 200, `${path}: ${answer.body}`);
+      const environment = answer.json() as { name: string; propertySources: Array<{ source: object }> };
+      assert.equal(environment.name, 'watch', path);
+      assert.ok(
+        environment.propertySources.some((s) => JSON.stringify(s.source).includes('from the watch app')),
+        path,
+      );
+    }
+    const stream = await openEventStream(`${server.base}/-/watch/watch/default`, SSE);
+    try {
+      await waitFor('a watcher of the watch app', () => server.server.watch?.hub.topics === 1);
+    } finally {
+      stream.close();
+    }
   });
 });

@@ -30,7 +30,7 @@ describe('watch connections at shutdown', () => {
   it('answers every waiting long poll (304, Connection: close) and closes without cutting connections', async () => {
     const running = server!;
     const { version } = (await running.get('/foo/default')).json() as { version: string };
-    const polls = [1, 2].map(() => fetch(`${running.base}/watch/foo/default?version=${version}&wait=60s`));
+    const polls = [1, 2].map(() => fetch(`${running.base}/-/watch/foo/default?version=${version}&wait=60s`));
     await waitFor('two waiting long polls', () => running.server.watch?.longPolls.waiting === 2);
     server = undefined;
     const stopped = running.stop();
