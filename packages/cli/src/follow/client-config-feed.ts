@@ -1,7 +1,7 @@
 /**
  * The config client as a ConfigFeed: `ConfigClient.start` fetches (with its retry, fail-fast and backup rules,
- * decrypting `{cipher}` values), and each refresh it applies — from the bus, the safety-net poll — is passed
- * on. A refresh that failed to fetch, parse or decrypt is never applied by the client, so never passed on.
+ * decrypting `{cipher}` values), and each refresh it applies — from the bus, the watch stream when there is no
+ * bus (run-command-watch.test.ts), the safety-net poll — is passed on. A refresh that failed to fetch, parse or decrypt is never applied by the client, so never passed on.
  * Unlike an application, `run` and `render` refuse to start on local settings alone: a child started without
  * its configuration would do harm quietly.
  */

@@ -1,8 +1,8 @@
 /**
  * What `confbus run` and `confbus render` follow: the current configuration and word of each change that
  * passed the client's checks. Today the config client (client-config-feed.ts) is the one feed: its fetch at
- * start, then its refreshes from the bus, the safety-net poll or `/actuator/refresh`. A watch stream plugs in
- * as another implementation (or by refreshing the client); run and render do not change.
+ * start, then its refreshes from the bus, the server's watch stream (with no bus: docs/watch.md), the
+ * safety-net poll or `/actuator/refresh`.
  */
 import type { ConfigSourceKind, ConfigView } from '@confbus/client';
 
