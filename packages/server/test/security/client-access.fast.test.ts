@@ -99,7 +99,7 @@ describe('per-application access', () => {
       '/master/billing-default.properties',
       '/billing/default/master/billing.txt',
       '/orders,billing/default',
-      '/watch/billing/default?version=0&wait=1s',
+      '/-/watch/billing/default?version=0&wait=1s',
     ]) {
       const refused = await server.get(path, { authorization: ORDERS });
       assert.equal(refused.status, 403, path);
