@@ -25,6 +25,7 @@ import type { RepositoryRouter } from './repositories/repository-router.js';
 import { close, listen } from './server-lifecycle.js';
 import type { ConfigServerPorts, Wiring } from './server-wiring.js';
 import type { WatchFeature } from './watch/index.js';
+import type { RolloutsFeature } from './rollouts/index.js';
 import { buildHttp } from './wire-http.js';
 
 export interface ConfigServer {
@@ -46,6 +47,8 @@ export interface ConfigServer {
   readonly fastPath: RepeatRequestFastPath | undefined;
   /** The watch stream, unless confbus.watch.enabled=false. */
   readonly watch: WatchFeature | undefined;
+  /** Staged rollouts, unless confbus.server.rollouts.enabled=false. */
+  readonly rollouts: RolloutsFeature | undefined;
   /** Set once listening, when spring.cloud.bus.enabled. */
   readonly bus: BusNode | undefined;
   /** Listens on server.address/server.port; resolves to the bound URL. */
@@ -65,8 +68,8 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     ports.config.bus.refreshEvents,
   );
   const wiring: Wiring = { ...ports, ...stores, encryption, tracker, build: readBuildInfo() };
-  const { app, fastPath, console: operatorConsole, watch } = await buildHttp(wiring);
-  const parts = { ...wiring, console: operatorConsole, watch };
+  const { app, fastPath, console: operatorConsole, watch, rollouts } = await buildHttp(wiring);
+  const parts = { ...wiring, console: operatorConsole, watch, rollouts };
   return {
     app,
     repositories,
@@ -78,6 +81,7 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     console: operatorConsole,
     fastPath,
     watch,
+    rollouts,
     get bus() {
       return ports.bus?.node;
     },

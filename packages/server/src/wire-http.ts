@@ -26,6 +26,8 @@ import { type ServerSecurity, installSecurity } from './security/install-securit
 import { type AuditTrail, installAudit, noAuditLog } from './audit/index.js';
 import type { Wiring } from './server-wiring.js';
 import { type WatchFeature, installWatch } from './watch/index.js';
+import { MemoryRolloutStore, type RolloutsFeature, installRollouts } from './rollouts/index.js';
+import type { CommitChoice } from './serving/commit-choice.js';
 
 export interface HttpSide {
   app: FastifyInstance;
@@ -35,6 +37,7 @@ export interface HttpSide {
   /** The audit trail; undefined when confbus.audit.enabled=false. */
   audit: AuditTrail | undefined;
   security: ServerSecurity;
+  rollouts: RolloutsFeature | undefined;
 }
 
 /** Fastify with every feature's routes, behind the repeat-request fast path. */
@@ -56,7 +59,17 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     logger,
   });
   const authEnabled = config.security.credentials.length > 0;
-  const fastPath = buildFastPath(accessLog, authEnabled, repositories, finder, metrics);
+  // Before the HTTP app: the fast path in front of it asks the rollouts which commit each instance gets.
+  const rollouts = installRollouts({
+    settings: config.rollouts,
+    prefix,
+    finder,
+    store: w.rolloutStore ?? new MemoryRolloutStore(),
+    publisher: w.bus,
+    clock: w.clock,
+    logger,
+  });
+  const fastPath = buildFastPath(accessLog, authEnabled, repositories, finder, metrics, rollouts?.choice);
   const app = createHttpApp({ logger, limits, fastPath, tls: w.tls });
 
   installErrorHandling(app, limits.maxUrlLength);
@@ -137,7 +150,9 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     validateProfiles: environment.validateProfiles,
     requireRead: security.requireRead,
     ...(fastPath ? { fastPath } : {}),
+    ...(rollouts ? { commitChoice: rollouts.choice } : {}),
   });
+  rollouts?.registerRoutes(app);
   const watch = installWatch(app, {
     config,
     security,
@@ -147,7 +162,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     console: operatorConsole,
     logger,
   });
-  return { app, fastPath, console: operatorConsole, watch, audit, security };
+  return { app, fastPath, console: operatorConsole, watch, audit, security, rollouts };
 }
 
 /** Refreshes published on the bus, each also shown on the console's live view. */
@@ -172,6 +187,7 @@ function buildFastPath(
   repositories: RepositoryRouter,
   finder: MultiLabelFinder,
   metrics: ServerMetrics,
+  choice: CommitChoice | undefined,
 ): RepeatRequestFastPath | undefined {
   if (everyRequestThroughFastify) return undefined;
   // A single label needs no combining: straight to the repositories, without the multi-label finder's turn.
@@ -183,5 +199,6 @@ function buildFastPath(
     single,
     { recorderFor: (route) => metrics.requestRecorder('GET', route, 200) },
     guarded,
+    choice,
   );
 }

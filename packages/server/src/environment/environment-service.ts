@@ -38,6 +38,11 @@ export interface EnvironmentRequest {
    * console's fleet states and the second side of a diff, which must not cost a check per instance or side.
    */
   lastFetched?: boolean;
+  /**
+   * Serve this commit instead of the label's head (the label is still resolved and echoed): a staged rollout's
+   * choice for the instance asking (rollouts/rollout-engine.ts, through serving/'s commit-choice hook).
+   */
+  commit?: string;
 }
 
 /** The request with the client's version hint, when it sent one. */
@@ -117,7 +122,7 @@ export class EnvironmentService {
       request.lastFetched && repository.refresh
         ? await repository.refresh.resolveFetched(request.label)
         : await repository.resolve(request.label, request.atLeast);
-    return this.findAt(request, revision);
+    return this.findAt(request, pinnedRevision(request, revision));
   }
 
   /** Files parsed (not found in the parsed-file cache). */
@@ -132,8 +137,9 @@ export class EnvironmentService {
 
   /** find()'s answer when it is a cache hit at a revision known at once (ConfigRepository.resolveNow). */
   findNow(request: EnvironmentRequest): FoundEnvironment | undefined {
-    const revision = this.options.repository.resolveNow?.(request.label, request.atLeast);
-    if (revision === undefined) return undefined;
+    const resolved = this.options.repository.resolveNow?.(request.label, request.atLeast);
+    if (resolved === undefined) return undefined;
+    const revision = pinnedRevision(request, resolved);
     const hit = this.environments.get(this.keyOf(request, revision));
     if (hit === undefined) return undefined;
     this.cacheHits++;
@@ -316,4 +322,11 @@ export class EnvironmentService {
       return { ...source, name: `${displayNameOf.call(this.options.repository, path)}${match?.[0] ?? ''}` };
     });
   }
+}
+
+/** The label's revision, or the commit a rollout pinned the request to (same label, same staleness). */
+function pinnedRevision(request: EnvironmentRequest, revision: ResolvedRevision): ResolvedRevision {
+  return request.commit === undefined || request.commit === revision.commit
+    ? revision
+    : { ...revision, commit: request.commit };
 }

@@ -1,0 +1,130 @@
+/**
+ * Staged rollouts (docs/rollouts.md): one application (or several) moved from commit A to commit B in waves,
+ * judged by the fleet's health reports, rolled back automatically. `installRollouts` is the feature's one entry:
+ * it builds the engine on its store, the serving path's commit choice (serving/commit-choice.ts) — made before
+ * the HTTP app, which the repeat-request fast path sits in front of — and registers the routes once the app
+ * exists. `open` reads the store and starts the tick; `close` stops it.
+ */
+import { ConfbusError, type Logger, instanceIdentityOf } from '@confbus/core';
+import { messageOf } from '@confbus/core/internal';
+import type { FastifyInstance } from 'fastify';
+import type { RefreshPublisher } from '../bus/server-bus.js';
+import type { Clock } from '../clock.js';
+import type { EnvironmentFinder } from '../environment/environment-finder.js';
+import type { EnvironmentRequest } from '../environment/environment-service.js';
+import { serverErrors } from '../errors.js';
+import type { CommitChoice } from '../serving/commit-choice.js';
+import { RolloutEngine } from './rollout-engine.js';
+import type { RolloutPlan } from './rollout-plan.js';
+import { registerRolloutRoutes } from './rollout-routes.js';
+import type { RolloutSettings } from './rollout-settings.js';
+import type { RolloutStore } from './rollout-store.js';
+
+export { rolloutSettingSpecs, readRolloutSettings, type RolloutSettings } from './rollout-settings.js';
+export { MemoryRolloutStore, type RolloutStore } from './rollout-store.js';
+export type { RolloutEngine } from './rollout-engine.js';
+
+export interface RolloutsInstall {
+  readonly settings: RolloutSettings;
+  /** spring.cloud.config.server.prefix: the API sits beside the environment endpoints. */
+  readonly prefix: string;
+  /** What the environment endpoint answers with: a plan's commits are checked through it. */
+  readonly finder: EnvironmentFinder;
+  readonly store: RolloutStore;
+  /** Undefined without a bus: instances then learn of a start by the watch stream and their report answers. */
+  readonly publisher: RefreshPublisher | undefined;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+export interface RolloutsFeature {
+  readonly engine: RolloutEngine;
+  /** The serving path's hook (environment routes and fast path). */
+  readonly choice: CommitChoice;
+  registerRoutes(app: FastifyInstance): void;
+  /** Reads the store (a restart resumes) and starts judging. */
+  open(): Promise<void>;
+  close(): void;
+}
+
+export function installRollouts(install: RolloutsInstall): RolloutsFeature | undefined {
+  const { settings, finder, publisher, logger: rootLogger } = install;
+  if (!settings.enabled) return undefined;
+  const logger = rootLogger.child({ component: 'rollouts' });
+  const engine = new RolloutEngine({
+    store: install.store,
+    clock: install.clock,
+    judge: settings.judge,
+    reportIntervalMs: settings.reportIntervalMs,
+    logger,
+    verify: (plan) => verifyPlan(finder, plan),
+    announce: async (applications, commit) => {
+      if (publisher === undefined) return;
+      await Promise.all(applications.map((name) => publisher.publishRefresh(name, commit)));
+    },
+  });
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    engine,
+    choice: {
+      get holds() {
+        return engine.holds;
+      },
+      choose: (request, headers) => engine.choose(request, instanceIdentityOf(headers)),
+    },
+    registerRoutes(app) {
+      registerRolloutRoutes(app, {
+        engine,
+        prefix: install.prefix,
+        defaults: { waves: settings.defaultWaves, bakeMs: settings.defaultBakeMs },
+        headOf: async (application, label) =>
+          (await finder.find(requestFor(application, label))).revision.commit,
+        // The audit log's call site (packages/server/src/audit/, when it lands): until then, a log line.
+        audit: (entry) =>
+          logger.info({ audit: true, ...entry }, `Rollout ${entry.action} by ${entry.by ?? 'anonymous'}`),
+      });
+    },
+    async open() {
+      await engine.open();
+      timer = setInterval(() => {
+        engine
+          .tick()
+          .catch((error: unknown) => logger.warn({ reason: messageOf(error) }, 'Rollout tick failed'));
+      }, settings.tickMs);
+      timer.unref();
+    },
+    close() {
+      clearInterval(timer);
+    },
+  };
+}
+
+function requestFor(application: string, label: string | null, commit?: string): EnvironmentRequest {
+  return {
+    name: application,
+    applications: [application],
+    profilesText: 'default',
+    profiles: ['default'],
+    label,
+    ...(commit === undefined ? {} : { commit }),
+  };
+}
+
+/** Both commits build each application's environment (an unknown commit, a broken file: refused before start). */
+async function verifyPlan(finder: EnvironmentFinder, plan: RolloutPlan): Promise<void> {
+  for (const application of plan.applications) {
+    for (const [field, commit] of [
+      ['from', plan.from],
+      ['to', plan.to],
+    ] as const) {
+      try {
+        await finder.find(requestFor(application, plan.label, commit));
+      } catch (error) {
+        throw new ConfbusError(
+          serverErrors.CONFBUS_ROLLOUT_BAD_REQUEST,
+          `'${field}' commit ${commit} cannot serve '${application}': ${messageOf(error)}`,
+        );
+      }
+    }
+  }
+}
