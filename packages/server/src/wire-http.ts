@@ -26,7 +26,7 @@ import { type ServerSecurity, installSecurity } from './security/install-securit
 import { type AuditTrail, installAudit, noAuditLog } from './audit/index.js';
 import type { Wiring } from './server-wiring.js';
 import { type WatchFeature, installWatch } from './watch/index.js';
-import { MemoryRolloutStore, type RolloutsFeature, installRollouts } from './rollouts/index.js';
+import { type RolloutsFeature, installRollouts } from './rollouts/index.js';
 import type { CommitChoice } from './serving/commit-choice.js';
 
 export interface HttpSide {
@@ -64,7 +64,8 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     settings: config.rollouts,
     prefix,
     finder,
-    store: w.rolloutStore ?? new MemoryRolloutStore(),
+    ...(w.rolloutStore ? { store: w.rolloutStore } : {}),
+    repository: repositories.defaultRepository?.mirror,
     publisher: w.bus,
     clock: w.clock,
     logger,

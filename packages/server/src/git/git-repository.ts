@@ -29,5 +29,6 @@ export function gitRepository(mirror: GitMirror): ConfigRepository {
     start: () => mirror.start(),
     refresh,
     history: new GitHistory(mirror.gitDir),
+    stateRef: (ref) => mirror.stateRef(ref),
   };
 }

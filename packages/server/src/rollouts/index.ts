@@ -18,7 +18,9 @@ import { RolloutEngine } from './rollout-engine.js';
 import type { RolloutPlan } from './rollout-plan.js';
 import { registerRolloutRoutes } from './rollout-routes.js';
 import type { RolloutSettings } from './rollout-settings.js';
-import type { RolloutStore } from './rollout-store.js';
+import { MemoryRolloutStore, type RolloutStore } from './rollout-store.js';
+import { GitRolloutStore } from './git-rollout-store.js';
+import type { ConfigRepository } from '../environment/config-repository.js';
 
 export { rolloutSettingSpecs, readRolloutSettings, type RolloutSettings } from './rollout-settings.js';
 export { MemoryRolloutStore, type RolloutStore } from './rollout-store.js';
@@ -30,7 +32,10 @@ export interface RolloutsInstall {
   readonly prefix: string;
   /** What the environment endpoint answers with: a plan's commits are checked through it. */
   readonly finder: EnvironmentFinder;
-  readonly store: RolloutStore;
+  /** Where rollouts are kept when the settings' store is not used (tests); default: from the settings. */
+  readonly store?: RolloutStore;
+  /** The default repository: its own ref is the 'git' store. Undefined for a uri template. */
+  readonly repository: Pick<ConfigRepository, 'stateRef'> | undefined;
   /** Undefined without a bus: instances then learn of a start by the watch stream and their report answers. */
   readonly publisher: RefreshPublisher | undefined;
   readonly clock: Clock;
@@ -51,8 +56,9 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
   const { settings, finder, publisher, logger: rootLogger } = install;
   if (!settings.enabled) return undefined;
   const logger = rootLogger.child({ component: 'rollouts' });
+  const store = install.store ?? storeFromSettings(settings, install.repository, logger);
   const engine = new RolloutEngine({
-    store: install.store,
+    store,
     clock: install.clock,
     judge: settings.judge,
     reportIntervalMs: settings.reportIntervalMs,
@@ -64,6 +70,7 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
     },
   });
   let timer: NodeJS.Timeout | undefined;
+  let sync: NodeJS.Timeout | undefined;
   return {
     engine,
     choice: {
@@ -92,11 +99,39 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
           .catch((error: unknown) => logger.warn({ reason: messageOf(error) }, 'Rollout tick failed'));
       }, settings.tickMs);
       timer.unref();
+      // Another replica may start or move a rollout: its store is read again (memory: nothing to follow).
+      if (store instanceof GitRolloutStore) {
+        sync = setInterval(() => {
+          engine
+            .reload()
+            .catch((error: unknown) =>
+              logger.warn({ reason: messageOf(error) }, 'Rollout store read failed'),
+            );
+        }, settings.syncMs);
+        sync.unref();
+      }
     },
     close() {
       clearInterval(timer);
+      clearInterval(sync);
     },
   };
+}
+
+/** The 'git' store on the default repository's own ref; this process's memory when there is none to write. */
+function storeFromSettings(
+  settings: RolloutSettings,
+  repository: Pick<ConfigRepository, 'stateRef'> | undefined,
+  logger: Logger,
+): RolloutStore {
+  if (settings.store === 'git' && repository?.stateRef)
+    return new GitRolloutStore(repository.stateRef(settings.ref));
+  if (settings.store === 'git')
+    logger.warn(
+      {},
+      'Rollouts are kept in memory: the default repository is not a Git mirror the server can push to (confbus.server.rollouts.store=git); they do not survive a restart and are not shared with other replicas',
+    );
+  return new MemoryRolloutStore();
 }
 
 function requestFor(application: string, label: string | null, commit?: string): EnvironmentRequest {

@@ -225,7 +225,8 @@ export class RolloutEngine {
     let pending = 0;
     for (const entry of known) {
       const health = this.registry.healthOf(entry);
-      if (health === undefined) continue; // never reported (a Spring app): not judged
+      // Never reported during this rollout (a Spring app, or a report from an earlier one): not judged.
+      if (health === undefined || health.lastReportAt < state.createdAt) continue;
       if (!inStartedWaves(state, entry)) {
         controls.push(health);
         continue;

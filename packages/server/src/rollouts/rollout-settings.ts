@@ -68,6 +68,28 @@ export const rolloutSettingSpecs: readonly SettingSpec[] = [
     max: 60_000,
     description: 'How often running rollouts are judged and their bake timers checked',
   },
+  {
+    key: `${ROLLOUTS}.store`,
+    type: 'string',
+    default: 'git',
+    description:
+      "Where rollouts are kept: 'git' (a ref the server pushes to the default Git repository: shared by every replica, survives restarts; needs push rights) or 'memory' (this process only: lost on restart, one replica only)",
+  },
+  {
+    key: `${ROLLOUTS}.ref`,
+    type: 'string',
+    default: 'refs/confbus/rollouts',
+    description: "The ref the 'git' store writes (its commits' history is the rollouts' history)",
+  },
+  {
+    key: `${ROLLOUTS}.sync-ms`,
+    type: 'integer',
+    default: 2000,
+    min: 100,
+    max: 600_000,
+    description:
+      "How often a server reads the rollouts' store again ('git': one ls-remote of the ref), so a rollout another replica started or moved is followed",
+  },
 ];
 
 export interface RolloutSettings {
@@ -77,9 +99,22 @@ export interface RolloutSettings {
   readonly reportIntervalMs: number;
   readonly judge: JudgeSettings;
   readonly tickMs: number;
+  readonly store: 'git' | 'memory';
+  readonly ref: string;
+  readonly syncMs: number;
 }
 
 export function readRolloutSettings(settings: Settings): RolloutSettings {
+  const store = settings.string(`${ROLLOUTS}.store`);
+  if (store !== 'git' && store !== 'memory')
+    invalid(settings, 'store', `'${store}' must be 'git' or 'memory'`);
+  const ref = settings.string(`${ROLLOUTS}.ref`);
+  if (!/^refs\/[A-Za-z0-9._/-]+$/.test(ref) || ref.includes('..') || /^refs\/(heads|tags)\//.test(ref))
+    invalid(
+      settings,
+      'ref',
+      `'${ref}' must be a ref under refs/ outside heads/ and tags/, e.g. refs/confbus/rollouts`,
+    );
   let defaultWaves: readonly WaveSpec[] = [];
   try {
     defaultWaves = parseWaves(settings.string(`${ROLLOUTS}.default-waves`));
@@ -97,6 +132,9 @@ export function readRolloutSettings(settings: Settings): RolloutSettings {
       minErrorRatePerMinute: Math.max(0, settings.number(`${ROLLOUTS}.min-error-rate`)),
     },
     tickMs: settings.number(`${ROLLOUTS}.tick-ms`),
+    store,
+    ref,
+    syncMs: settings.number(`${ROLLOUTS}.sync-ms`),
   };
 }
 
