@@ -153,7 +153,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     ...(fastPath ? { fastPath } : {}),
     ...(rollouts ? { commitChoice: rollouts.choice } : {}),
   });
-  rollouts?.registerRoutes(app);
+  rollouts?.registerRoutes(app, { requireRead: security.requireRead, audit: audit ?? noAuditLog });
   const watch = installWatch(app, {
     config,
     security,

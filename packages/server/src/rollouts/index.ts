@@ -7,7 +7,9 @@
  */
 import { ConfbusError, type Logger, instanceIdentityOf } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type AuditLog, noAuditLog } from '../audit/audit-log.js';
+import type { ReadTarget } from '../security/principal.js';
 import type { RefreshPublisher } from '../bus/server-bus.js';
 import type { Clock } from '../clock.js';
 import type { EnvironmentFinder } from '../environment/environment-finder.js';
@@ -46,10 +48,19 @@ export interface RolloutsFeature {
   readonly engine: RolloutEngine;
   /** The serving path's hook (environment routes and fast path). */
   readonly choice: CommitChoice;
-  registerRoutes(app: FastifyInstance): void;
+  /**
+   * Registers the API once the app exists, with what was built after this feature: security's read check and
+   * the audit log (the judge's automatic rollbacks are recorded there from then on).
+   */
+  registerRoutes(app: FastifyInstance, after: RolloutRoutesDependencies): void;
   /** Reads the store (a restart resumes) and starts judging. */
   open(): Promise<void>;
   close(): void;
+}
+
+export interface RolloutRoutesDependencies {
+  readonly requireRead: (request: FastifyRequest, target: ReadTarget) => void;
+  readonly audit: AuditLog;
 }
 
 export function installRollouts(install: RolloutsInstall): RolloutsFeature | undefined {
@@ -57,7 +68,10 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
   if (!settings.enabled) return undefined;
   const logger = rootLogger.child({ component: 'rollouts' });
   const store = install.store ?? storeFromSettings(settings, install.repository, logger);
+  // The audit log exists only once the HTTP app does, after the fast path that needs this feature's choice.
+  let audit: AuditLog = noAuditLog;
   const engine = new RolloutEngine({
+    audit: { record: (entry) => audit.record(entry) },
     store,
     clock: install.clock,
     judge: settings.judge,
@@ -79,16 +93,15 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
       },
       choose: (request, headers) => engine.choose(request, instanceIdentityOf(headers)),
     },
-    registerRoutes(app) {
+    registerRoutes(app, after) {
+      audit = after.audit;
       registerRolloutRoutes(app, {
+        requireRead: after.requireRead,
         engine,
         prefix: install.prefix,
         defaults: { waves: settings.defaultWaves, bakeMs: settings.defaultBakeMs },
         headOf: async (application, label) =>
           (await finder.find(requestFor(application, label))).revision.commit,
-        // The audit log's call site (packages/server/src/audit/, when it lands): until then, a log line.
-        audit: (entry) =>
-          logger.info({ audit: true, ...entry }, `Rollout ${entry.action} by ${entry.by ?? 'anonymous'}`),
       });
     },
     async open() {

@@ -19,6 +19,7 @@ import {
   isActive,
   isHolding,
 } from './rollout-plan.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import type { RolloutStore } from './rollout-store.js';
 import { inStartedWaves, pickInstances } from './wave-membership.js';
 
@@ -36,6 +37,8 @@ export interface RolloutEngineOptions {
   /** Throws when a commit cannot serve the plan's applications (unknown commit): checked before a start. */
   readonly verify: (plan: RolloutPlan) => Promise<void>;
   readonly logger: Logger;
+  /** Where the judge's automatic rollbacks are recorded (operators' actions are audited by their routes). */
+  readonly audit: AuditLog;
 }
 
 /** What an instance's report is answered: the commit it should serve, and whether to keep reporting. */
@@ -253,6 +256,15 @@ export class RolloutEngine {
         { rollout: state.id, ...verdict.figures },
         `Rollout rolled back: ${verdict.reason}`,
       );
+      // No request made this change: the server's own judge is the principal, from no remote address.
+      this.options.audit.record({
+        action: 'rollout.rollback',
+        target: `rollout ${state.id}`,
+        principal: 'rollout-judge',
+        remoteAddress: 'server',
+        outcome: 'success',
+        detail: verdict.reason,
+      });
       this.announce(next, next.plan.from);
       return;
     }

@@ -6,9 +6,14 @@
  *   POST /rollouts/{id}/pause|resume|promote|abort|rollback {reason?}           → the rollout after it
  *   POST /rollouts/reports {application, profiles?, version, status, errors?, rejected?}  → what to serve
  * The reporting instance is named by its X-Confbus-Instance-Id header (or `instance` in the body).
+ * Access (security/install-security.ts): reading rollouts needs viewer, starting and moving them operator; a
+ * report needs only valid credentials whose applications include the one reported on — the client's own
+ * credentials, the same check its fetches pass. Each start and operator action leaves one audit entry (the audit
+ * hook records it with its outcome, so a refused or conflicting action is audited too).
  */
 import { ConfbusError, instanceIdentityOf, parseInstanceTags } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ReadTarget } from '../security/principal.js';
 import { serverErrors } from '../errors.js';
 import type { InstanceReport } from './instance-registry.js';
 import type { OperatorAction, RolloutEngine } from './rollout-engine.js';
@@ -24,43 +29,80 @@ export interface RolloutRoutesOptions {
   readonly defaults: { readonly waves: readonly WaveSpec[]; readonly bakeMs: number };
   /** The label's head, for a plan that names no `to` commit. */
   readonly headOf: (application: string, label: string | null) => Promise<string>;
-  /** Where an operator's change is recorded (the audit log, when the server has one). */
-  readonly audit: (entry: {
-    action: string;
-    rollout: string;
-    by: string | undefined;
-    reason?: string;
-  }) => void;
+  /** Refuses (403) a principal that may not read the target's applications: the environment routes' check. */
+  readonly requireRead: (request: FastifyRequest, target: ReadTarget) => void;
 }
+
+const OPERATOR = 'operator' as const;
+const VIEWER = 'viewer' as const;
+
+/** The rollout an action names, for its audit entry. */
+const rolloutTarget = (request: FastifyRequest): string | undefined =>
+  `rollout ${(request.params as { id?: string }).id ?? ''}`;
+
+/** The applications a start names, for its audit entry (the body is only read, never echoed). */
+const startTarget = (request: FastifyRequest): string | undefined => {
+  const body = request.body as { application?: unknown; applications?: unknown } | undefined;
+  const names = typeof body?.application === 'string' ? [body.application] : body?.applications;
+  return Array.isArray(names)
+    ? `rollout of ${names.filter((n) => typeof n === 'string').join(',')}`
+    : undefined;
+};
 
 export function registerRolloutRoutes(app: FastifyInstance, options: RolloutRoutesOptions): void {
   const { engine, prefix } = options;
   const base = `${prefix}${ROLLOUTS_PATH}`;
-  app.get(base, async () => ({ rollouts: engine.list().map((state) => view(engine, state, false)) }));
-  app.post(base, { bodyLimit: 64 * 1024 }, async (request, reply) => {
-    const plan = await planOf(request.body, options);
-    const state = await engine.start(plan, reasonOf(request.body) ?? 'started by an operator');
-    options.audit({ action: 'start', rollout: state.id, by: operatorOf(request) });
-    return reply.code(201).send(view(engine, state, true));
-  });
-  app.post(`${base}/reports`, { bodyLimit: 8 * 1024 }, async (request) => engine.report(reportOf(request)));
-  app.get<{ Params: { id: string } }>(`${base}/:id`, async (request) =>
+  app.get(base, { config: { access: VIEWER } }, async () => ({
+    rollouts: engine.list().map((state) => view(engine, state, false)),
+  }));
+  app.post(
+    base,
+    {
+      bodyLimit: 64 * 1024,
+      config: { access: OPERATOR, audit: { action: 'rollout.start', target: startTarget } },
+    },
+    async (request, reply) => {
+      const plan = await planOf(request.body, options);
+      const state = await engine.start(plan, reasonOf(request.body) ?? 'started by an operator');
+      return reply.code(201).send(view(engine, state, true));
+    },
+  );
+  // A client reports with its own credentials: any valid ones, then the application check of its fetches.
+  app.post(
+    `${base}/reports`,
+    { bodyLimit: 8 * 1024, config: { access: 'authenticated' } },
+    async (request) => {
+      const report = reportOf(request);
+      options.requireRead(request, {
+        applications: [report.application],
+        profiles: report.profiles,
+        label: null,
+      });
+      return engine.report(report);
+    },
+  );
+  app.get<{ Params: { id: string } }>(`${base}/:id`, { config: { access: VIEWER } }, async (request) =>
     view(engine, engine.get(request.params.id), true),
   );
+  // One route per action, so that each is audited under its own name.
+  for (const action of ACTIONS)
+    app.post<{ Params: { id: string } }>(
+      `${base}/:id/${action}`,
+      {
+        bodyLimit: 4 * 1024,
+        config: { access: OPERATOR, audit: { action: `rollout.${action}`, target: rolloutTarget } },
+      },
+      async (request) =>
+        view(engine, await engine.act(request.params.id, action, reasonOf(request.body)), true),
+    );
   app.post<{ Params: { id: string; action: string } }>(
     `${base}/:id/:action`,
-    { bodyLimit: 4 * 1024 },
+    { bodyLimit: 4 * 1024, config: { access: OPERATOR } },
     async (request) => {
-      const { id, action } = request.params;
-      if (!ACTIONS.includes(action as OperatorAction))
-        throw new ConfbusError(
-          serverErrors.CONFBUS_ROLLOUT_BAD_REQUEST,
-          `No rollout action '${action}': use ${ACTIONS.join(', ')}`,
-        );
-      const reason = reasonOf(request.body);
-      const state = await engine.act(id, action as OperatorAction, reason);
-      options.audit({ action, rollout: id, by: operatorOf(request), ...(reason ? { reason } : {}) });
-      return view(engine, state, true);
+      throw new ConfbusError(
+        serverErrors.CONFBUS_ROLLOUT_BAD_REQUEST,
+        `No rollout action '${request.params.action}': use ${ACTIONS.join(', ')}`,
+      );
     },
   );
 }
@@ -83,13 +125,6 @@ async function planOf(body: unknown, options: RolloutRoutesOptions): Promise<Rol
 function reasonOf(body: unknown): string | undefined {
   const reason = (body as { reason?: unknown } | undefined)?.reason;
   return typeof reason === 'string' && reason.trim() !== '' ? reason.slice(0, 500) : undefined;
-}
-
-function operatorOf(request: FastifyRequest): string | undefined {
-  const authorization = request.headers.authorization;
-  if (!authorization?.startsWith('Basic ')) return undefined;
-  const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
-  return decoded.slice(0, Math.max(0, decoded.indexOf(':')));
 }
 
 function reportOf(request: FastifyRequest): InstanceReport {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { silentLogger } from '@confbus/core';
 import type { EnvironmentRequest } from '../../src/environment/environment-service.js';
+import type { AuditEntry } from '../../src/audit/audit-log.js';
 import { RolloutEngine } from '../../src/rollouts/rollout-engine.js';
 import { parseRolloutPlan, type RolloutPlan } from '../../src/rollouts/rollout-plan.js';
 import { MemoryRolloutStore } from '../../src/rollouts/rollout-store.js';
@@ -14,7 +15,9 @@ const judgeSettings = { silenceMs: 10_000, errorRateFactor: 2, minErrorRatePerMi
 
 function engineOn(store = new MemoryRolloutStore(), clock = new FakeClock()) {
   const announced: Array<{ applications: readonly string[]; commit: string }> = [];
+  const audited: AuditEntry[] = [];
   const engine = new RolloutEngine({
+    audit: { record: (entry) => void audited.push(entry) },
     store,
     clock,
     judge: judgeSettings,
@@ -23,7 +26,7 @@ function engineOn(store = new MemoryRolloutStore(), clock = new FakeClock()) {
     verify: async () => {},
     announce: async (applications, commit) => void announced.push({ applications, commit }),
   });
-  return { engine, clock, store, announced };
+  return { engine, clock, store, announced, audited };
 }
 
 const request = (application = 'orders', label: string | null = null): EnvironmentRequest => ({
@@ -141,7 +144,7 @@ describe('rollout engine: waves, stickiness, the fleet as judge', () => {
   });
 
   it('rolls back when a canary reports DOWN: every canary is served A again; nobody outside wave 1 ever had B', async () => {
-    const { engine, clock, announced } = engineOn();
+    const { engine, clock, announced, audited } = engineOn();
     const state = await engine.start(plan('1,50%,100%', 5));
     const fleet = new Fleet(engine, 12);
     fleet.fetchAll();
@@ -160,6 +163,18 @@ describe('rollout engine: waves, stickiness, the fleet as judge', () => {
     assert.equal(decision.by, 'judge');
     assert.match(decision.reason, new RegExp(`canary ${canary} reported DOWN`));
     assert.equal(decision.figures?.controls, 11);
+    assert.deepEqual(
+      audited.map(({ action, target, principal, outcome }) => ({ action, target, principal, outcome })),
+      [
+        {
+          action: 'rollout.rollback',
+          target: `rollout ${state.id}`,
+          principal: 'rollout-judge',
+          outcome: 'success',
+        },
+      ],
+      'the automatic rollback is audited',
+    );
     fleet.reportAll();
     assert.deepEqual(fleet.on(B), [], 'the canary is told to serve A');
     assert.equal(fleet.fetch(canary), A, 'and is served A, also after a restart');

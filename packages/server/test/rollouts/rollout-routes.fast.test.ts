@@ -116,9 +116,18 @@ describe('rollouts over HTTP: the API, and every fetch answered by its wave (rou
     for (const instance of ids) assert.equal(await fetchAs(instance), A, 'everyone on A again');
     const list = await t.get('/rollouts');
     assert.equal((list.json() as { rollouts: unknown[] }).rollouts.length, 1);
-    assert.ok(
-      t.logs.some((line) => line.audit === true && line.action === 'rollback'),
-      'audited',
+    const rollouts = t.audit.filter((entry) => entry.action.startsWith('rollout.'));
+    assert.deepEqual(
+      rollouts.map(({ action, target, outcome, status }) => ({ action, target, outcome, status })),
+      [
+        { action: 'rollout.start', target: 'POST /rollouts', outcome: 'failure', status: 400 },
+        { action: 'rollout.start', target: 'rollout of orders', outcome: 'failure', status: 400 },
+        { action: 'rollout.start', target: 'rollout of orders', outcome: 'success', status: 201 },
+        { action: 'rollout.pause', target: `rollout ${id}`, outcome: 'success', status: 200 },
+        { action: 'rollout.pause', target: `rollout ${id}`, outcome: 'failure', status: 409 },
+        { action: 'rollout.rollback', target: `rollout ${id}`, outcome: 'success', status: 200 },
+      ],
+      'every start and action audited, a conflicting one as a failure',
     );
   });
 });
