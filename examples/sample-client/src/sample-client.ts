@@ -32,6 +32,24 @@ function readGroup(config: ConfigView): Group {
   };
 }
 
+/**
+ * `sample.fault.when=<key>=<value>`: while the configuration's `<key>` has that value, the sample is faulty —
+ * `sample.fault.mode=down` (default) makes `/actuator/health` DOWN, `errors` makes `/dynamic` answer 500 and count
+ * an error. For staged-rollout tests and demos: push the value, watch the rollout roll itself back.
+ */
+function injectedFault(config: ConfigView): () => { mode: 'down' | 'errors'; reason: string } | undefined {
+  return () => {
+    const when = config.getString('sample.fault.when');
+    const equals = when?.indexOf('=') ?? -1;
+    if (when === undefined || equals <= 0) return undefined;
+    const key = when.slice(0, equals);
+    const value = when.slice(equals + 1);
+    if (config.getString(key) !== value) return undefined;
+    const mode = config.getString('sample.fault.mode') === 'errors' ? 'errors' : 'down';
+    return { mode, reason: `${key} is ${value}` };
+  };
+}
+
 export async function startSampleClient(options: SampleClientOptions = {}): Promise<SampleClient> {
   const config = await ConfigClient.start({
     args: options.args ?? [],
@@ -46,10 +64,23 @@ export async function startSampleClient(options: SampleClientOptions = {}): Prom
   const startupGroup = readGroup(config); // read once: keeps its start-up values, like a plain @Value
   const liveGroup = config.refreshable(readGroup); // rebuilt when a group.* key changes (@RefreshScope)
   const management = createManagementHandler(config);
+  const faulty = injectedFault(config);
+  // The fault shows where a staged rollout looks (docs/rollouts.md): the health the client reports, and the
+  // error counter the application feeds — here from the request handler, as an HTTP framework's error hook would.
+  config.registerHealthIndicator('sample', () =>
+    faulty()?.mode === 'down' ? { status: 'DOWN', details: { fault: faulty()?.reason } } : 'UP',
+  );
 
   const server = createServer((req, res) => {
     if (management(req, res)) return;
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const fault = faulty();
+    if (fault?.mode === 'errors' && path === '/dynamic') {
+      config.recordError();
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 500, error: 'Injected fault', reason: fault.reason }));
+      return;
+    }
     const group =
       req.method !== 'GET'
         ? undefined

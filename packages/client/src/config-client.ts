@@ -21,6 +21,8 @@ import type { Refreshable } from './snapshot/refreshable.js';
 import { Refresher, type RefreshEvent, type VersionCatchUp } from './refresh/refresher.js';
 import { SafetyNetPoll } from './refresh/safety-net-poll.js';
 import { ConfigWatcher, type WatchState } from './watch/config-watcher.js';
+import { ApplicationHealth, type HealthIndicator } from './rollout-report/application-health.js';
+import { RolloutReporter } from './rollout-report/rollout-reporter.js';
 
 export type { BusState } from './bus-member/client-bus.js';
 export type { RefreshEvent, VersionCatchUp } from './refresh/refresher.js';
@@ -49,6 +51,9 @@ export class ConfigClient extends LiveConfigReads implements ApplicationConfig {
   readonly #poll: SafetyNetPoll;
   #closing = false;
   #watch: ConfigWatcher | undefined;
+  /** The application's health indicators and error counter (/actuator/health, rollout reports). */
+  readonly applicationHealth = new ApplicationHealth();
+  readonly #reporter: RolloutReporter;
 
   private constructor(
     readonly settings: ClientSettings,
@@ -104,6 +109,16 @@ export class ConfigClient extends LiveConfigReads implements ApplicationConfig {
         void this.#bus.announcePresence();
       });
     });
+    this.#reporter = new RolloutReporter({
+      source: parts.source,
+      settings,
+      health: this.applicationHealth,
+      currentVersion: () => refresher.currentVersion(),
+      lastRefreshError: () => refresher.lastError,
+      refresh: () => refresher.refreshIfVersionChanged('rollout'),
+      logger,
+    });
+    parts.source.onRolloutNoticed(() => this.#reporter.noticed());
     this.#poll = new SafetyNetPoll({ check: () => this.refresher.refreshIfVersionChanged('poll') }, logger, {
       interval: settings.poll.interval,
       retryMin: settings.poll.retryInterval,
@@ -151,6 +166,26 @@ export class ConfigClient extends LiveConfigReads implements ApplicationConfig {
   /** The watch stream's state: `stopped` when not watching (a bus instead, or confbus.client.watch.enabled=false). */
   get watchState(): WatchState {
     return this.#watch?.state ?? 'stopped';
+  }
+
+  // ---- health (staged rollouts: docs/rollouts.md) ----
+
+  /**
+   * Adds a health indicator: shown as a component of `/actuator/health` (a DOWN one makes it DOWN, 503) and
+   * sent with this instance's reports while a staged rollout runs, so a bad configuration is rolled back.
+   */
+  registerHealthIndicator(name: string, indicator: HealthIndicator): void {
+    this.applicationHealth.register(name, indicator);
+  }
+
+  /** Counts errors the application saw (e.g. from an HTTP framework's error hook); reported during rollouts. */
+  recordError(count = 1): void {
+    this.applicationHealth.recordError(count);
+  }
+
+  /** True while this instance reports to a staged rollout. */
+  get reportingToRollout(): boolean {
+    return this.#reporter.reporting;
   }
 
   // ---- bus ----
@@ -254,6 +289,7 @@ export class ConfigClient extends LiveConfigReads implements ApplicationConfig {
     this.#closing = true;
     this.#poll.stop();
     this.#watch?.stop();
+    this.#reporter.close();
     const refreshes = this.refresher.close();
     await this.#bus.close();
     await refreshes;

@@ -40,3 +40,4 @@ export {
 } from './management/management-endpoints.js';
 export { ManagementEndpointError } from './management/management-endpoint-error.js';
 export type { BusCommandSwitches, ClientBusSettings } from './bus-member/bus-member-settings.js';
+export type { HealthComponent, HealthIndicator, HealthStatus } from './rollout-report/application-health.js';

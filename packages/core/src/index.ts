@@ -115,6 +115,7 @@ export {
   INSTANCE_ID_HEADER,
   INSTANCE_TAGS_HEADER,
   MAX_INSTANCE_HEADER_LENGTH,
+  ROLLOUT_HEADER,
   formatInstanceTags,
   instanceIdentityOf,
   parseInstanceTags,

@@ -2,6 +2,25 @@
 import { defineErrors } from '@confbus/core';
 
 export const serverErrors = defineErrors({
+  CONFBUS_ROLLOUT_BAD_REQUEST: {
+    status: 400,
+    description:
+      'A rollout request (POST /rollouts, an action, a health report) is malformed; the message names the field and what is accepted',
+  },
+  CONFBUS_ROLLOUT_NOT_FOUND: {
+    status: 404,
+    description: 'No rollout with that id (GET /rollouts lists them)',
+  },
+  CONFBUS_ROLLOUT_CONFLICT: {
+    status: 409,
+    description:
+      "The rollout's status does not allow the action (e.g. resume of a running rollout), or an application is already in a running rollout",
+  },
+  CONFBUS_ROLLOUT_UNAVAILABLE: {
+    status: 503,
+    description:
+      'Rollouts are disabled (confbus.server.rollouts.enabled=false), or the change could not be kept in the rollout store (the Git repository); nothing was changed',
+  },
   CONFBUS_INVALID_REPOSITORY_NAME: {
     status: 400,
     description:

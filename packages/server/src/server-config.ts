@@ -24,6 +24,7 @@ import {
   type DatabaseBackendSettings,
   readDatabaseBackendSettings,
 } from './repositories/backend-settings.js';
+import { type RolloutSettings, readRolloutSettings } from './rollouts/rollout-settings.js';
 import { type SecuritySettings, readSecuritySettings } from './security/security-settings.js';
 import { type AuditSettings, readAuditSettings } from './audit/audit-settings.js';
 import { type WatchSettings, readWatchSettings } from './watch/watch-settings.js';
@@ -50,6 +51,8 @@ export interface ServerConfig {
   readonly database: DatabaseBackendSettings | undefined;
   /** The watch stream (confbus.watch.*): live config without a bus. */
   readonly watch: WatchSettings;
+  /** Staged rollouts (confbus.server.rollouts.*). */
+  readonly rollouts: RolloutSettings;
   /** The non-default settings, secrets masked, for the start-up line. */
   readonly effective: Record<string, string>;
 }
@@ -72,6 +75,7 @@ export function resolveServerConfig(settings: Settings): ServerConfig {
     repositories: readRepositorySettings(settings),
     database: readDatabaseBackendSettings(settings),
     watch: readWatchSettings(settings),
+    rollouts: readRolloutSettings(settings),
     effective: effectiveSettings(settings),
   };
 }

@@ -14,6 +14,7 @@ import type { RepositoryRouter } from './repositories/repository-router.js';
 import type { ServerConfig } from './server-config.js';
 import type { GateFeature } from './gate/install-gate.js';
 import type { WatchFeature } from './watch/index.js';
+import type { RolloutsFeature } from './rollouts/index.js';
 import { REQUEST_GRACE_MS, SHUTDOWN_BUDGET_MS, settlesBefore } from './shutdown-deadline.js';
 
 /** The parts of a wired server that start and stop. */
@@ -28,6 +29,7 @@ export interface ServerParts {
   console: OperatorConsole | undefined;
   watch?: WatchFeature | undefined;
   gate?: GateFeature | undefined;
+  rollouts?: RolloutsFeature | undefined;
   workers: EnvironmentWorkers;
   build: { version: string };
 }
@@ -55,6 +57,8 @@ async function start(w: ServerParts, app: FastifyInstance): Promise<string> {
   const cloned = repositories.startCloning((name, error) =>
     logger.warn({ err: error, repository: name }, 'Initial clone failed; will retry on the first request'),
   );
+  // Rollouts are read before the port opens: a restarted server answers every instance as its wave says.
+  await w.rollouts?.open();
   const address = await app.listen({ port: config.http.port, host: config.http.address });
   await w.bus?.join(address, (node) => listenToBus(w, node));
   if (w.bus?.node) w.console?.busStarted(w.bus.node);
@@ -110,6 +114,7 @@ async function closeOnce(w: ServerParts, app: FastifyInstance): Promise<void> {
   const deadline = began + SHUTDOWN_BUDGET_MS;
   w.console?.close();
   w.watch?.close();
+  w.rollouts?.close();
   // Requests in flight get a grace period; then their connections are dropped.
   if (!(await settlesBefore(app.close(), began + REQUEST_GRACE_MS))) {
     w.logger.warn({}, 'Requests still running at shutdown: their connections are closed');

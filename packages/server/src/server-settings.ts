@@ -38,6 +38,7 @@ import { securitySettingSpecs } from './security/security-settings.js';
 import { auditSettingSpecs } from './audit/audit-settings.js';
 import { sourceSettingSpecs } from './settings/source-settings.js';
 import { watchSettingSpecs } from './watch/watch-settings.js';
+import { rolloutSettingSpecs } from './rollouts/rollout-settings.js';
 import { unsupportedSpringServerSettings } from './settings/unsupported-spring-settings.js';
 
 export const serverSettingSpecs: readonly SettingSpec[] = [
@@ -67,6 +68,7 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
   ...gateSettingSpecs,
   ...consoleSettingSpecs,
   ...watchSettingSpecs,
+  ...rolloutSettingSpecs,
 ];
 
 /** The server's settings from arguments, environment and settings file, Spring's unsupported keys named. */

@@ -14,6 +14,7 @@ import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import type { ServerTls } from './http/tls/server-tls.js';
 import type { OpenMirror } from './repositories/open-repositories.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
+import type { RolloutStore } from './rollouts/index.js';
 import type { ServerConfig } from './server-config.js';
 
 export interface ConfigServerPorts {
@@ -35,6 +36,8 @@ export interface ConfigServerPorts {
   tls?: ServerTls | undefined;
   /** Where audit lines go (default: confbus.audit.file, else standard output); tests pass a recording sink. */
   auditSink?: AuditSink | undefined;
+  /** Where rollouts are kept (the Git store of create-config-server.ts); default: this process's memory. */
+  rolloutStore?: RolloutStore;
   /** Where the default repository's mirror lives, for the start-up line (none for a test's fake). */
   basedir?: string;
 }

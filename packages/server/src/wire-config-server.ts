@@ -26,6 +26,7 @@ import { close, listen } from './server-lifecycle.js';
 import type { ConfigServerPorts, Wiring } from './server-wiring.js';
 import type { WatchFeature } from './watch/index.js';
 import type { GateFeature } from './gate/install-gate.js';
+import type { RolloutsFeature } from './rollouts/index.js';
 import { buildHttp } from './wire-http.js';
 
 export interface ConfigServer {
@@ -49,6 +50,8 @@ export interface ConfigServer {
   readonly watch: WatchFeature | undefined;
   /** The contract gate, unless confbus.contracts.gate.enabled=false (or no default Git repository). */
   readonly gate: GateFeature | undefined;
+  /** Staged rollouts, unless confbus.server.rollouts.enabled=false. */
+  readonly rollouts: RolloutsFeature | undefined;
   /** Set once listening, when spring.cloud.bus.enabled. */
   readonly bus: BusNode | undefined;
   /** Listens on server.address/server.port; resolves to the bound URL. */
@@ -68,8 +71,8 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     ports.config.bus.refreshEvents,
   );
   const wiring: Wiring = { ...ports, ...stores, encryption, tracker, build: readBuildInfo() };
-  const { app, fastPath, console: operatorConsole, watch, gate } = await buildHttp(wiring);
-  const parts = { ...wiring, console: operatorConsole, watch, gate };
+  const { app, fastPath, console: operatorConsole, watch, gate, rollouts } = await buildHttp(wiring);
+  const parts = { ...wiring, console: operatorConsole, watch, gate, rollouts };
   return {
     app,
     repositories,
@@ -82,6 +85,7 @@ export async function wireConfigServer(ports: ConfigServerPorts): Promise<Config
     fastPath,
     watch,
     gate,
+    rollouts,
     get bus() {
       return ports.bus?.node;
     },

@@ -27,6 +27,8 @@ import { type ServerSecurity, installSecurity } from './security/install-securit
 import { type AuditTrail, installAudit, noAuditLog } from './audit/index.js';
 import type { Wiring } from './server-wiring.js';
 import { type WatchFeature, installWatch } from './watch/index.js';
+import { type RolloutsFeature, installRollouts } from './rollouts/index.js';
+import type { CommitChoice } from './serving/commit-choice.js';
 
 export interface HttpSide {
   app: FastifyInstance;
@@ -38,6 +40,7 @@ export interface HttpSide {
   security: ServerSecurity;
   /** The contract gate, unless off (confbus.contracts.gate.enabled=false, or no default Git repository). */
   gate: GateFeature | undefined;
+  rollouts: RolloutsFeature | undefined;
 }
 
 /** Fastify with every feature's routes, behind the repeat-request fast path. */
@@ -60,7 +63,18 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     logger,
   });
   const authEnabled = config.security.credentials.length > 0;
-  const fastPath = buildFastPath(accessLog, authEnabled, repositories, finder, metrics);
+  // Before the HTTP app: the fast path in front of it asks the rollouts which commit each instance gets.
+  const rollouts = installRollouts({
+    settings: config.rollouts,
+    prefix,
+    finder,
+    ...(w.rolloutStore ? { store: w.rolloutStore } : {}),
+    repository: repositories.defaultRepository?.mirror,
+    publisher: w.bus,
+    clock: w.clock,
+    logger,
+  });
+  const fastPath = buildFastPath(accessLog, authEnabled, repositories, finder, metrics, rollouts?.choice);
   const app = createHttpApp({ logger, limits, fastPath, tls: w.tls });
 
   installErrorHandling(app, limits.maxUrlLength);
@@ -152,7 +166,9 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     validateProfiles: environment.validateProfiles,
     requireRead: security.requireRead,
     ...(fastPath ? { fastPath } : {}),
+    ...(rollouts ? { commitChoice: rollouts.choice } : {}),
   });
+  rollouts?.registerRoutes(app, { requireRead: security.requireRead, audit: audit ?? noAuditLog });
   const watch = installWatch(app, {
     config,
     security,
@@ -162,7 +178,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     console: operatorConsole,
     logger,
   });
-  return { app, fastPath, console: operatorConsole, watch, audit, security, gate };
+  return { app, fastPath, console: operatorConsole, watch, audit, security, gate, rollouts };
 }
 
 /** Refreshes published on the bus, each also shown on the console's live view. */
@@ -187,6 +203,7 @@ function buildFastPath(
   repositories: RepositoryRouter,
   finder: MultiLabelFinder,
   metrics: ServerMetrics,
+  choice: CommitChoice | undefined,
 ): RepeatRequestFastPath | undefined {
   if (everyRequestThroughFastify) return undefined;
   // A single label needs no combining: straight to the repositories, without the multi-label finder's turn.
@@ -198,5 +215,6 @@ function buildFastPath(
     single,
     { recorderFor: (route) => metrics.requestRecorder('GET', route, 200) },
     guarded,
+    choice,
   );
 }

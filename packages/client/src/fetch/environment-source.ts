@@ -6,7 +6,13 @@
 import { Agent as HttpAgent } from 'node:http';
 import { type AgentOptions, Agent as HttpsAgent } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
-import { maskUriUserInfo, parseJsonExactIntegers, type Environment, type Logger } from '@confbus/core';
+import {
+  ROLLOUT_HEADER,
+  maskUriUserInfo,
+  parseJsonExactIntegers,
+  type Environment,
+  type Logger,
+} from '@confbus/core';
 import { isDebugEnabled, messageOf } from '@confbus/core/internal';
 import type { ClientSettings } from '../client-settings.js';
 import { parseEnvironment } from './environment-json.js';
@@ -64,6 +70,8 @@ export class EnvironmentSource implements EnvironmentFetcher {
   // showed in the 200-instance profile. Idle sockets are closed after 30 s (the server keeps them 72 s).
   readonly #agents: { readonly http: HttpAgent; readonly https: HttpsAgent };
   #targets: ServerTargets[] | undefined;
+  #rolloutNoticed: (() => void) | undefined;
+  #rolloutSeen = false;
 
   /** `tls`: the https agent's key, certificate and CAs (spring.cloud.config.tls.*, see client-tls.ts). */
   constructor(
@@ -188,7 +196,11 @@ export class EnvironmentSource implements EnvironmentFetcher {
     const headers: Record<string, string> = { accept: 'application/json', ...this.settings.instanceHeaders };
     if (authorization) headers.authorization = authorization;
     if (minVersion !== undefined) headers[VERSION_HINT_HEADER] = minVersion;
-    const { status, body } = await httpGet(url, {
+    const {
+      status,
+      body,
+      headers: answered,
+    } = await httpGet(url, {
       headers,
       connectTimeout,
       readTimeout,
@@ -211,7 +223,20 @@ export class EnvironmentSource implements EnvironmentFetcher {
     } catch {
       throw new ConfigClientError('CONFBUS_CONFIG_FETCH', `Config server ${shown} did not answer JSON`);
     }
-    return parseEnvironment(json, shown);
+    const environment = parseEnvironment(json, shown);
+    // A staged rollout holds this application: the reporter (rollout-report/) starts, once the answer is applied.
+    if (answered[ROLLOUT_HEADER] !== undefined) {
+      this.#rolloutSeen = true;
+      queueMicrotask(() => this.#rolloutNoticed?.());
+    }
+    return environment;
+  }
+
+  /** Called when an answer says a staged rollout holds this application (ROLLOUT_HEADER). */
+  onRolloutNoticed(listener: () => void): void {
+    this.#rolloutNoticed = listener;
+    // The start-up fetch answers before the client (and its reporter) exists: told now.
+    if (this.#rolloutSeen) queueMicrotask(listener);
   }
 }
 

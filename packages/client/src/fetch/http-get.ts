@@ -3,7 +3,12 @@
  * connect from a slow body — on the caller's kept-alive agents. Failures are Node's errors and the timeouts'
  * plain ones below: EnvironmentSource reports each as CONFBUS_CONFIG_FETCH, naming the URI.
  */
-import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  type Agent as HttpAgent,
+  type IncomingHttpHeaders,
+  request as httpRequest,
+  type IncomingMessage,
+} from 'node:http';
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { ConfbusError } from '@confbus/core';
 import { clientErrors } from '../errors.js';
@@ -22,7 +27,13 @@ export interface GetOptions {
  * A request that fails on a reused keep-alive socket (the server closed it, e.g. after a restart) is sent
  * once more on a fresh connection.
  */
-export async function httpGet(url: URL, options: GetOptions): Promise<{ status: number; body: string }> {
+export interface GetAnswer {
+  readonly status: number;
+  readonly body: string;
+  readonly headers: IncomingHttpHeaders;
+}
+
+export async function httpGet(url: URL, options: GetOptions): Promise<GetAnswer> {
   try {
     return await getOnce(url, options);
   } catch (error) {
@@ -42,7 +53,7 @@ class ReusedSocketError extends ConfbusError<'CONFBUS_CONFIG_FETCH'> {
   }
 }
 
-function getOnce(url: URL, options: GetOptions): Promise<{ status: number; body: string }> {
+function getOnce(url: URL, options: GetOptions): Promise<GetAnswer> {
   const { headers, connectTimeout, readTimeout } = options;
   return new Promise((resolve, reject) => {
     const https = url.protocol === 'https:';
@@ -59,7 +70,7 @@ function getOnce(url: URL, options: GetOptions): Promise<{ status: number; body:
       res.on('end', () => {
         // A small answer arrives in one chunk: decode it in place rather than copy it first.
         const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, body: bytes.toString('utf8') });
+        resolve({ status: res.statusCode ?? 0, body: bytes.toString('utf8'), headers: res.headers });
       });
       res.on('error', reject);
     });

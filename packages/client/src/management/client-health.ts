@@ -10,6 +10,7 @@
  */
 import { springErrorBody } from '@confbus/core';
 import type { ConfigClient } from '../config-client.js';
+import { ApplicationHealth } from '../rollout-report/application-health.js';
 import type { ManagementRequest, ManagementResponse } from './management-endpoints.js';
 
 type Status = 'UP' | 'DOWN' | 'OUT_OF_SERVICE' | 'UNKNOWN';
@@ -20,7 +21,10 @@ interface Component {
 
 export function healthEndpoint({ client, segments }: ManagementRequest): ManagementResponse {
   const [name, ...rest] = segments;
-  if (name === undefined) return { status: 200, body: healthBody(client) };
+  if (name === undefined) {
+    const body = healthBody(client);
+    return { status: httpStatus(String(body.status)), body };
+  }
   const components = probeComponents(client);
   const bus = client.busHealth();
   const groups: Record<string, Record<string, Component>> = {
@@ -76,13 +80,17 @@ function healthBody(client: ConfigClient): Record<string, unknown> {
     state: status.state,
   };
   if (status.lastRefreshError) details.lastRefreshError = status.lastRefreshError;
+  const own = status.source === 'server' ? 'UP' : 'UNKNOWN';
+  // The application's indicators (ConfigClient.registerHealthIndicator) decide with it, most severe first.
+  const application = client.applicationHealth.components();
   const body: Record<string, unknown> = {
-    status: status.source === 'server' ? 'UP' : 'UNKNOWN',
+    status: ApplicationHealth.worst({ ...application, config: { status: own } }, own),
     details,
   };
   // A broker outage does not pull the overall status down: the service still serves, the bus
   // reconnects and catches up by itself, and a DOWN would have orchestrators restart the fleet.
   const bus = client.busHealth();
-  if (bus) body.components = { bus };
+  if (bus || Object.keys(application).length > 0)
+    body.components = { ...application, ...(bus ? { bus } : {}) };
   return body;
 }

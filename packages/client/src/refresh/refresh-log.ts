@@ -8,12 +8,13 @@ import type { Logger } from '@confbus/core';
 
 /**
  * Who asked for a refresh: `local` (the API, /actuator/refresh, busenv), `bus` (a refresh event), `poll` (the
- * safety-net poll), `catch-up` (the bus reconnected after an outage), `watch` (a change on the watch stream).
+ * safety-net poll), `catch-up` (the bus reconnected after an outage), `watch` (a change on the watch stream),
+ * `rollout` (a staged rollout's report answer named another commit for this instance).
  */
-export type RefreshTrigger = 'local' | 'poll' | 'catch-up' | 'watch' | 'bus';
+export type RefreshTrigger = 'local' | 'poll' | 'catch-up' | 'rollout' | 'watch' | 'bus';
 
 /** Callers sharing one refresh: the most telling trigger names it (a bus event's wording wins). */
-const PRECEDENCE: readonly RefreshTrigger[] = ['local', 'poll', 'catch-up', 'watch', 'bus'];
+const PRECEDENCE: readonly RefreshTrigger[] = ['local', 'poll', 'catch-up', 'rollout', 'watch', 'bus'];
 
 export function mergeTriggers(a: RefreshTrigger | undefined, b: RefreshTrigger): RefreshTrigger {
   return a === undefined || PRECEDENCE.indexOf(b) > PRECEDENCE.indexOf(a) ? b : a;
@@ -32,8 +33,10 @@ export function logRefreshed(
       ? `Keys refreshed ${listed}`
       : trigger === 'poll'
         ? `Config server ${moved} without a refresh event reaching this client; Keys refreshed ${listed}`
-        : trigger === 'catch-up'
-          ? `Bus reconnected: the config server ${moved} while the bus was down; Keys refreshed ${listed}`
-          : `Refresh keys changed: ${listed}`;
+        : trigger === 'rollout'
+          ? `Staged rollout: the config server ${moved} for this instance; Keys refreshed ${listed}`
+          : trigger === 'catch-up'
+            ? `Bus reconnected: the config server ${moved} while the bus was down; Keys refreshed ${listed}`
+            : `Refresh keys changed: ${listed}`;
   logger.info({ trigger, version: facts.to, previousVersion: facts.from, ms: facts.ms }, message);
 }

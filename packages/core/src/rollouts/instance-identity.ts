@@ -10,6 +10,12 @@ export const INSTANCE_ID_HEADER = 'x-confbus-instance-id';
 /** The instance's tags as `key=value` pairs joined by commas (`zone=eu-1,version=3.2`). */
 export const INSTANCE_TAGS_HEADER = 'x-confbus-instance-tags';
 
+/**
+ * On an environment answer: a staged rollout holds this application, so a confbus client reports its health to
+ * `POST /rollouts/reports` (the answer says how often, and which commit to serve) until told to stop.
+ */
+export const ROLLOUT_HEADER = 'x-confbus-rollout';
+
 /** Longest instance id or tags header accepted: an id is a name, not a document. */
 export const MAX_INSTANCE_HEADER_LENGTH = 512;
 

@@ -82,6 +82,17 @@ export interface PropertySourceReader {
   read(query: PropertySourceQuery, commit: string): Promise<PropertySource[]>;
 }
 
+/**
+ * A ref the server itself writes in the upstream (a Git mirror's capability, git/state-ref.ts): one file read
+ * from the upstream and replaced by compare-and-swap, so replicas share it and a restart finds it.
+ */
+export interface StateRef {
+  /** The ref's content and commit as the upstream has it now; undefined when there is no such ref yet. */
+  read(): Promise<{ readonly commit: string; readonly content: Buffer } | undefined>;
+  /** A new commit holding `content`, pushed only if the ref is still at `expected`; rejects otherwise. */
+  write(content: Buffer, expected: string | undefined, message: string): Promise<string>;
+}
+
 /** A repository the server serves: its files, its health and start, and what else it can do. */
 export interface ConfigRepository extends RepositoryFiles {
   /** For /actuator/health and the metrics. */
@@ -92,6 +103,8 @@ export interface ConfigRepository extends RepositoryFiles {
   start(): Promise<void>;
   /** Present when the repository has commits and labels to list. */
   readonly history?: RepositoryHistory;
+  /** Present when the server can write refs of its own upstream (a Git mirror): the rollouts' store. */
+  stateRef?(ref: string): StateRef;
 }
 
 /** A file over the `maxBytes` of a readFile(): refused by its announced size, before any of it was read. */

@@ -39,6 +39,11 @@ export interface EnvironmentRequest {
    * console's fleet states and the second side of a diff, which must not cost a check per instance or side.
    */
   lastFetched?: boolean;
+  /**
+   * Serve this commit instead of the label's head (the label is still resolved and echoed): a staged rollout's
+   * choice for the instance asking (rollouts/rollout-engine.ts, through serving/'s commit-choice hook).
+   */
+  commit?: string;
 }
 
 /** The request with the client's version hint, when it sent one. */
@@ -120,8 +125,7 @@ export class EnvironmentService {
       request.lastFetched && repository.refresh
         ? await repository.refresh.resolveFetched(request.label)
         : await repository.resolve(request.label, request.atLeast);
-    const policy = this.servedCommit;
-    return this.findAtRevision(request, policy ? await policy.decide(request, revision) : revision);
+    return this.findAtRevision(request, await this.servedRevision(request, revision));
   }
 
   /**
@@ -130,6 +134,12 @@ export class EnvironmentService {
    */
   serveCommitsBy(policy: ServedCommitPolicy): void {
     this.servedCommit = policy;
+  }
+
+  /** The revision a request is served: a rollout's pin, else the contract gate's choice, else the head. */
+  private async servedRevision(request: EnvironmentRequest, head: ResolvedRevision): Promise<ResolvedRevision> {
+    const policy = this.servedCommit;
+    return pinnedRevision(request, head) ?? (policy ? await policy.decide(request, head) : head);
   }
 
   /** Files parsed (not found in the parsed-file cache). */
@@ -146,7 +156,7 @@ export class EnvironmentService {
   findNow(request: EnvironmentRequest): FoundEnvironment | undefined {
     const head = this.options.repository.resolveNow?.(request.label, request.atLeast);
     if (head === undefined) return undefined;
-    const revision = this.servedCommit ? this.servedCommit.decideNow(request, head) : head;
+    const revision = servedRevisionNow(request, head, this.servedCommit);
     if (revision === undefined) return undefined;
     const hit = this.environments.get(this.keyOf(request, revision));
     if (hit === undefined) return undefined;
@@ -348,4 +358,23 @@ function onePerFolder(directories: readonly string[], folderOf: (directory: stri
     seen.add(folder);
     return true;
   });
+}
+
+/**
+ * The commit a staged rollout pinned the request to (an operator's explicit choice: it wins over the contract
+ * gate's), at the label's revision (same label, same staleness); undefined when no rollout pinned it.
+ */
+function pinnedRevision(request: EnvironmentRequest, revision: ResolvedRevision): ResolvedRevision | undefined {
+  return request.commit === undefined || request.commit === revision.commit
+    ? undefined
+    : { ...revision, commit: request.commit };
+}
+
+/** servedRevision for the fast path: undefined when the gate cannot decide without waiting. */
+function servedRevisionNow(
+  request: EnvironmentRequest,
+  head: ResolvedRevision,
+  policy: ServedCommitPolicy | undefined,
+): ResolvedRevision | undefined {
+  return pinnedRevision(request, head) ?? (policy ? policy.decideNow(request, head) : head);
 }

@@ -6,6 +6,7 @@
 //   version-hint-checks.ts  a hinted request (the commit a refresh event announced) skips or shares a check
 //   label-resolver.ts       label -> commit in the fetched state (branches, tags, commit ids, main -> master)
 //   commit-files.ts         the files of a commit
+import { GitStateRef } from './state-ref.js';
 import { EventEmitter } from 'node:events';
 import { resolve as resolvePath } from 'node:path';
 import type { Logger } from '@confbus/core';
@@ -246,6 +247,11 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   }
 
   /** All blob paths at `commit` (a 40-hex id from resolve()), cached per commit. */
+  /** A ref of the server's own in the upstream (git/state-ref.ts): the rollouts' shared, durable state. */
+  stateRef(ref: string): GitStateRef {
+    return new GitStateRef(this.git, this.upstream, ref);
+  }
+
   listFiles(commit: string): Promise<readonly string[]> {
     return this.files.listFiles(commit);
   }

@@ -31,5 +31,6 @@ export function gitRepository(mirror: GitMirror): ConfigRepository {
     refresh,
     firstParent: async (commit) => (await history.commit(commit)).parents[0],
     history,
+    stateRef: (ref) => mirror.stateRef(ref),
   };
 }

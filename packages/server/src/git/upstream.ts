@@ -200,6 +200,50 @@ export class Upstream {
     }
   }
 
+  /**
+   * Fetches one ref the server writes itself (git/state-ref.ts) into the mirror under the same name; its commit,
+   * or undefined when the upstream has no such ref.
+   */
+  async fetchRef(git: MirrorGit, ref: string): Promise<string | undefined> {
+    const listing = await this.network(git, ['ls-remote', '--end-of-options', this.uri, ref], {
+      what: `git ls-remote ${this.safeUri} ${ref}`,
+    });
+    // `<id>\t<ref>` lines (parseLsRemote keeps branches and tags only).
+    const line = listing.stdout
+      .toString('utf8')
+      .split('\n')
+      .find((entry) => entry.endsWith(`\t${ref}`));
+    const commit = line?.slice(0, line.indexOf('\t'));
+    if (commit === undefined || commit === '') return undefined;
+    await this.network(
+      git,
+      ['fetch', '--no-write-fetch-head', '--end-of-options', this.uri, `+${ref}:${ref}`],
+      {
+        what: `git fetch ${this.safeUri} ${ref}`,
+      },
+    );
+    return commit;
+  }
+
+  /**
+   * Pushes `commit` to `ref` only if the upstream's ref is still `expected` (absent when undefined): a writer
+   * that lost a race is refused (GitCommandError) and must read again.
+   */
+  async pushRef(git: MirrorGit, ref: string, commit: string, expected: string | undefined): Promise<void> {
+    await this.network(
+      git,
+      [
+        'push',
+        '--porcelain',
+        `--force-with-lease=${ref}:${expected ?? ''}`,
+        '--end-of-options',
+        this.uri,
+        `${commit}:${ref}`,
+      ],
+      { what: `git push ${this.safeUri} ${ref}` },
+    );
+  }
+
   /** Runs git against the upstream, under the upstream deadline. */
   private async network(git: MirrorGit, args: readonly string[], options: RunGitOptions): Promise<GitResult> {
     const env = { ...this.env, ...options.env };

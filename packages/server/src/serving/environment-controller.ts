@@ -10,6 +10,7 @@
  */
 import {
   ConfbusError,
+  ROLLOUT_HEADER,
   decodeSpringSegment,
   parseApplications,
   parseProfiles,
@@ -26,6 +27,7 @@ import type { EnvironmentFinder } from '../environment/environment-finder.js';
 import { LruCache } from '../support/lru-cache.js';
 import { environmentHeaders, revisionHeaders } from '../environment/environment-response.js';
 import type { RepeatRequestFastPath } from './repeat-request-fast-path.js';
+import { type CommitChoice, chosenRequest } from './commit-choice.js';
 import type { PlainTextDecryptor } from './plain-text-decryption.js';
 import { type ResourceSource, decodeSegment, rawSegmentsAfter, sendResource } from './resource-responses.js';
 import { VERSION_HINT_HEADER, readVersionHint } from '../environment/version-hint.js';
@@ -40,6 +42,8 @@ export interface EnvironmentRoutesOptions {
   validateProfiles?: boolean;
   /** Answers the plain-text endpoint (undefined: not served). */
   resources?: ResourceSource;
+  /** Who else decides the commit served (a staged rollout, by the instance headers); undefined: the label. */
+  commitChoice?: CommitChoice;
   /** Remembers URLs answered with 200, so repeats can skip fastify (undefined: no fast path). */
   fastPath?: RepeatRequestFastPath;
   /** Decrypts `{cipher}` values in plain-text resources (undefined: plain-text-encrypt is off). */
@@ -128,10 +132,12 @@ class EnvironmentEndpoints {
 
   async sendEnvironment(request: FastifyRequest, reply: FastifyReply, parts: RawParts): Promise<Buffer> {
     const parsed = this.parseRequest(request, parts);
+    const chosen = chosenRequest(this.options.commitChoice, parsed, request.headers);
     const { resolved, revision } = await this.options.service.find(
-      withVersionHint(parsed, versionHint(request)),
+      withVersionHint(chosen, versionHint(request)),
     );
     reply.headers(environmentHeaders(request.headers.accept, revision));
+    if (chosen !== parsed) reply.header(ROLLOUT_HEADER, 'report');
     this.options.fastPath?.remember(request.url, parsed, request.routeOptions.url ?? 'unmatched');
     return resolved.body(request.headers.accept);
   }
@@ -151,8 +157,9 @@ class EnvironmentEndpoints {
     }
     const [, name = '', profiles = '', extension = ''] = match;
     const parsed = this.parseRequest(request, { name, profiles, label });
+    const chosen = chosenRequest(this.options.commitChoice, parsed, request.headers);
     const { resolved, revision } = await this.options.service.find(
-      withVersionHint(parsed, versionHint(request)),
+      withVersionHint(chosen, versionHint(request)),
     );
     reply.headers(revisionHeaders(revision));
     const format: RenderFormat = extension === 'yaml' ? 'yml' : (extension as RenderFormat);

@@ -13,12 +13,14 @@
  * (confbus.server.cache.max-bytes) would mean nothing if 2,000 remembered URLs kept evicted environments alive.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ROLLOUT_HEADER } from '@confbus/core';
 import { environmentHeaders, wantsOrigins } from '../environment/environment-response.js';
 import { type EnvironmentRequest, withVersionHint } from '../environment/environment-service.js';
 import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
 import { LruCache } from '../support/lru-cache.js';
 import { readVersionHint } from '../environment/version-hint.js';
 import type { RememberedReadAccess } from '../security/install-security.js';
+import { type CommitChoice, chosenRequest } from './commit-choice.js';
 
 export interface FastPathObserver {
   /**
@@ -61,6 +63,8 @@ export class RepeatRequestFastPath {
     private readonly observer: FastPathObserver,
     /** Credentials are configured: nothing is answered here until guardWith gave the access check. */
     private readonly guarded = false,
+    /** Who else decides the commit (a staged rollout): asked per request after the access check. */
+    private readonly choice?: CommitChoice,
   ) {}
 
   /** The security feature's read check for remembered credentials (undefined: no credentials configured). */
@@ -91,7 +95,10 @@ export class RepeatRequestFastPath {
     const hint = readVersionHint(req.headers);
     if (hint === null) return false;
     const started = performance.now();
-    const request = withVersionHint(entry.request, hint);
+    const chosen = chosenRequest(this.choice, entry.request, req.headers);
+    // As the environment route: a request a rollout answered tells the client to report (ROLLOUT_HEADER).
+    if (chosen !== entry.request) res.setHeader(ROLLOUT_HEADER, 'report');
+    const request = withVersionHint(chosen, hint);
     // A cache hit with no upstream check due (refresh-rate > 0, or a hint already at the label's head) is written
     // at once: a promise chain per request cost more than the rest of the fast path (cached-mode profile).
     let now: FoundEnvironment | undefined;
