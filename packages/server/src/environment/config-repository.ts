@@ -80,6 +80,8 @@ export interface PropertySourceQuery {
 
 export interface PropertySourceReader {
   read(query: PropertySourceQuery, commit: string): Promise<PropertySource[]>;
+  /** Optional: the environment's `version` at a commit (default: the commit; a composite of several: null). */
+  version?(commit: string): string | null;
 }
 
 /**
@@ -105,6 +107,8 @@ export interface ConfigRepository extends RepositoryFiles {
   readonly history?: RepositoryHistory;
   /** Present when the server can write refs of its own upstream (a Git mirror): the rollouts' store. */
   stateRef?(ref: string): StateRef;
+  /** Present when the repository serves several backends (a composite): each member's health, in order. */
+  memberHealth?(): { name: string; health: RepositoryHealth }[];
 }
 
 /** A file over the `maxBytes` of a readFile(): refused by its announced size, before any of it was read. */

@@ -245,11 +245,12 @@ export class EnvironmentService {
     if (propertySources.length === 0 && !this.options.acceptEmpty) {
       throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
     }
+    const reader = this.options.repository.propertySources;
     const environment: Environment = {
       name: request.name,
       profiles: [request.profilesText],
       label: request.label,
-      version: commit,
+      version: reader?.version ? reader.version(commit) : commit,
       state: null,
       propertySources,
     };
