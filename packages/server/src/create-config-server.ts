@@ -57,6 +57,7 @@ export async function createConfigServer({
     repositories: config.repositories,
     native: config.native,
     database: config.database,
+    composite: config.composite,
     uri,
     cwd,
     // The embedded sample lives in the working directory (`npm start`); its mirror stays beside it.

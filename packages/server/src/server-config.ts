@@ -4,6 +4,7 @@
  * `<area>-settings.ts`, so a setting's declaration and its one read sit side by side, and a mistyped key fails
  * the build instead of reading a silent `false`; lint keeps string-keyed reads out of every other file.
  */
+import { type CompositeSettings, readCompositeSettings } from './repositories/composite-settings.js';
 import type { Settings } from '@confbus/core';
 import { effectiveSettings } from '@confbus/core/internal';
 import { type ServerBusSettings, readServerBusSettings } from './bus/bus-settings.js';
@@ -49,6 +50,8 @@ export interface ServerConfig {
   readonly repositories: RepositorySettings;
   /** spring.profiles.active=jdbc or redis: the database served instead of Git (undefined otherwise). */
   readonly database: DatabaseBackendSettings | undefined;
+  /** spring.profiles.active=composite: the members served together (undefined otherwise). */
+  readonly composite: CompositeSettings | undefined;
   /** The watch stream (confbus.watch.*): live config without a bus. */
   readonly watch: WatchSettings;
   /** Staged rollouts (confbus.server.rollouts.*). */
@@ -74,6 +77,7 @@ export function resolveServerConfig(settings: Settings): ServerConfig {
     native: readNativeSettings(settings),
     repositories: readRepositorySettings(settings),
     database: readDatabaseBackendSettings(settings),
+    composite: readCompositeSettings(settings),
     watch: readWatchSettings(settings),
     rollouts: readRolloutSettings(settings),
     effective: effectiveSettings(settings),

@@ -33,6 +33,7 @@ import { monitorSettingSpecs } from './monitor/monitor-settings.js';
 import { nativeSettingSpecs } from './native/native-settings.js';
 import { jdbcSettingSpecs } from './jdbc/jdbc-settings.js';
 import { redisSettingSpecs } from './redis/redis-settings.js';
+import { compositeSettingSpecs } from './repositories/composite-settings.js';
 import { gitSettingSpecs, placeholderRepositorySettingSpecs } from './repositories/git-settings.js';
 import { securitySettingSpecs } from './security/security-settings.js';
 import { auditSettingSpecs } from './audit/audit-settings.js';
@@ -52,6 +53,7 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
   ...nativeSettingSpecs,
   ...jdbcSettingSpecs,
   ...redisSettingSpecs,
+  ...compositeSettingSpecs,
   ...overrideSettingSpecs,
   ...placeholderRepositorySettingSpecs,
   ...emptyAndResourceSettingSpecs,

@@ -12,6 +12,8 @@ export interface SettingSpec {
   readonly description: string;
   /** A key that is a map (`...repos.<name>.uri`): any key below it is accepted as a string. */
   readonly isPrefix?: boolean;
+  /** With isPrefix: a list of objects (`composite[0].type`), its keys below `<key>[n].`, not `<key>.<name>.`. */
+  readonly indexed?: boolean;
   /** Other spellings Spring's relaxed binding accepts (`encrypt.keyStore.location`); they set this key. */
   readonly aliases?: readonly string[];
   /** Bounds of a number setting, checked at start-up so the error names the setting (`server.port=99999`). */

@@ -16,6 +16,8 @@ export class SettingsIndex {
   /** Declared non-map settings by `flatKey`, for environment variable names. */
   readonly byFlatKey: ReadonlyMap<string, SettingSpec>;
   private readonly mapPrefixes: readonly string[];
+  /** Prefixes whose entries are indexed (`composite[0].type`): a list of objects. */
+  private readonly listPrefixes: readonly string[];
   /** The declared keys of map settings (`spring.cloud.config.server.git.repos`). */
   readonly mapPrefixKeys: readonly string[];
 
@@ -29,6 +31,9 @@ export class SettingsIndex {
     this.byFlatKey = new Map(specs.filter((spec) => !spec.isPrefix).map((spec) => [flatKey(spec.key), spec]));
     this.mapPrefixKeys = specs.filter((spec) => spec.isPrefix).map((spec) => spec.key);
     this.mapPrefixes = this.mapPrefixKeys.map((key) => uniformKey(key));
+    this.listPrefixes = specs
+      .filter((spec) => spec.isPrefix && spec.indexed)
+      .map((spec) => uniformKey(spec.key));
   }
 
   uniformOf(key: string): string {
@@ -50,6 +55,9 @@ export class SettingsIndex {
       return { kind: 'list-item', spec: listSpec, index: indexed.index };
     const entry = uniformKey(this.dottedMapEntryKey(key));
     if (this.mapPrefixes.some((prefix) => entry.startsWith(`${prefix}.`))) return { kind: 'map-entry' };
+    // A list of objects (`composite[0].type`): its entries are kept as written, as a map's are.
+    if (this.listPrefixes.some((prefix) => new RegExp(`^${escapeRegExp(prefix)}\\[\\d+\\]\\.`).test(entry)))
+      return { kind: 'map-entry' };
     const unsupported = this.unsupported.find((candidate) => {
       const base = uniformKey(candidate.key);
       return uniform === base || (candidate.isPrefix === true && uniform.startsWith(`${base}.`));
@@ -83,4 +91,8 @@ export class SettingsIndex {
     });
     return entry ? { kind: 'unsupported', entry } : { kind: 'unknown' };
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

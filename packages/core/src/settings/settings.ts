@@ -88,6 +88,63 @@ export class Settings {
     return Array.isArray(value) ? [...value] : splitList(String(value));
   }
 
+  /**
+   * These settings with the entries under `from` moved under `to`, and what was set under `to` dropped (its
+   * defaults kept): a composite
+   * member's `composite[0].*` read by its backend's own reader. Values are typed by the spec at `to` (a map
+   * entry arrives as text), and YAML list items (`search-paths[0]`) are gathered into one list.
+   */
+  rebased(from: string, to: string): Settings {
+    const source = `${uniformKey(from)}.`;
+    const target = `${uniformKey(to)}.`;
+    const values = new Map<string, ResolvedSetting>();
+    for (const [uniform, entry] of this.values)
+      if (!uniform.startsWith(target) || entry.source === 'default') values.set(uniform, entry);
+    const items = new Map<string, { entry: ResolvedSetting; values: string[] }>();
+    for (const [uniform, entry] of this.values) {
+      if (!uniform.startsWith(source)) continue;
+      const rest = uniform.slice(source.length);
+      const item = /^(.*)\[\d+\]$/.exec(rest);
+      if (item) {
+        const gathered = items.get(item[1]!) ?? { entry, values: [] };
+        gathered.values.push(String(entry.value));
+        items.set(item[1]!, gathered);
+        continue;
+      }
+      values.set(target + rest, this.typed(target + rest, entry));
+    }
+    for (const [rest, { entry, values: list }] of items)
+      values.set(target + rest, this.typed(target + rest, { ...entry, value: list }));
+    return new Settings(this.specs, values, this.positionals, this.warnings, this.files);
+  }
+
+  /** An entry moved to `uniform`, its value converted to that key's declared type. */
+  private typed(uniform: string, entry: ResolvedSetting): ResolvedSetting {
+    const spec = this.specs.get(uniform);
+    const key = spec?.key ?? uniform;
+    const moved = { ...entry, key, spelling: entry.spelling ?? entry.key };
+    if (spec === undefined || typeof entry.value !== 'string') return moved;
+    const text = entry.value.trim();
+    const bad = (kind: string) =>
+      new SettingsError(`${moved.spelling} must be ${kind}, got '${text}'`, key, entry.source);
+    switch (spec.type) {
+      case 'integer':
+      case 'number': {
+        const number = Number(text);
+        if (text === '' || !Number.isFinite(number) || (spec.type === 'integer' && !Number.isInteger(number)))
+          throw bad(`a ${spec.type}`);
+        return { ...moved, value: number };
+      }
+      case 'boolean':
+        if (text !== 'true' && text !== 'false') throw bad('true or false');
+        return { ...moved, value: text === 'true' };
+      case 'list':
+        return { ...moved, value: splitList(text) };
+      default:
+        return moved;
+    }
+  }
+
   /** Every resolved key, for the client's local property source. */
   entries(): Array<[string, SettingValue]> {
     return [...this.values.values()].map((entry) => [entry.key, entry.value]);

@@ -20,6 +20,8 @@ import { GitMirror, gitRepository, localGitUri } from '../git/index.js';
 import type { NativeSettings } from '../native/native-settings.js';
 import type { DatabaseBackendSettings } from './backend-settings.js';
 import { openDatabase } from './open-database.js';
+import { CompositeRepository, orderMembers } from '../composite/composite-repository.js';
+import type { CompositeMemberSettings, CompositeSettings } from './composite-settings.js';
 import type { RepositorySettings } from './repository-settings.js';
 import type { RepositoryDefinition } from './repository-settings.js';
 import { RepositoryRouter } from './repository-router.js';
@@ -36,6 +38,17 @@ export interface OpenedMirror {
   readonly searchPaths?: readonly string[];
   /** `removeFiles`: a placeholder-made mirror evicted from its pool removes its directory too. */
   close(options?: { removeFiles?: boolean }): Promise<void>;
+  /** A composite's members, each opened; openRepositories serves them as one CompositeRepository. */
+  readonly composite?: { members: readonly OpenedMember[]; failOnError: boolean };
+}
+
+export interface OpenedMember {
+  readonly name: string;
+  readonly order: number;
+  readonly opened: OpenedMirror;
+  /** The property sources' name prefix (a git member's uri). */
+  readonly displayUri: string;
+  readonly searchPaths: readonly string[];
 }
 
 /** The repository port: opens the store of one repository at one (expanded) uri. */
@@ -46,6 +59,8 @@ export interface MirrorSettings {
   native: NativeSettings;
   /** spring.profiles.active=jdbc or redis: that database serves instead of Git. */
   database?: DatabaseBackendSettings | undefined;
+  /** spring.profiles.active=composite: its members serve together. */
+  composite?: CompositeSettings | undefined;
   /** The default repository's uri (the embedded sample's path when none is configured). */
   uri: string;
   cwd: string;
@@ -61,6 +76,7 @@ export function mirrorsFromSettings({
   repositories,
   native,
   database,
+  composite,
   uri,
   cwd,
   mirrorsHome,
@@ -76,6 +92,14 @@ export function mirrorsFromSettings({
     join(home, createHash('sha256').update(key).digest('hex').slice(0, 16));
   const configuredBasedir = repositories.basedir;
   const basedir = resolve(cwd, configuredBasedir ?? mirrorsDir(uri));
+  if (composite) {
+    const openMember = (member: CompositeMemberSettings): OpenedMember =>
+      openCompositeMember(member, { native, cwd, ownFiles, logger, ...(mirrorsHome ? { mirrorsHome } : {}) });
+    return {
+      openMirror: () => openComposite(composite.members.map(openMember), composite.failOnError),
+      basedir,
+    };
+  }
   if (database) return { openMirror: () => openDatabase(database, logger), basedir };
   if (repositories.native) return { openMirror: () => openNative(native, cwd, ownFiles, logger), basedir };
 
@@ -118,6 +142,53 @@ export function mirrorsFromSettings({
     };
   };
   return { openMirror, basedir };
+}
+
+/** One composite member's store, opened by its own backend's port. */
+function openCompositeMember(
+  member: CompositeMemberSettings,
+  shared: Omit<MirrorSettings, 'repositories' | 'uri'>,
+): OpenedMember {
+  const { name, order } = member;
+  const logger = shared.logger.child({ member: name });
+  if (member.type === 'native') {
+    const opened = openNative(member.native, shared.cwd, shared.ownFiles ?? ServerOwnFiles.none, logger);
+    return { name, order, opened, displayUri: 'native', searchPaths: opened.searchPaths ?? [] };
+  }
+  if (member.type !== 'git') {
+    const opened = openDatabase(member.database, logger);
+    return { name, order, opened, displayUri: opened.displayUri ?? member.type, searchPaths: [] };
+  }
+  const definition = member.repositories.defaultRepository;
+  const { openMirror } = mirrorsFromSettings({
+    ...shared,
+    logger,
+    repositories: member.repositories,
+    uri: definition.uri,
+  });
+  const opened = openMirror(definition, definition.uri, name);
+  return {
+    name,
+    order,
+    opened,
+    displayUri: maskUriUserInfo(definition.uri),
+    searchPaths: definition.searchPaths,
+  };
+}
+
+/** The composite: its members, in Spring's order, behind one repository (built by openRepositories). */
+function openComposite(members: OpenedMember[], failOnError: boolean): OpenedMirror {
+  const ordered = orderMembers(members);
+  return {
+    // Replaced by the CompositeRepository in openRepositories, which needs the environment dependencies.
+    mirror: ordered[0]!.opened.mirror,
+    displayUri: 'composite',
+    searchPaths: [],
+    composite: { members: ordered, failOnError },
+    close: async () => {
+      await Promise.all(ordered.map((member) => member.opened.close()));
+    },
+  };
 }
 
 /** The native backend: the folders of spring.cloud.config.server.native.search-locations. */
@@ -165,6 +236,7 @@ export function openRepositories(dependencies: RepositoryDependencies): Reposito
   const defaultRepository = { ...repositories.defaultRepository, uri };
   const open: OpenRepository = (definition, expandedUri, name): ServedRepository => {
     const opened = openMirror(definition, expandedUri, name);
+    if (opened.composite) return servedComposite(dependencies, name, opened, opened.composite);
     return {
       name,
       mirror: opened.mirror,
@@ -184,6 +256,41 @@ export function openRepositories(dependencies: RepositoryDependencies): Reposito
     maxPlaceholderRepositories: repositories.maxPlaceholderRepositories,
     logger: logger.child({ component: 'repositories' }),
   });
+}
+
+/** A composite: each member behind its own environment service (all sources, no decryption: the composite's does). */
+function servedComposite(
+  dependencies: RepositoryDependencies,
+  name: string,
+  opened: OpenedMirror,
+  { members, failOnError }: { members: readonly OpenedMember[]; failOnError: boolean },
+): ServedRepository {
+  const memberDependencies = {
+    ...dependencies,
+    environment: { ...dependencies.environment, acceptEmpty: true },
+    transform: undefined,
+  };
+  const mirror = new CompositeRepository({
+    members: members.map((member) => ({
+      name: member.name,
+      repository: member.opened.mirror,
+      environments: environmentsOf(
+        memberDependencies,
+        member.opened.mirror,
+        member.displayUri,
+        member.searchPaths,
+      ),
+      close: () => member.opened.close(),
+    })),
+    failOnError,
+    logger: dependencies.logger.child({ component: 'composite' }),
+  });
+  return {
+    name,
+    mirror,
+    environments: environmentsOf(dependencies, mirror, 'composite', []),
+    close: () => opened.close(),
+  };
 }
 
 function environmentsOf(

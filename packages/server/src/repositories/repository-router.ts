@@ -226,7 +226,12 @@ export class RepositoryRouter implements EnvironmentFinder {
   /** Every repository being served, by name, for health. */
   health(): Record<string, MirrorHealth> {
     const out: Record<string, MirrorHealth> = {};
-    for (const served of this.allServed()) out[served.name] = served.mirror.health();
+    for (const served of this.allServed()) {
+      out[served.name] = served.mirror.health();
+      // A composite's members are listed beside it, each with its own status (composite/composite-repository.ts).
+      for (const member of served.mirror.memberHealth?.() ?? [])
+        out[`${served.name}/${member.name}`] = member.health;
+    }
     return out;
   }
 

@@ -16,7 +16,7 @@ export type RepositorySource =
   | { kind: 'database'; profile: string };
 
 /** The profiles that serve from a database (repositories/backend-settings.ts reads their settings). */
-const DATABASE_PROFILES = ['jdbc', 'redis'];
+const DATABASE_PROFILES = ['jdbc', 'redis', 'composite'];
 
 export function repositorySourceOf(settings: Settings): RepositorySource {
   const uri = settings.optionalString(GIT_URI);

@@ -37,7 +37,6 @@ export const unsupportedSpringServerSettings: readonly UnsupportedSetting[] = [
     "Spring's Git and native backends do not read it either: the default label is git.default-label (or native.default-label).",
   ),
   warn(`${server}.enabled`, 'a confbus server always serves configuration.'),
-  warn(`${server}.fail-on-composite-error`, 'there is one backend; composite ordering does not apply.'),
   warn(
     `${server}.monitor`,
     'POST /monitor understands every Git host Spring does, always; confbus.monitor.* sets webhook secrets (see docs/bus.md).',
