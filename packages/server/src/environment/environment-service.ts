@@ -137,7 +137,10 @@ export class EnvironmentService {
   }
 
   /** The revision a request is served: a rollout's pin, else the contract gate's choice, else the head. */
-  private async servedRevision(request: EnvironmentRequest, head: ResolvedRevision): Promise<ResolvedRevision> {
+  private async servedRevision(
+    request: EnvironmentRequest,
+    head: ResolvedRevision,
+  ): Promise<ResolvedRevision> {
     const policy = this.servedCommit;
     return pinnedRevision(request, head) ?? (policy ? await policy.decide(request, head) : head);
   }
@@ -365,7 +368,10 @@ function onePerFolder(directories: readonly string[], folderOf: (directory: stri
  * The commit a staged rollout pinned the request to (an operator's explicit choice: it wins over the contract
  * gate's), at the label's revision (same label, same staleness); undefined when no rollout pinned it.
  */
-function pinnedRevision(request: EnvironmentRequest, revision: ResolvedRevision): ResolvedRevision | undefined {
+function pinnedRevision(
+  request: EnvironmentRequest,
+  revision: ResolvedRevision,
+): ResolvedRevision | undefined {
   return request.commit === undefined || request.commit === revision.commit
     ? undefined
     : { ...revision, commit: request.commit };
