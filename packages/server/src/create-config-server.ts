@@ -75,7 +75,7 @@ export async function createConfigServer({
     encryption,
     basedir,
     tls,
-    auditSink: config.audit.enabled ? auditSinkTo(config.audit.file, cwd) : undefined,
+    auditSink: config.audit.enabled ? auditSinkTo(config.audit.file, cwd, logger) : undefined,
   });
 }
 

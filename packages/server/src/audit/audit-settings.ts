@@ -13,7 +13,7 @@ export const auditSettingSpecs: readonly SettingSpec[] = [
     key: 'confbus.audit.file',
     type: 'string',
     description:
-      'The audit log file (JSON lines, appended, directories created); unset: standard output, beside the server log',
+      'The audit log file (JSON lines, appended, directories created); unset: the server log, as entries of component audit',
   },
   {
     key: 'confbus.audit.recent-entries',
@@ -27,7 +27,7 @@ export const auditSettingSpecs: readonly SettingSpec[] = [
 
 export interface AuditSettings {
   readonly enabled: boolean;
-  /** Undefined: standard output. */
+  /** Undefined: the server's log. */
   readonly file: string | undefined;
   readonly recentEntries: number;
 }

@@ -29,7 +29,7 @@ export interface AuditInstall {
   readonly settings: AuditSettings;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Where lines go; default from the settings (the file, or standard output). */
+  /** Where lines go; default from the settings (the file, or the server's log). */
   readonly sink?: AuditSink | undefined;
   readonly cwd?: string;
   /** The name of the request's principal (the security feature knows it). */
@@ -40,7 +40,7 @@ export interface AuditInstall {
 export function installAudit(app: FastifyInstance, install: AuditInstall): AuditTrail | undefined {
   const { settings } = install;
   if (!settings.enabled) return undefined;
-  const sink = install.sink ?? auditSinkTo(settings.file, install.cwd ?? process.cwd());
+  const sink = install.sink ?? auditSinkTo(settings.file, install.cwd ?? process.cwd(), install.logger);
   const trail = new AuditTrail(sink, install.clock, settings.recentEntries, install.logger);
   app.addHook('onResponse', (request, reply, done) => {
     const audited = request.routeOptions.config?.audit;
