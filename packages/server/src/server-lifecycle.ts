@@ -48,6 +48,34 @@ export async function listen(w: ServerParts, app: FastifyInstance): Promise<stri
   }
 }
 
+/**
+ * Rollouts are read before the port opens, so a restarted server answers every instance as its wave says. Their
+ * store is a ref of the upstream: one that does not answer within git.timeout, and at most 5 s, does not hold the
+ * port closed (the first clone does not either); the rollouts follow once read, and meanwhile the label's head is
+ * served (docs/rollouts.md, limits). A store that fails within the bound fails the start, as before.
+ */
+async function openRollouts(w: ServerParts): Promise<void> {
+  const opening = w.rollouts?.open();
+  if (opening === undefined) return;
+  const boundMs = Math.min(w.config.repositories.defaultRepository.timeoutSeconds || 5, 5) * 1000;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), boundMs);
+  });
+  try {
+    if ((await Promise.race([opening, late])) !== 'late') return;
+  } finally {
+    clearTimeout(timer);
+  }
+  w.logger.warn(
+    { component: 'rollouts', waitedMs: boundMs },
+    'Rollouts not read from the upstream yet: the port opens; until they are, every instance is served the head',
+  );
+  opening.catch((error: unknown) =>
+    w.logger.warn({ component: 'rollouts', err: error }, 'Rollouts could not be read from the upstream'),
+  );
+}
+
 async function start(w: ServerParts, app: FastifyInstance): Promise<string> {
   const { config, logger, repositories } = w;
   // basedir is checked before anything else: a wrong one stops the start (naming the setting).
@@ -57,8 +85,7 @@ async function start(w: ServerParts, app: FastifyInstance): Promise<string> {
   const cloned = repositories.startCloning((name, error) =>
     logger.warn({ err: error, repository: name }, 'Initial clone failed; will retry on the first request'),
   );
-  // Rollouts are read before the port opens: a restarted server answers every instance as its wave says.
-  await w.rollouts?.open();
+  await openRollouts(w);
   const address = await app.listen({ port: config.http.port, host: config.http.address });
   await w.bus?.join(address, (node) => listenToBus(w, node));
   if (w.bus?.node) w.console?.busStarted(w.bus.node);
