@@ -50,12 +50,18 @@ export async function listen(w: ServerParts, app: FastifyInstance): Promise<stri
 
 /**
  * Rollouts are read before the port opens, so a restarted server answers every instance as its wave says. Their
- * store is a ref of the upstream: one that does not answer within git.timeout, and at most 5 s, does not hold the
- * port closed (the first clone does not either); the rollouts follow once read, and meanwhile the label's head is
- * served (docs/rollouts.md, limits). A store that fails within the bound fails the start, as before.
+ * store is a ref of the upstream: one that fails, or does not answer within git.timeout (at most 5 s), does not
+ * hold the port closed or fail the start (the first clone decides that, as before); the rollouts follow once read
+ * (the store is read again every sync), and meanwhile the label's head is served (docs/rollouts.md, limits).
  */
 async function openRollouts(w: ServerParts): Promise<void> {
-  const opening = w.rollouts?.open();
+  const opening = w.rollouts?.open().then(
+    () => 'read' as const,
+    (error: unknown) => {
+      w.logger.warn({ component: 'rollouts', err: error }, 'Rollouts could not be read from the upstream');
+      return 'failed' as const;
+    },
+  );
   if (opening === undefined) return;
   const boundMs = Math.min(w.config.repositories.defaultRepository.timeoutSeconds || 5, 5) * 1000;
   let timer: NodeJS.Timeout | undefined;
@@ -70,9 +76,6 @@ async function openRollouts(w: ServerParts): Promise<void> {
   w.logger.warn(
     { component: 'rollouts', waitedMs: boundMs },
     'Rollouts not read from the upstream yet: the port opens; until they are, every instance is served the head',
-  );
-  opening.catch((error: unknown) =>
-    w.logger.warn({ component: 'rollouts', err: error }, 'Rollouts could not be read from the upstream'),
   );
 }
 

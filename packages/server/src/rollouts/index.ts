@@ -105,7 +105,7 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
       });
     },
     async open() {
-      await engine.open();
+      // The timers first: a store that cannot be read now (its upstream down at start) is read again by the sync.
       timer = setInterval(() => {
         engine
           .tick()
@@ -123,6 +123,7 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
         }, settings.syncMs);
         sync.unref();
       }
+      await engine.open();
     },
     close() {
       clearInterval(timer);
