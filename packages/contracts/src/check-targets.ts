@@ -84,13 +84,15 @@ export function checkTargets(
 }
 
 /** Configuration files Spring would read; nothing under a hidden directory (`.confbus/`, `.github/`). */
-function isConfigPath(path: string): boolean {
+export function isConfigPath(path: string): boolean {
   return isConfigFileName(path) && !path.split('/').some((part) => part.startsWith('.'));
 }
 
-function stemOf(path: string): string {
+/** A file's name without its directory and extension: `config/shop-dev.yml` is `shop-dev`. */
+export function stemOf(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  return name.slice(0, name.lastIndexOf('.'));
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? name : name.slice(0, dot);
 }
 
 /**

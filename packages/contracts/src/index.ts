@@ -38,4 +38,11 @@ export {
 } from './spring-metadata.js';
 export { isZipArchive, springMetadataOfJar } from './metadata-jar.js';
 export { schemaOfJavaType } from './java-types.js';
-export { checkTargets, profilesActivating, type CheckTarget, type TargetOptions } from './check-targets.js';
+export {
+  checkTargets,
+  isConfigPath,
+  profilesActivating,
+  stemOf,
+  type CheckTarget,
+  type TargetOptions,
+} from './check-targets.js';

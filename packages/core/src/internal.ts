@@ -40,3 +40,4 @@ export {
   type TlsStoreSource,
 } from './tls/tls-material.js';
 export { storeSources, storeSpecs } from './settings/broker-tls-settings.js';
+export { eachWithin } from './each-within.js';

@@ -5,12 +5,11 @@
  * printed (they may be secrets).
  */
 import { isConfigFileName, mergeForRendering, type FlatProperties } from '@confbus/core';
-import { samePropertyValue } from '@confbus/core/internal';
+import { eachWithin, samePropertyValue } from '@confbus/core/internal';
 import { type CheckTarget, type Contract, EVERY_APPLICATION, checkTargets } from '@confbus/contracts';
 import type { OfflineEnvironments } from '@confbus/server/offline';
 import type { CheckedRepository } from './checked-repository.js';
 import type { CheckOptions } from './check-options.js';
-import { eachWithin } from './each-within.js';
 import { fleetInstances, instancesOf } from './fleet-instances.js';
 import { profilesInDocuments } from './run-check.js';
 

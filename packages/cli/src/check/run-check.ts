@@ -3,7 +3,7 @@
  * server's EnvironmentService (openOfflineEnvironments), each validated against all its contracts. A file or
  * contract that cannot be read is a failure, as it would be on the server: it is reported, never skipped.
  */
-import { messageOf } from '@confbus/core/internal';
+import { eachWithin, messageOf } from '@confbus/core/internal';
 import {
   type CheckTarget,
   type Contract,
@@ -12,15 +12,14 @@ import {
   checkTargets,
   contractApplicationOf,
   contractsFor,
+  isConfigPath,
   parseContract,
   profilesActivating,
   validateEnvironment,
 } from '@confbus/contracts';
-import { isConfigFileName } from '@confbus/core';
 import { type OfflineEnvironments, openOfflineEnvironments } from '@confbus/server/offline';
 import type { CheckedRepository } from './checked-repository.js';
 import type { CheckOptions } from './check-options.js';
-import { eachWithin } from './each-within.js';
 
 /** Property sources are named `<DISPLAY_URI>/<path>`: with none, the name is `/<path>`. */
 export const DISPLAY_URI = '';
@@ -112,9 +111,7 @@ export async function profilesInDocuments(
   files: readonly string[],
 ): Promise<Map<string, string[]>> {
   const named = new Map<string, string[]>();
-  const configFiles = files.filter(
-    (path) => isConfigFileName(path) && !path.split('/').some((part) => part.startsWith('.')),
-  );
+  const configFiles = files.filter(isConfigPath);
   await eachWithin(configFiles, FILES_AT_ONCE, async (path) => {
     const documents = await environments.documents(revision, path).catch(() => []);
     const profiles = documents.flatMap((d) => (d.activation ? profilesActivating(d.activation) : []));

@@ -6,8 +6,8 @@
  * the same one. Incremental: an application none of whose files or contracts changed since the parent commit
  * inherits the parent's verdict when it is known; compiled schemas and parsed files are cached by content.
  */
-import { ConfbusError, isConfigFileName } from '@confbus/core';
-import { messageOf } from '@confbus/core/internal';
+import { ConfbusError } from '@confbus/core';
+import { eachWithin, messageOf } from '@confbus/core/internal';
 import {
   type CheckTarget,
   type Contract,
@@ -17,8 +17,10 @@ import {
   checkTargets,
   contractApplicationOf,
   contractsFor,
+  isConfigPath,
   parseContract,
   profilesActivating,
+  stemOf,
   validateEnvironment,
 } from '@confbus/contracts';
 import type { RepositoryFiles } from '../environment/config-repository.js';
@@ -282,23 +284,17 @@ export class CommitVerdicts {
       }),
     );
     contracts.sort((a, b) => a.name.localeCompare(b.name));
-    const configFiles = files.filter(
-      (path) => isConfigFileName(path) && !path.split('/').some((part) => part.startsWith('.')),
-    );
+    const configFiles = files.filter(isConfigPath);
     let documentProfiles: Promise<Map<string, string[]>> | undefined;
     const readProfiles = async () => {
       const named = new Map<string, string[]>();
-      for (let start = 0; start < configFiles.length; start += FILES_AT_ONCE) {
-        await Promise.all(
-          configFiles.slice(start, start + FILES_AT_ONCE).map(async (path) => {
-            const file = await environments.files.readOne(commit, path).catch(() => undefined);
-            const profiles = (file?.documents ?? []).flatMap((d) =>
-              d.activation ? profilesActivating(d.activation) : [],
-            );
-            if (profiles.length > 0) named.set(path, profiles);
-          }),
+      await eachWithin(configFiles, FILES_AT_ONCE, async (path) => {
+        const file = await environments.files.readOne(commit, path).catch(() => undefined);
+        const profiles = (file?.documents ?? []).flatMap((d) =>
+          d.activation ? profilesActivating(d.activation) : [],
         );
-      }
+        if (profiles.length > 0) named.set(path, profiles);
+      });
       return named;
     };
     const known = new Set<string>(contracts.map((c) => c.application));
@@ -356,7 +352,7 @@ function changedPaths(before: ReadonlyMap<string, string>, after: ReadonlyMap<st
 export function concerns(path: string, application: string, known: ReadonlySet<string>): boolean {
   const contractOf = contractApplicationOf(path);
   if (contractOf !== undefined) return contractOf === application || contractOf === EVERY_APPLICATION;
-  if (!isConfigFileName(path) || path.split('/').some((part) => part.startsWith('.'))) return false;
+  if (!isConfigPath(path)) return false;
   const stem = stemOf(path);
   if (stem === EVERY_APPLICATION || stem.startsWith(`${EVERY_APPLICATION}-`)) return true;
   if (stem === application || stem.startsWith(`${application}-`)) return true;
@@ -364,10 +360,4 @@ export function concerns(path: string, application: string, known: ReadonlySet<s
     if (known.has(stem.slice(0, end))) return false;
   }
   return true;
-}
-
-function stemOf(path: string): string {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  return dot < 0 ? name : name.slice(0, dot);
 }

@@ -7,6 +7,7 @@
  * restart. A later commit that passes releases the hold by itself.
  */
 import type { Logger } from '@confbus/core';
+import { eachWithin } from '@confbus/core/internal';
 import type { ResolvedRevision } from '../environment/config-repository.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import type { ServedCommitPolicy, ServedRevision } from '../environment/served-commit.js';
@@ -51,22 +52,6 @@ export interface GateVerdict {
 const DECISIONS_KEPT = 20_000;
 /** Applications judged at once: enough to keep the build gate's slots busy. */
 const JUDGED_AT_ONCE = 16;
-
-/** Runs `work` on every item, at most `limit` at a time. */
-async function eachWithin<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T, index: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      await work(items[index] as T, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 interface Decision {
   readonly head: string;
