@@ -62,6 +62,29 @@ class RepositoryEntry {
     return [...(request.profiles.length === 0 ? ['default'] : request.profiles)].reverse();
   }
 
+  /**
+   * serve(), telling a failure to find the environment (`missed`: the router may try another repository) from
+   * the answer: a failure in `use`, or a value refused for a uri template (400), is thrown.
+   */
+  async tryServe<T>(
+    request: EnvironmentRequest,
+    profile: string,
+    use: UseEnvironment<T>,
+    uriLabel: string | null = request.label,
+  ): Promise<{ readonly value: T } | { readonly missed: unknown }> {
+    let used = false;
+    const marked: UseEnvironment<T> = (served, found) => {
+      used = true;
+      return use(served, found);
+    };
+    try {
+      return { value: await this.serve(request, profile, marked, uriLabel) };
+    } catch (error) {
+      if (used || isRefusedValue(error)) throw error;
+      return { missed: error };
+    }
+  }
+
   /** `uriLabel`: the `{label}` the uri is filled with, when not the request's (or the default label). */
   async serve<T>(
     request: EnvironmentRequest,
@@ -140,21 +163,12 @@ export class RepositoryRouter implements EnvironmentFinder {
     for (const entry of this.matchingEntries(request)) {
       if (entry.fixed && !entry.patterns.accepts(request.name, request.profilesText)) continue;
       for (const profile of entry.attempts(request)) {
-        let used = false;
-        const guarded: UseEnvironment<T> = (served, found) => {
-          used = true;
-          return use(served, found);
-        };
-        try {
-          return await entry.serve(request, profile, guarded);
-        } catch (error) {
-          // A value refused for a uri template is the answer (400), not a reason to ask the next repository.
-          if (used || isRefusedValue(error)) throw error;
-          this.options.logger.debug(
-            { repository: entry.definition.name, err: error },
-            'Repository could not serve the request; trying the next one',
-          );
-        }
+        const outcome = await entry.tryServe(request, profile, use);
+        if ('value' in outcome) return outcome.value;
+        this.options.logger.debug(
+          { repository: entry.definition.name, err: outcome.missed },
+          'Repository could not serve the request; trying the next one',
+        );
       }
     }
     return this.serveDefault(request, use);
@@ -165,23 +179,15 @@ export class RepositoryRouter implements EnvironmentFinder {
     const entry = this.defaultEntry;
     const profile = entry.attempts(request)[0] as string;
     if (!entry.fallsBackToMaster(request)) return entry.serve(request, profile, use);
-    let used = false;
-    const guarded: UseEnvironment<T> = (served, found) => {
-      used = true;
-      return use(served, found);
-    };
-    try {
-      return await entry.serve(request, profile, guarded);
-    } catch (error) {
-      if (used || isRefusedValue(error)) throw error;
-      this.options.logger.info(
-        { repository: entry.definition.name, err: error },
-        'Cannot serve the default label main; trying the master label instead',
-      );
-      // The request keeps its label (null stays null in the answer, as Spring echoes it); the master
-      // repository's mirror resolves `main` to its master branch under try-master-branch.
-      return entry.serve(request, profile, use, 'master');
-    }
+    const outcome = await entry.tryServe(request, profile, use);
+    if ('value' in outcome) return outcome.value;
+    this.options.logger.info(
+      { repository: entry.definition.name, err: outcome.missed },
+      'Cannot serve the default label main; trying the master label instead',
+    );
+    // The request keeps its label (null stays null in the answer, as Spring echoes it); the master
+    // repository's mirror resolves `main` to its master branch under try-master-branch.
+    return entry.serve(request, profile, use, 'master');
   }
 
   /** Checks every fixed repository's basedir before the port opens: a wrong one throws, naming the setting. */
