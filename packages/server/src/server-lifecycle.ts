@@ -55,24 +55,13 @@ export async function listen(w: ServerParts, app: FastifyInstance): Promise<stri
  * (the store is read again every sync), and meanwhile the label's head is served (docs/rollouts.md, limits).
  */
 async function openRollouts(w: ServerParts): Promise<void> {
-  const opening = w.rollouts?.open().then(
-    () => 'read' as const,
-    (error: unknown) => {
-      w.logger.warn({ component: 'rollouts', err: error }, 'Rollouts could not be read from the upstream');
-      return 'failed' as const;
-    },
-  );
-  if (opening === undefined) return;
+  const opening = w.rollouts
+    ?.open()
+    .catch((error: unknown) =>
+      w.logger.warn({ component: 'rollouts', err: error }, 'Rollouts could not be read from the upstream'),
+    );
   const boundMs = Math.min(w.config.repositories.defaultRepository.timeoutSeconds || 5, 5) * 1000;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), boundMs);
-  });
-  try {
-    if ((await Promise.race([opening, late])) !== 'late') return;
-  } finally {
-    clearTimeout(timer);
-  }
+  if (await settlesBefore(opening, performance.now() + boundMs)) return;
   w.logger.warn(
     { component: 'rollouts', waitedMs: boundMs },
     'Rollouts not read from the upstream yet: the port opens; until they are, every instance is served the head',
