@@ -133,8 +133,15 @@ describe('actuator health, index and info with a reachable repository', () => {
     assert.equal(overall.status, 200);
     const body = overall.json() as Health;
     assert.equal(body.status, 'UP');
-    assert.deepEqual(Object.keys(body.components ?? {}).sort(), ['git', 'livenessState', 'readinessState']);
+    // contracts: the contract gate's component (on by default), UP while it holds no application back.
+    assert.deepEqual(Object.keys(body.components ?? {}).sort(), [
+      'contracts',
+      'git',
+      'livenessState',
+      'readinessState',
+    ]);
     assert.equal(body.components?.git?.status, 'UP');
+    assert.equal(body.components?.contracts?.status, 'UP');
     const readiness = await server.get('/actuator/health/readiness');
     assert.equal(readiness.status, 200);
     assert.deepEqual(Object.keys((readiness.json() as Health).components ?? {}), ['readinessState', 'git']);
