@@ -62,8 +62,12 @@ interface Decision {
 export class ContractGate implements ServedCommitPolicy {
   /** Decisions per (head, requested applications); bumped generation: published contracts or releases changed. */
   readonly #decisions = new LruCache<string, Promise<Decision>>(DECISIONS_KEPT);
-  /** The decision last settled per request object: the fast path asks with the same object for a URL. */
-  readonly #settled = new WeakMap<EnvironmentRequest, Decision>();
+  /**
+   * The decision last settled per requested applications (the decisions' key without the head), read at once by
+   * the fast path. Keyed by name, not by request object: a request with a version hint or a rollout's choice is a
+   * new object each time, and a hinted repeat must still be answered at once.
+   */
+  readonly #settled = new LruCache<string, Decision>(DECISIONS_KEPT);
   #generation = 0;
   /** The holds found by the newest judgement of a head, per application (health, metrics, console). */
   readonly #holds = new Map<string, Hold>();
@@ -87,13 +91,13 @@ export class ContractGate implements ServedCommitPolicy {
       decision.catch(() => this.#decisions.delete(key));
     }
     const decided = await decision;
-    this.#settled.set(request, decided);
+    this.#settled.set(request.name, decided);
     return servedOf(head, decided.served);
   }
 
   decideNow(request: EnvironmentRequest, head: ResolvedRevision): ServedRevision | undefined {
     if (isCommitLabel(request.label, head.commit)) return head;
-    const decided = this.#settled.get(request);
+    const decided = this.#settled.get(request.name);
     if (decided === undefined || decided.head !== head.commit || decided.generation !== this.#generation)
       return undefined;
     return servedOf(head, decided.served);
