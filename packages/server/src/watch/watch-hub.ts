@@ -4,7 +4,8 @@
  * copy of the configuration). `recheck()` — called when the repository was fetched and moved, on the periodic
  * upstream check, and when another server announced a refresh on the bus — re-reads each topic through the same
  * finder the environment endpoint uses; a topic whose values changed becomes one refresh event (recorded with
- * the refresh events, so acks from watchers show there) delivered to each of its watchers, serialised once.
+ * the refresh events, so acks from watchers show there) delivered to each of its watchers, serialised once —
+ * with the new environment body for the watchers that asked for it (watch-deliveries.ts).
  */
 import { type Logger, type RefreshBusEvent, createRefreshEvent } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
@@ -12,33 +13,12 @@ import type { EnvironmentFinder, FoundEnvironment } from '../environment/environ
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import { TimeSlice } from '../support/time-slice.js';
 import { type MergedValues, changedKeys, mergedValues } from './watch-changes.js';
+import { type Delivery, deliveryOf, inlineBody, withoutEnvironment } from './watch-deliveries.js';
+
+export type { Delivery, WatchChange } from './watch-deliveries.js';
 
 /** Watchers written per time-slice step: a step costs a clock read and a microtask. */
 const WATCHERS_PER_STEP = 64;
-
-/** One change, as a watcher is told of it (the body of a long poll's 200, the data of an SSE `change`). */
-export interface WatchChange {
-  /** The refresh event's id: the ack names it. */
-  readonly event: string;
-  /** The version (commit) now served. */
-  readonly version: string;
-  /** The version the change was from; null when the watcher's own version is older than the last change. */
-  readonly from: string | null;
-  /** Keys added, removed or changed; null when unknown (the watcher missed more than the last change). */
-  readonly keys: readonly string[] | null;
-}
-
-/** A change with its two renderings, made once for every watcher of a topic. */
-export interface Delivery {
-  readonly change: WatchChange;
-  readonly json: string;
-  /**
-   * The SSE message as bytes, encoded once: every stream is written the same Buffer (a string would be
-   * encoded again per connection). `id:` is the version, so a reconnecting EventSource resumes with it in
-   * Last-Event-ID.
-   */
-  readonly sse: Buffer;
-}
 
 export interface Watcher {
   deliver(delivery: Delivery): void;
@@ -48,6 +28,8 @@ interface Topic {
   readonly request: EnvironmentRequest;
   version: string;
   values: MergedValues;
+  /** The environment body of `version` to send with a change (watch-deliveries.ts), undefined: re-fetch. */
+  body: Buffer | undefined;
   last: Delivery | undefined;
   /** For watchers further behind than the last change: one per version, however many reconnect with it. */
   catchUp: Delivery | undefined;
@@ -61,15 +43,13 @@ export interface WatchHubOptions {
   /** The refresh events' origin: this server's name. */
   readonly origin: string;
   readonly logger: Logger;
-}
-
-export function deliveryOf(change: WatchChange): Delivery {
-  const json = JSON.stringify(change);
-  return {
-    change,
-    json,
-    sse: Buffer.from(`id: ${change.version}\nevent: change\ndata: ${json}\n\n`),
-  };
+  /** confbus.watch.max-environment-bytes: the largest environment body sent with a change (0: none). */
+  readonly maxEnvironmentBytes: number;
+  /**
+   * False when a watcher's own GET could be answered another commit than the topic's (a staged rollout
+   * holds the application): its watchers are then told the keys and re-fetch. Default: always true.
+   */
+  readonly servesAllAlike?: (request: EnvironmentRequest) => boolean;
 }
 
 export class WatchHub {
@@ -120,12 +100,29 @@ export class WatchHub {
   }
 
   #missed(topic: Topic, since: string): Delivery {
-    if (topic.last && topic.last.change.from === since) return topic.last;
+    const missed = topic.last && topic.last.change.from === since ? topic.last : this.#catchUp(topic);
+    // Made before a rollout started, perhaps: the environment goes only where every GET is answered alike.
+    return this.#alike(topic) ? missed : withoutEnvironment(missed);
+  }
+
+  #catchUp(topic: Topic): Delivery {
     if (topic.catchUp?.change.version !== topic.version) {
       const event = topic.last?.change.event ?? this.#record(topic).id;
-      topic.catchUp = deliveryOf({ event, version: topic.version, from: null, keys: null });
+      const change = { event, version: topic.version, from: null, keys: null };
+      topic.catchUp = deliveryOf(change, topic.body);
     }
     return topic.catchUp;
+  }
+
+  #alike(topic: Topic): boolean {
+    return this.options.servesAllAlike?.(topic.request) ?? true;
+  }
+
+  /** The body to send with a change to `found`, read from the environment's cached serialisation. */
+  #bodyOf(found: FoundEnvironment): Buffer | undefined {
+    if (this.options.maxEnvironmentBytes === 0) return undefined;
+    // The body a GET with Accept: application/json is answered (confbus clients ask so): plain, no origins.
+    return inlineBody(found.resolved.bodyNow('application/json'), this.options.maxEnvironmentBytes);
   }
 
   async #topic(request: EnvironmentRequest): Promise<Topic> {
@@ -141,6 +138,7 @@ export class WatchHub {
             request,
             version: versionOf(found),
             values: mergedValues(found.resolved.environment),
+            body: this.#bodyOf(found),
             last: undefined,
             catchUp: undefined,
             watchers: new Set(),
@@ -184,10 +182,12 @@ export class WatchHub {
     const from = topic.version;
     topic.version = version;
     topic.values = values;
+    topic.body = this.#bodyOf(found);
     // A commit that leaves this configuration as it was is not a change for its watchers.
     if (keys.length === 0) return;
     const event = this.#record(topic);
-    const delivery = deliveryOf({ event: event.id, version, from, keys });
+    const body = this.#alike(topic) ? topic.body : undefined;
+    const delivery = deliveryOf({ event: event.id, version, from, keys }, body);
     topic.last = delivery;
     const diffed = performance.now();
     await fanOut(topic.watchers, delivery);
@@ -199,6 +199,7 @@ export class WatchHub {
         application: topic.request.name,
         version,
         keys: keys.length,
+        environmentBytes: body?.length ?? 0,
         watchers: topic.watchers.size,
         findMs: ms(started, read),
         diffMs: ms(read, diffed),
