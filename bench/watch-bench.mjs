@@ -241,6 +241,7 @@ export async function run({ log }) {
   } finally {
     await server?.stop();
   }
+  for (const line of lines) log(line);
   return { rows, sections: [{ title, lines }] };
 }
 

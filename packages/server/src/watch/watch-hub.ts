@@ -101,8 +101,10 @@ export class WatchHub {
 
   #missed(topic: Topic, since: string): Delivery {
     const missed = topic.last && topic.last.change.from === since ? topic.last : this.#catchUp(topic);
-    // Made before a rollout started, perhaps: the environment goes only where every GET is answered alike.
-    return this.#alike(topic) ? missed : withoutEnvironment(missed);
+    // The environment goes only where a GET would answer it: not after a commit that changed no value moved
+    // the version past the last change's, nor once a rollout started (the change may be older than it).
+    const current = missed.change.version === topic.version;
+    return current && this.#alike(topic) ? missed : withoutEnvironment(missed);
   }
 
   #catchUp(topic: Topic): Delivery {

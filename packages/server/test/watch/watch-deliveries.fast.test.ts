@@ -177,5 +177,11 @@ describe('WatchHub with environments', () => {
     alike = false;
     const held = await hub.subscribe(REQUEST, 'v2', collect().watcher);
     assert.equal(held.missed!.withEnvironment, undefined);
+    alike = true;
+    // A commit that changed no value: the last change (v2 → v3) is no longer what a GET answers (v4).
+    serve(environmentAt('v4', { a: '3' }));
+    await hub.recheck();
+    const moved = await hub.subscribe(REQUEST, 'v2', collect().watcher);
+    assert.deepEqual([moved.missed!.change.version, moved.missed!.withEnvironment], ['v3', undefined]);
   });
 });
