@@ -206,4 +206,27 @@ describe('GET /watch without a bus', () => {
       stream.close();
     }
   });
+
+  it('sends keys only, to be re-fetched, while a staged rollout picks commits per instance', async () => {
+    const from = ((await server.get('/baz/default')).json() as { version: string }).version;
+    const to = await remote.commit({ 'baz.yml': 'greeting: rolled\n' });
+    await monitor('baz.yml');
+    const started = await fetch(`${server.base}/rollouts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ application: 'baz', from, to, waves: '50%,100%' }),
+    });
+    assert.equal(started.status, 201, await started.text());
+    const stream = await openEventStream(`${server.base}/-/watch/baz/default?include=environment`, SSE);
+    try {
+      await waitFor('a watcher of baz', () => server.server.watch?.hub.topics === 1);
+      await remote.commit({ 'baz.yml': 'greeting: past the rollout\n' });
+      assert.equal((await monitor('baz.yml')).status, 200);
+      const change = await waitFor('the change', () => stream.find<Record<string, unknown>>('change'));
+      assert.deepEqual(change.keys, ['greeting']);
+      assert.equal('environment' in change, false, 'each instance re-fetches its own commit');
+    } finally {
+      stream.close();
+    }
+  });
 });
