@@ -2,8 +2,8 @@
  * The client's end of the watch stream (docs/watch.md): holds `GET /-/watch/…` open as server-sent events with
  * the version it serves, refreshes when told of a change — applying the environment the change carries as if
  * it had been fetched (`?include=environment`), or re-fetching (asking for at least the announced version)
- * when it carries none — and acks it over HTTP, so the server's refresh events and fleet view work with no broker. When the stream
- * breaks — a server restart, a proxy cutting it, nothing heard for idle-timeout — it reconnects after a
+ * when it carries none — and acks it over HTTP, so the server's refresh events and fleet view work with no
+ * broker. When the stream breaks — a server restart, a proxy cutting it, nothing heard for idle-timeout — it reconnects after a
  * random delay below a ceiling that starts at reconnect-initial and doubles per failed attempt up to
  * reconnect-max ("full jitter": a fleet cut off at once comes back spread out), trying the next server URI
  * after a failure, and honouring a 503/429's Retry-After. Reconnecting with its version is the catch-up: the
@@ -27,7 +27,7 @@ export interface WatchChange {
   readonly event: string;
   readonly version: string;
   readonly keys: readonly string[] | null;
-  /** The new environment, as the environment endpoint answers it; absent: re-fetch (too large, an older server...). */
+  /** The new environment, as the environment endpoint answers it; absent: re-fetch (too large, older server...). */
   readonly environment?: unknown;
 }
 
