@@ -86,7 +86,8 @@ export const watchSettingSpecs: readonly SettingSpec[] = [
     type: 'integer',
     default: 16_384,
     min: 0,
-    max: 1_000_000,
+    // A confbus client reads event-stream lines of up to 1 MiB: the body and the changed keys must fit in one.
+    max: 524_288,
     description:
       'Largest environment body (bytes of its plain JSON) sent with a change to a watcher that asked for it (?include=environment), so it need not re-fetch; a larger one is announced by its keys and re-fetched (0 = never send it)',
   },
