@@ -368,6 +368,13 @@ describe('operator console in a browser', () => {
     const dev = (await clients[0]!.get('/dynamic')).json as { comment?: string };
     assert.equal(dev.comment, 'dev two');
     await acksShown('**', 3);
+    await waitUntil(
+      "every instance's last refresh shown as applied",
+      async () =>
+        JSON.stringify(await fleetPage.locator('[data-testid=last-refresh]').allTextContents()) ===
+        '["applied","applied","applied"]',
+      FLEET_TIMEOUT_MS,
+    );
     await checkPage('fleet-after-refresh', fleetPage);
 
     const event = fleetPage.locator('[data-testid=refresh-events] tbody tr').first();

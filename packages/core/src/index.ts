@@ -72,7 +72,7 @@ export {
   type SettingsFileLocation,
 } from './settings/settings-file-location.js';
 export { readSettingsFile } from './settings/settings-file-reader.js';
-export { decodeBusEvent } from './bus-events/bus-event-decoder.js';
+export { decodeBusEvent, refreshOutcome } from './bus-events/bus-event-decoder.js';
 export {
   BusMessageError,
   SHUTDOWN_EVENT_TYPE,
@@ -84,6 +84,7 @@ export {
   isAckEvent,
   isEnvironmentChangeEvent,
   isRefreshEvent,
+  acksRefresh,
   isShutdownEvent,
   type AckBusEvent,
   type BusEvent,
@@ -94,6 +95,7 @@ export {
 } from './bus-events/bus-event.js';
 export {
   defaultBusId,
+  addresses,
   isForSelf,
   isFromSelf,
   matchesServicePattern,
@@ -147,6 +149,7 @@ export type {
   ConsolePropertyOrigin,
   ConsolePush,
   ConsoleRefreshEvent,
+  ConsoleRefreshOutcome,
   ConsoleRefreshPublished,
   ConsoleRefreshRequest,
   ConsoleRepositoryState,

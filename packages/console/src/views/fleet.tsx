@@ -37,6 +37,7 @@ export function FleetView({ route }: { route: Route }) {
                   'Profiles',
                   'Config version',
                   'State',
+                  'Last refresh',
                   'Started',
                   'Last heard',
                 ]}
@@ -101,6 +102,9 @@ function InstanceRow({ instance }: { instance: Instance }) {
       <td data-label="state" data-testid="instance-state">
         <span class={`badge sync-badge-${instance.state}`}>{STATE_TEXT[instance.state]}</span>
       </td>
+      <td data-label="last refresh" data-testid="last-refresh">
+        <LastRefresh instance={instance} />
+      </td>
       <td data-label="started">
         <Time iso={instance.startedAt} />
       </td>
@@ -108,5 +112,17 @@ function InstanceRow({ instance }: { instance: Instance }) {
         <Time iso={instance.lastSeenAt} />
       </td>
     </tr>
+  );
+}
+
+/** How the instance's last refresh ended: applied, or rejected with its reason (it kept its configuration). */
+function LastRefresh({ instance }: { instance: Instance }) {
+  const last = instance.lastRefresh;
+  if (last === null) return <span class="muted">—</span>;
+  if (last.outcome === 'applied') return <span>applied</span>;
+  return (
+    <span class="warn" title={last.reason}>
+      rejected{last.reason ? `: ${last.reason}` : ''}
+    </span>
   );
 }

@@ -10,7 +10,7 @@ export function RefreshEventsTable({ events }: { events: RefreshEvent[] }) {
     <DataTable
       testId="refresh-events"
       rowsLayout
-      columns={['Published', 'Destination', 'Commit', 'Acks', 'On commit', 'Slowest', 'Links']}
+      columns={['Published', 'Destination', 'Commit', 'Acks', 'On commit', 'Rejected', 'Slowest', 'Links']}
     >
       {events.map((event) => (
         <tr key={event.id}>
@@ -25,6 +25,9 @@ export function RefreshEventsTable({ events }: { events: RefreshEvent[] }) {
           </td>
           <td data-label="acks">{event.ackCount}</td>
           <td data-label="on commit">{event.onCommit}</td>
+          <td data-label="rejected" class={event.rejected > 0 ? 'warn' : ''}>
+            {event.rejected}
+          </td>
           <td data-label="slowest">{event.slowestMs === null ? '—' : `${event.slowestMs} ms`}</td>
           <td class="links" data-testid="event-links">
             <a href={link(['events', event.id])}>Timeline</a>
@@ -95,8 +98,43 @@ export function RefreshEventView({ id }: { id: string }) {
               ))}
             </ol>
           )}
+          <Outcomes event={event} />
         </Section>
       )}
     </Loader>
+  );
+}
+
+/** Which instances kept their configuration (with the reason) and which have not answered the event at all. */
+function Outcomes({ event }: { event: RefreshEvent }) {
+  const rejected = (event.acks ?? []).filter((ack) => ack.outcome === 'rejected');
+  const silent = event.silent ?? [];
+  return (
+    <>
+      {rejected.length > 0 ? (
+        <>
+          <h3>Rejected: kept their configuration</h3>
+          <ul data-testid="event-rejected">
+            {rejected.map((ack) => (
+              <li key={ack.service}>
+                <code>{ack.service}</code>: {ack.reason ?? 'no reason given'}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {silent.length > 0 ? (
+        <>
+          <h3>No answer yet ({event.silentCount ?? silent.length})</h3>
+          <ul data-testid="event-silent">
+            {silent.map((id) => (
+              <li key={id}>
+                <code>{id}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </>
   );
 }

@@ -111,10 +111,13 @@ function optionalVersion(v: unknown): string | undefined {
 }
 
 /**
- * An ack's outcome and reason, ours: a value of the wrong shape is ignored, as an unknown field would be; a reason
+ * An ack's outcome and reason, ours (on the bus, and in a watch ack's body): a value of the wrong shape is ignored, as an unknown field would be; a reason
  * is free text, cut to MAX_BUS_FIELD_LENGTH rather than dropping the ack it explains.
  */
-function refreshOutcome(fields: Record<string, unknown>): { outcome?: RefreshOutcome; reason?: string } {
+export function refreshOutcome(fields: Record<string, unknown>): {
+  outcome?: RefreshOutcome;
+  reason?: string;
+} {
   const { outcome, reason } = fields;
   if (outcome !== 'applied' && outcome !== 'rejected') return {};
   if (typeof reason !== 'string' || reason === '' || outcome === 'applied') return { outcome };

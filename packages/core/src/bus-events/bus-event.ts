@@ -89,6 +89,11 @@ export function isAckEvent(e: BusEvent): e is AckBusEvent {
   return e.type === ACK_EVENT_TYPE;
 }
 
+/** Whether an ack answers a refresh event (its `event` is the refresh event's Java class name, as Spring writes). */
+export function acksRefresh(ack: AckBusEvent): boolean {
+  return ack.event === `${SPRING_BUS_EVENT_PACKAGE}.${REFRESH_EVENT_TYPE}`;
+}
+
 export function isEnvironmentChangeEvent(e: BusEvent): e is EnvironmentChangeBusEvent {
   return e.type === ENVIRONMENT_CHANGE_EVENT_TYPE;
 }

@@ -47,13 +47,18 @@ function singleProfileIds(serviceId: string): string[] {
   return profiles.map((profile) => [tokens[0], profile, ...tokens.slice(2)].join(':'));
 }
 
+/** Whether a destination addresses the node with bus id `busId`: blank (everyone), or a match of the id. */
+export function addresses(destination: string, busId: string): boolean {
+  return destination.trim() === '' || busMatch(destination, busId);
+}
+
 /**
  * Whether this node (bus id `busId`) should handle the event: blank destination, a match of the bus id, or a
  * match of one of the `spring.cloud.config.name` entries with the bus id's `:profiles:index:random` appended.
  */
 export function isForSelf(e: BusEvent, busId: string, configNames: readonly string[] = []): boolean {
   const destination = e.destinationService;
-  if (destination.trim() === '' || busMatch(destination, busId)) return true;
+  if (addresses(destination, busId)) return true;
   const colon = busId.indexOf(':');
   const suffix = colon >= 0 ? busId.slice(colon) : '';
   return configNames.some((name) => busMatch(destination, name + suffix));

@@ -10,6 +10,8 @@
  * them with writeJson, which prints a bigint or a JavaDouble as a JSON number: hence the `V` parameter of the
  * types that carry values (the server instantiates them with PropertyValue, a reader leaves the default).
  */
+import type { RefreshOutcome } from '../bus-events/bus-event.js';
+
 export type ConsoleValue = string | number | boolean;
 
 /** One page of a list: `?offset&limit` (limit 1–500, the default per endpoint). */
@@ -65,6 +67,13 @@ export interface ConsoleAck {
   afterMs: number;
   /** The config version (commit) the instance reports it serves, when it says (confbus clients do). */
   configVersion?: string;
+  /**
+   * `applied`, or `rejected` when a confbus client kept its configuration (its own schema refused the new values,
+   * or the refresh failed). Spring nodes' acks, and older confbus clients', count as `applied`.
+   */
+  outcome: RefreshOutcome;
+  /** Why a `rejected` refresh was not applied (no values; bounded length). */
+  reason?: string;
 }
 
 /** One step of a refresh event's timeline: one per ack kept, in arrival order. */
@@ -92,6 +101,8 @@ export interface ConsoleRefreshEvent {
   ackCount: number;
   /** Acks that report the event's commit. */
   onCommit: number;
+  /** Acks whose instance kept its configuration (`outcome: rejected`); their reasons are in `acks`. */
+  rejected: number;
   /** Milliseconds to the last ack kept; null before the first. */
   slowestMs: number | null;
   timeline: ConsoleTimelinePoint[];
@@ -99,6 +110,12 @@ export interface ConsoleRefreshEvent {
   diffTarget: { application: string; profiles: string } | null;
   /** Only in the single-event answer (`GET /refresh-events/{id}`), in arrival order. */
   acks?: ConsoleAck[];
+  /**
+   * Only in the single-event answer: the bus ids of fleet instances the destination addresses that have not acked
+   * (never answered, or not yet), at most 100, sorted; `silentCount` counts them all.
+   */
+  silent?: string[];
+  silentCount?: number;
 }
 
 /** One served repository in the overview. */
@@ -246,6 +263,17 @@ export interface ConsoleInstance {
   state: ConsoleSyncState;
   /** The commit the instance would get now, from the repository that serves it; null when none would. */
   latest: string | null;
+  /** How its last refresh ended, as its ack said (Spring nodes: `applied`); null before its first refresh ack. */
+  lastRefresh: ConsoleRefreshOutcome | null;
+}
+
+/** How an instance's refresh ended, from its ack. */
+export interface ConsoleRefreshOutcome {
+  outcome: RefreshOutcome;
+  /** Why a `rejected` refresh was not applied. */
+  reason?: string;
+  /** When the ack arrived. */
+  at: string;
 }
 
 /** `GET /fleet?application&state`. */

@@ -6,6 +6,7 @@
  * EARLY_ACK_BYTES in all (the ids first held longest ago are let go first), so forged acks hold at most that
  * much, briefly.
  */
+import type { RefreshOutcome } from '@confbus/core';
 import type { Clock } from '../clock.js';
 
 export const EARLY_ACK_WINDOW_MS = 5000;
@@ -16,6 +17,8 @@ export interface HeldAck {
   service: string;
   configVersion: string | undefined;
   timestamp: number;
+  outcome: RefreshOutcome | undefined;
+  reason: string | undefined;
 }
 
 interface HeldAcks {

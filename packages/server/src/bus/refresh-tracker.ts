@@ -11,7 +11,7 @@
  */
 import type { AckBusEvent, ConsoleAck, Logger, RefreshBusEvent } from '@confbus/core';
 import { type Clock, systemClock } from '../clock.js';
-import { EARLY_ACK_BYTES, EARLY_ACK_WINDOW_MS, EarlyAcks } from './early-acks.js';
+import { EARLY_ACK_BYTES, EARLY_ACK_WINDOW_MS, EarlyAcks, type HeldAck } from './early-acks.js';
 
 /** An ack as recorded, and as /actuator/refresh-events and the console both list it. */
 export type TrackedAck = ConsoleAck;
@@ -25,6 +25,8 @@ export interface TrackedRefresh {
   ackCount: number;
   /** Acks not recorded because a bound was reached. */
   droppedAcks: number;
+  /** Of the acks recorded, those whose instance kept its configuration (`outcome: rejected`). */
+  rejectedAcks: number;
   acks: TrackedAck[];
 }
 
@@ -70,6 +72,7 @@ interface Tracked {
   readonly acks: Map<string, TrackedAck>;
   bytes: number;
   dropped: number;
+  rejected: number;
   slowestMs: number;
   readonly versions: Map<string, number>;
   timer?: NodeJS.Timeout;
@@ -110,6 +113,7 @@ export class RefreshTracker {
       acks: new Map(),
       bytes: 0,
       dropped: 0,
+      rejected: 0,
       slowestMs: 0,
       versions: new Map(),
     });
@@ -117,42 +121,44 @@ export class RefreshTracker {
     this.scheduleSummary(event.id);
     const held = this.early.take(event.id);
     const tracked = this.events.get(event.id);
-    if (tracked !== undefined)
-      for (const ack of held) this.record(tracked, ack.service, ack.configVersion, ack.timestamp);
+    if (tracked !== undefined) for (const ack of held) this.record(tracked, ack);
   }
 
   acked(ack: AckBusEvent): void {
-    const service = ack.originService;
-    const configVersion = ack.configVersion;
-    if (service.length > MAX_ACK_SERVICE_LENGTH) return;
-    if (configVersion !== undefined && configVersion.length > MAX_ACK_VERSION_LENGTH) return;
+    const held: HeldAck = {
+      service: ack.originService,
+      configVersion: ack.configVersion,
+      timestamp: ack.timestamp,
+      outcome: ack.outcome,
+      reason: ack.reason,
+    };
+    if (held.service.length > MAX_ACK_SERVICE_LENGTH) return;
+    if (held.configVersion !== undefined && held.configVersion.length > MAX_ACK_VERSION_LENGTH) return;
     const tracked = this.events.get(ack.ackId);
-    if (!tracked) {
-      // Not tracked yet, or never.
-      this.early.hold(
-        ack.ackId,
-        { service, configVersion, timestamp: ack.timestamp },
-        ackBytes(service, configVersion),
-      );
-      return;
-    }
-    this.record(tracked, service, configVersion, ack.timestamp);
+    // Not tracked yet, or never.
+    if (!tracked) this.early.hold(ack.ackId, held, ackBytes(held));
+    else this.record(tracked, held);
   }
 
-  private record(
-    tracked: Tracked,
-    service: string,
-    configVersion: string | undefined,
-    timestamp: number,
-  ): void {
+  private record(tracked: Tracked, ack: HeldAck): void {
+    const { service, configVersion, reason } = ack;
     if (tracked.acks.has(service)) return; // the first ack of a service is the one that tells
-    const size = ackBytes(service, configVersion);
+    const size = ackBytes(ack);
     if (tracked.acks.size >= this.limits.maxAcksPerEvent || !this.makeRoom(size, tracked)) {
       tracked.dropped++;
       return;
     }
-    const afterMs = Math.max(0, timestamp - tracked.publishedMs);
-    tracked.acks.set(service, { service, afterMs, ...(configVersion ? { configVersion } : {}) });
+    const afterMs = Math.max(0, ack.timestamp - tracked.publishedMs);
+    // An ack without an outcome (a Spring node, an older confbus client) says the refresh went through.
+    const outcome = ack.outcome ?? 'applied';
+    tracked.acks.set(service, {
+      service,
+      afterMs,
+      ...(configVersion ? { configVersion } : {}),
+      outcome,
+      ...(outcome === 'rejected' && reason !== undefined ? { reason } : {}),
+    });
+    if (outcome === 'rejected') tracked.rejected++;
     tracked.bytes += size;
     this.bytes += size;
     tracked.slowestMs = Math.max(tracked.slowestMs, afterMs);
@@ -176,6 +182,7 @@ export class RefreshTracker {
         publishedAt: new Date(t.publishedMs).toISOString(),
         ackCount: t.acks.size,
         droppedAcks: t.dropped,
+        rejectedAcks: t.rejected,
         acks: firstValues(t.acks, ackLimit),
       })),
     };
@@ -219,10 +226,11 @@ export class RefreshTracker {
           destination: tracked.destination,
           acks: tracked.acks.size,
           droppedAcks: tracked.dropped,
+          rejectedAcks: tracked.rejected,
           slowestMs: tracked.slowestMs,
         },
         `Refresh ${tracked.id} for ${tracked.destination} at ${tracked.commit.slice(0, 12)}: ` +
-          `${tracked.acks.size} ack(s), slowest after ${tracked.slowestMs} ms, versions ${versions}`,
+          `${tracked.acks.size} ack(s)${tracked.rejected > 0 ? ` (${tracked.rejected} rejected)` : ''}, slowest after ${tracked.slowestMs} ms, versions ${versions}`,
       );
     }, this.summaryQuietMs);
     tracked.timer.unref();
@@ -238,7 +246,7 @@ function firstValues<V>(map: ReadonlyMap<string, V>, limit: number): V[] {
   return out;
 }
 
-/** Estimated memory of one recorded or held ack. */
-function ackBytes(service: string, configVersion: string | undefined): number {
-  return (service.length + (configVersion?.length ?? 0)) * 2 + ACK_OVERHEAD_BYTES;
+/** Estimated memory of one recorded or held ack (the reason is bounded by the bus decoder). */
+function ackBytes({ service, configVersion, reason }: HeldAck): number {
+  return (service.length + (configVersion?.length ?? 0) + (reason?.length ?? 0)) * 2 + ACK_OVERHEAD_BYTES;
 }

@@ -5,7 +5,13 @@
  * node that announces it is leaving is dropped at once, and the table holds at most `maxInstances`
  * (the longest silent go first), so a noisy bus cannot grow it without bound.
  */
-import type { AckBusEvent, ConsoleInstance, PresenceAnnouncement } from '@confbus/core';
+import {
+  type AckBusEvent,
+  type ConsoleInstance,
+  type ConsoleRefreshOutcome,
+  type PresenceAnnouncement,
+  acksRefresh,
+} from '@confbus/core';
 
 /** What the registry knows of an instance: the fleet answer's entry without where it stands (FleetStatus). */
 export type FleetInstance = Omit<ConsoleInstance, 'state' | 'latest'>;
@@ -23,6 +29,7 @@ export class FleetRegistry {
   /** A confbus node's announcement; returns whether the table changed. */
   announced(announcement: PresenceAnnouncement, nowMs = Date.now()): boolean {
     if (announcement.leaving) return this.instances.delete(announcement.service);
+    const known = this.instances.get(announcement.service)?.instance;
     this.put(
       {
         id: announcement.service,
@@ -33,13 +40,17 @@ export class FleetRegistry {
         configVersion: announcement.configVersion,
         startedAt: new Date(announcement.startedAt).toISOString(),
         lastSeenAt: new Date(nowMs).toISOString(),
+        lastRefresh: known?.lastRefresh ?? null,
       },
       nowMs,
     );
     return true;
   }
 
-  /** Any ack proves its sender is alive; one carrying a config version comes from a confbus node. */
+  /**
+   * Any ack proves its sender is alive; one carrying a config version comes from a confbus node. An ack of a
+   * refresh says how the instance's last refresh ended (without an outcome, as from Spring nodes: applied).
+   */
   acked(ack: AckBusEvent, nowMs = Date.now()): void {
     const known = this.instances.get(ack.originService)?.instance;
     const fromBusId = partsOfBusId(ack.originService);
@@ -53,6 +64,7 @@ export class FleetRegistry {
         configVersion: ack.configVersion ?? known?.configVersion ?? null,
         startedAt: known?.startedAt ?? null,
         lastSeenAt: new Date(nowMs).toISOString(),
+        lastRefresh: acksRefresh(ack) ? refreshOutcomeOf(ack, nowMs) : (known?.lastRefresh ?? null),
       },
       nowMs,
     );
@@ -86,6 +98,12 @@ export class FleetRegistry {
       this.instances.delete(oldest.value);
     }
   }
+}
+
+function refreshOutcomeOf(ack: AckBusEvent, nowMs: number): ConsoleRefreshOutcome {
+  const at = new Date(nowMs).toISOString();
+  if (ack.outcome !== 'rejected') return { outcome: 'applied', at };
+  return { outcome: 'rejected', at, ...(ack.reason !== undefined ? { reason: ack.reason } : {}) };
 }
 
 /** `app:port:random` or `app:profiles:port:random` (Spring's and confbus's default ids); anything else is all app. */

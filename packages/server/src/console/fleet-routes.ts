@@ -6,6 +6,7 @@
  */
 import {
   ConfbusError,
+  addresses,
   type ConsoleFleet,
   type ConsolePaged,
   type ConsoleRefreshEvent,
@@ -62,8 +63,35 @@ export function registerFleetRoutes(app: FastifyInstance, context: ConsoleContex
       );
     const catalogue = await currentCatalogue(context);
     const acks = [...event.acks].sort((a, b) => a.afterMs - b.afterMs);
-    return { ...(await view(context, event, catalogue)), acks };
+    const silent = silentInstances(context, event);
+    return {
+      ...(await view(context, event, catalogue)),
+      acks,
+      silent: silent.slice(0, SILENT_LISTED),
+      silentCount: silent.length,
+    };
   });
+}
+
+/** Silent instances listed in one event's answer (all are counted). */
+const SILENT_LISTED = 100;
+
+/**
+ * The fleet's instances the event's destination addresses that have not acked it: never answered, or not yet.
+ * An instance that started after the event was published fetched its configuration then, and owes no ack.
+ */
+function silentInstances(context: ConsoleContext, event: TrackedRefresh): string[] {
+  const acked = new Set(event.acks.map((ack) => ack.service));
+  return context.fleet
+    .list()
+    .filter(
+      (instance) =>
+        !acked.has(instance.id) &&
+        addresses(event.destination, instance.id) &&
+        (instance.startedAt === null || instance.startedAt <= event.publishedAt),
+    )
+    .map((instance) => instance.id)
+    .sort();
 }
 
 async function view(

@@ -28,6 +28,7 @@ export function viewOfRefreshEvent(
     // The tracker counts every ack but keeps a bounded list: the count is the tracker's, the timeline what it kept.
     ackCount: event.ackCount,
     onCommit,
+    rejected: event.rejectedAcks,
     slowestMs: acks.length > 0 ? (acks[acks.length - 1]?.afterMs ?? null) : null,
     timeline,
     diffTarget: diffTargetOf(event.destination, catalogue),

@@ -29,13 +29,7 @@ import { LruCache } from '../support/lru-cache.js';
 import type { PublishedContracts } from './published-contracts.js';
 
 /** A violation as the gate reports it: the contracts library's, with the file and line as repository paths. */
-export interface GateViolation {
-  readonly application: string;
-  readonly profiles: readonly string[];
-  readonly key: string;
-  readonly rule: string;
-  readonly message: string;
-  readonly contract: string;
+export interface GateViolation extends Omit<Violation, 'origin'> {
   /** The repository path the offending value was written in; absent for a key missing altogether. */
   readonly file?: string;
   readonly line?: number;

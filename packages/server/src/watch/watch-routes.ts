@@ -3,13 +3,19 @@
  *   GET  /-/watch/{application}/{profiles}[/{label}]?version=…   Accept: text/event-stream → server-sent events
  *   GET  /-/watch/{application}/{profiles}[/{label}]?version=…&wait=30s                  → long poll: 200 or 304
  *   either with &include=environment: a change carries the new environment (watch-deliveries.ts)
- *   POST /-/watch/acks {event, service, version}                                         → 202, recorded
+ *   POST /-/watch/acks {event, service, version, outcome, reason}                        → 202, recorded
  * Under `/-/`, where no application can be (a name starts with a letter or digit), like the console: at
  * `/watch/…` the stream took Spring's `GET /watch/{profiles}/{label}` from an application named `watch`.
  * Everything is checked (names as the environment endpoint checks them, the version, the wait, the bounds of
  * watch-admission.ts) before a stream is opened, so a refusal is a JSON error like any other endpoint's.
  */
-import { type AckBusEvent, ConfbusError, createAckEvent, createRefreshEvent } from '@confbus/core';
+import {
+  type AckBusEvent,
+  ConfbusError,
+  createAckEvent,
+  createRefreshEvent,
+  refreshOutcome,
+} from '@confbus/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_ACK_SERVICE_LENGTH, MAX_ACK_VERSION_LENGTH } from '../bus/refresh-tracker.js';
 import { validateRequest } from '../serving/environment-controller.js';
@@ -166,7 +172,8 @@ function ackOf(body: unknown): AckBusEvent {
     );
   // The change being acknowledged, as the refresh event it was recorded as (only its id and type count).
   const ack = createAckEvent(service, createRefreshEvent('watch', '**', Date.now(), event));
-  return version === undefined ? ack : { ...ack, configVersion: version };
+  // `outcome` (applied | rejected) and `reason` as in a bus ack: read by the same rule, ignored when malformed.
+  return { ...ack, ...(version === undefined ? {} : { configVersion: version }), ...refreshOutcome(fields) };
 }
 
 function badRequest(message: string): ConfbusError {

@@ -76,7 +76,13 @@ describe('console fleet over the bus', () => {
       ) as Record<string, unknown>,
     );
 
-  const ack = (origin: string, ackId: string, event: string, configVersion?: string) =>
+  const ack = (
+    origin: string,
+    ackId: string,
+    event: string,
+    configVersion?: string,
+    outcome?: { outcome: string; reason?: string },
+  ) =>
     tap.publish({
       type: 'AckRemoteApplicationEvent',
       timestamp: Date.now(),
@@ -87,6 +93,7 @@ describe('console fleet over the bus', () => {
       ackDestinationService: '**',
       event: `org.springframework.cloud.bus.event.${event}`,
       ...(configVersion ? { configVersion } : {}),
+      ...outcome,
     });
 
   const fleet = async () => {
@@ -175,6 +182,70 @@ describe('console fleet over the bus', () => {
     assert.equal(event.diffTarget.application, 'orders');
     const orders = (await fleet()).items.find((i) => i.id === 'orders:default:1:a');
     assert.deepEqual([orders?.configVersion, orders?.state], [published.commit, 'current']);
+  });
+
+  it('shows per instance whether a refresh was applied, rejected (with the reason) or never answered', async () => {
+    for (const id of ['orders:default:2:applies', 'orders:default:2:rejects', 'orders:default:2:silent'])
+      await announce(id, 'orders', first);
+    await waitFor('three orders instances in the fleet', async () =>
+      (await fleet()).items.filter((i) => i.id.startsWith('orders:default:2:')).length === 3
+        ? true
+        : undefined,
+    );
+    const session = (await server.get('/-/console/api/session')).json() as { csrfToken: string };
+    const response = await fetch(`${server.base}/-/console/api/bus-refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-confbus-csrf': session.csrfToken },
+      body: JSON.stringify({ target: 'application', application: 'orders' }),
+    });
+    const published = (await response.json()) as { id: string; commit: string };
+    const reason = 'the new configuration is rejected by the application schema: limit must be >= 5';
+    await ack('orders:default:2:applies', published.id, 'RefreshRemoteApplicationEvent', published.commit, {
+      outcome: 'applied',
+    });
+    await ack('orders:default:2:rejects', published.id, 'RefreshRemoteApplicationEvent', first, {
+      outcome: 'rejected',
+      reason,
+    });
+    type Ack = { service: string; outcome: string; reason?: string };
+    type View = { ackCount: number; rejected: number; acks: Ack[]; silent: string[]; silentCount: number };
+    const event = await waitFor('both acks', async () => {
+      const view = (await server.get(`/-/console/api/refresh-events/${published.id}`)).json() as View;
+      return view.ackCount === 2 ? view : undefined;
+    });
+    assert.equal(event.rejected, 1);
+    const byService = new Map(event.acks.map((a) => [a.service, a]));
+    assert.deepEqual(byService.get('orders:default:2:applies'), {
+      service: 'orders:default:2:applies',
+      afterMs: (byService.get('orders:default:2:applies') as { afterMs: number } | undefined)?.afterMs,
+      configVersion: published.commit,
+      outcome: 'applied',
+    });
+    assert.equal(byService.get('orders:default:2:rejects')?.outcome, 'rejected');
+    assert.equal(byService.get('orders:default:2:rejects')?.reason, reason);
+    assert.ok(event.silent.includes('orders:default:2:silent'), event.silent.join(', '));
+    assert.ok(!event.silent.some((id) => id.endsWith(':applies') || id.endsWith(':rejects')));
+    assert.ok(
+      !event.silent.some((id) => !id.startsWith('orders:')),
+      'only instances the destination addresses',
+    );
+    assert.equal(event.silentCount, event.silent.length);
+
+    type Refreshed = Instance & { lastRefresh: { outcome: string; reason?: string } | null };
+    const items = (await fleet()).items as Refreshed[];
+    const lastOf = (id: string) => items.find((i) => i.id === id)?.lastRefresh;
+    assert.equal(lastOf('orders:default:2:applies')?.outcome, 'applied');
+    assert.deepEqual(
+      [lastOf('orders:default:2:rejects')?.outcome, lastOf('orders:default:2:rejects')?.reason],
+      ['rejected', reason],
+    );
+    assert.equal(lastOf('orders:default:2:silent'), null);
+    const actuator = (await server.get('/actuator/refresh-events')).json() as Array<{
+      id: string;
+      rejectedAcks: number;
+    }>;
+    const listed = actuator.find((e) => e.id === published.id);
+    assert.equal(listed?.rejectedAcks, 1);
   });
 
   it('streams presence, a webhook refresh and its acks live to an open console', async () => {

@@ -133,17 +133,34 @@ describe('GET /watch without a bus', () => {
         body: JSON.stringify({ event: change.event, service: 'foo:default:8080:abc', version }),
       });
       assert.equal(ack.status, 202);
+      // An instance whose own schema refused the change says so, as a bus ack would.
+      const rejected = await fetch(`${server.base}/-/watch/acks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          event: change.event,
+          service: 'foo:default:8081:def',
+          outcome: 'rejected',
+          reason: 'no',
+        }),
+      });
+      assert.equal(rejected.status, 202);
       const events = (await server.get('/actuator/refresh-events')).json() as Array<{
         id: string;
         commit: string;
-        acks: Array<{ service: string; configVersion?: string }>;
+        rejectedAcks: number;
+        acks: Array<{ service: string; configVersion?: string; outcome: string; reason?: string }>;
       }>;
       const recorded = events.find((e) => e.id === change.event);
       assert.equal(recorded?.commit, version);
       assert.deepEqual(
-        recorded?.acks.map((a) => [a.service, a.configVersion]),
-        [['foo:default:8080:abc', version]],
+        recorded?.acks.map((a) => [a.service, a.configVersion, a.outcome, a.reason]),
+        [
+          ['foo:default:8080:abc', version, 'applied', undefined],
+          ['foo:default:8081:def', undefined, 'rejected', 'no'],
+        ],
       );
+      assert.equal(recorded?.rejectedAcks, 1);
     } finally {
       stream.close();
     }
