@@ -45,29 +45,28 @@ export function renderingFor(delivery: Delivery, wantsEnvironment: boolean): Ren
 
 /**
  * The renderings of `change`; with `environment` (the environment endpoint's plain JSON body of the new
- * version, already checked by `inlineBody`) also the rendering that carries it, without copying it into a
- * string: the SSE message and the JSON are made of the head, the body's own bytes and the tail.
+ * version, already checked by `inlineBody`) also the rendering that carries it. Each is one SSE message, its
+ * JSON a view into it (no second copy): the head, the body's own bytes and the tail, copied once.
  */
 export function deliveryOf(change: WatchChange, environment?: Buffer): Delivery {
   const json = JSON.stringify(change);
-  const sseHead = `id: ${change.version}\nevent: change\ndata: `;
-  let withEnvironment: Rendering | undefined;
-  if (environment !== undefined) {
-    const head = `${json.slice(0, -1)},"environment":`;
-    withEnvironment = {
-      json: Buffer.concat([Buffer.from(head), environment, Buffer.from('}')]),
-      sse: Buffer.concat([Buffer.from(sseHead + head), environment, Buffer.from('}\n\n')]),
-    };
-  }
-  return {
-    change,
-    json: Buffer.from(json),
-    sse: Buffer.from(`${sseHead}${json}\n\n`),
-    withEnvironment,
-  };
+  const withEnvironment =
+    environment === undefined
+      ? undefined
+      : rendering(change, `${json.slice(0, -1)},"environment":`, environment, '}');
+  return { change, ...rendering(change, json), withEnvironment };
 }
 
-/** The same change without the environment: for a topic a staged rollout now holds. */
+/** `id:` is the version, so a reconnecting EventSource resumes with it in Last-Event-ID. */
+function rendering(change: WatchChange, head: string, body?: Buffer, tail = ''): Rendering {
+  const before = Buffer.from(`id: ${change.version}\nevent: change\ndata: ${head}`);
+  const after = Buffer.from(`${tail}\n\n`);
+  const sse = Buffer.concat(body === undefined ? [before, after] : [before, body, after]);
+  const start = before.length - Buffer.byteLength(head);
+  return { sse, json: sse.subarray(start, sse.length - 2) };
+}
+
+/** The same change without the environment: a rollout now holds the topic, or the version moved past it. */
 export function withoutEnvironment(delivery: Delivery): Delivery {
   return delivery.withEnvironment ? { ...delivery, withEnvironment: undefined } : delivery;
 }
