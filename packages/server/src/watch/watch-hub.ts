@@ -9,6 +9,7 @@
  */
 import { type Logger, type RefreshBusEvent, createRefreshEvent } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
+import { setImmediate } from 'node:timers';
 import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import { TimeSlice } from '../support/time-slice.js';
@@ -58,6 +59,8 @@ export class WatchHub {
   readonly #opening = new Map<string, Promise<Topic>>();
   #checking: Promise<void> | undefined;
   #checkAgain = false;
+  /** Rechecks asked for so far: a topic whose first read began before the last one may be stale. */
+  #rechecks = 0;
   #watchers = 0;
 
   constructor(private readonly options: WatchHubOptions) {}
@@ -85,6 +88,7 @@ export class WatchHub {
 
   /** Re-reads every topic and tells the watchers of each one that changed; calls while one runs share a rerun. */
   recheck(): Promise<void> {
+    this.#rechecks++;
     if (this.#checking) {
       this.#checkAgain = true;
       return this.#checking;
@@ -133,6 +137,7 @@ export class WatchHub {
     if (known) return known;
     let opening = this.#opening.get(key);
     if (!opening) {
+      const rechecks = this.#rechecks;
       opening = this.options.finder
         .find(request)
         .then((found): Topic => {
@@ -146,6 +151,9 @@ export class WatchHub {
             watchers: new Set(),
           };
           this.#topics.set(key, topic);
+          // The upstream moved while it was read (a recheck passed it by: it was not a topic yet), so the
+          // read may be from before: check again once its first watchers are subscribed (setImmediate).
+          if (this.#rechecks !== rechecks) setImmediate(() => void this.recheck());
           return topic;
         })
         .finally(() => this.#opening.delete(key));
