@@ -1,6 +1,9 @@
 /**
  * The contract gate over HTTP:
  *   POST /contracts/published              a service's contract ({application, instance, schema}) → 202
+ *   GET  /actuator/contract-gate/published every distinct published contract ({contracts: [{application, name,
+ *                                          schema}]}): what `confbus check --server` enforces beside the repository's
+ *                                          (not GET /contracts/published: that is application `contracts`'s environment)
  *   GET  /actuator/contract-gate           the holds (each violation with file and line) and the releases
  *   POST /actuator/contract-gate/release   {application, commit, reason} → the hold released, audited
  * Behind basic auth when it is on, as every endpoint; a JSON body is required (a cross-site form cannot post one).
@@ -46,6 +49,11 @@ export function registerGateRoutes(app: FastifyInstance, options: GateRoutesOpti
       return { application, instance, contracts: published.contractsOf(application).length };
     },
   );
+
+  // Schemas, not values: a viewer may read them (the route's access is checked like any actuator read).
+  app.get('/actuator/contract-gate/published', { config: { access: 'viewer' as const } }, async () => ({
+    contracts: published.applications().flatMap((application) => published.contractsOf(application)),
+  }));
 
   app.get('/actuator/contract-gate', { config: { access: 'viewer' as const } }, async () => {
     await gate.judge(await options.head());
