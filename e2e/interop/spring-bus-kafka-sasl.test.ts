@@ -32,7 +32,7 @@ import {
 } from '@confbus/testkit/spring-peers';
 import { type TempDir, makeTempDir } from '@confbus/testkit/temp-dir';
 import { TlsAuthority } from '@confbus/testkit/tls-authority';
-import { logMessages, postPushWebhook } from '../support/bus-fleet.js';
+import { postPushWebhook } from '../support/bus-fleet.js';
 import {
   type RunningClient,
   type RunningServer,
@@ -54,8 +54,7 @@ type Mechanism = 'PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512';
 
 /** Kafka's JAAS line for `user`, with the login module the mechanism needs. */
 function jaas(mechanism: Mechanism, user: string, password: string): string {
-  const module =
-    mechanism === 'PLAIN' ? 'plain.PlainLoginModule' : 'scram.ScramLoginModule';
+  const module = mechanism === 'PLAIN' ? 'plain.PlainLoginModule' : 'scram.ScramLoginModule';
   return `org.apache.kafka.common.security.${module} required username="${user}" password="${password}";`;
 }
 
@@ -98,7 +97,11 @@ describe('Spring Boot and confbus on one Kafka bus over SASL_SSL', { skip: skipW
   before(async () => {
     dir = await makeTempDir('confbus-kafka-sasl-');
     ca = await TlsAuthority.create(dir.path);
-    const keyStore = await ca.pkcs12(await ca.issue('127.0.0.1', { file: 'broker' }), 'broker.p12', 'brokerpw');
+    const keyStore = await ca.pkcs12(
+      await ca.issue('127.0.0.1', { file: 'broker' }),
+      'broker.p12',
+      'brokerpw',
+    );
     const ports = new Set<number>();
     while (ports.size < 3) ports.add(await reserveFreePort());
     const [sslPort, saslSslPort, saslPlaintextPort] = [...ports] as [number, number, number];
@@ -262,12 +265,32 @@ describe('Spring Boot and confbus on one Kafka bus over SASL_SSL', { skip: skipW
       },
       { env: wrong.env },
     );
-    const warning = await refused.process.waitForLine(/"level":40.*bus/, 60_000);
-    const { err } = JSON.parse(warning) as { err?: { message?: string } };
-    assert.match(String(err?.message), /authentication|SASL/i, warning);
-    assert.equal((await refused.health()).components.bus?.status, 'DOWN');
+    const warning = await refused.process.waitForLine(/"msg":"bus broker unreachable/, 60_000);
+    const { err } = JSON.parse(warning) as { err?: { code?: string; message?: string } };
+    assert.equal(err?.code, 'SASL_AUTHENTICATION_FAILED', warning);
+    assert.match(String(err?.message), /SASL authentication failed \(broker: .+\)/i, warning);
+    const bus = (await refused.health()).components.bus;
+    assert.equal(bus?.status, 'DOWN');
+    assert.equal(bus?.details?.lastErrorCode, 'SASL_AUTHENTICATION_FAILED');
+    assert.equal(bus?.details?.lastError, err?.message);
     assert.ok(!refused.process.lines.join('\n').includes(WRONG_PASSWORD), 'the password was logged');
-    assert.ok(logMessages(refused.process).length > 0);
     await refused.stop();
+  });
+
+  it("a broker certificate from an unknown CA keeps a server off the bus with the TLS client's reason", async () => {
+    const noTrust = sasl('PLAIN', 'confbus', USERS[0]!.password);
+    const untrusting = await startServer(
+      {
+        'spring.cloud.config.server.git.uri': remote.url,
+        'spring.cloud.bus.enabled': true,
+        ...noTrust.settings,
+      },
+      { env: noTrust.env },
+    );
+    const warning = await untrusting.process.waitForLine(/"msg":"bus broker unreachable/, 60_000);
+    const { err } = JSON.parse(warning) as { err?: { code?: string; message?: string } };
+    assert.equal(err?.code, 'SELF_SIGNED_CERT_IN_CHAIN', warning);
+    assert.match(String(err?.message), /TLS handshake failed.*certificate/, warning);
+    await untrusting.stop();
   });
 });
