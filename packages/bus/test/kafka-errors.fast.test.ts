@@ -45,12 +45,27 @@ describe('describeKafkaError', () => {
     const tls = Object.assign(new Error('self-signed certificate in certificate chain'), {
       code: 'SELF_SIGNED_CERT_IN_CHAIN',
     });
-    const error = retriesAround(
-      new UserError('TLS handshake failed. Please verify the broker supports TLS.', { cause: tls }),
-    );
-    const described = describeKafkaError(error, '');
+    const described = describeKafkaError(retriesAround(tls), '');
     assert.equal(described.code, 'SELF_SIGNED_CERT_IN_CHAIN');
-    assert.match(described.message, /TLS handshake failed.*: self-signed certificate in certificate chain$/);
+    assert.match(described.message, /9096 failed: self-signed certificate in certificate chain$/);
+  });
+
+  it("TLS to a plain listener: the client's hint, then the socket error", () => {
+    const reset = Object.assign(
+      new Error('Client network socket disconnected before secure TLS connection was established'),
+      {
+        code: 'ECONNRESET',
+      },
+    );
+    const hint = new UserError('TLS handshake failed. Please verify the broker supports TLS.', {
+      cause: reset,
+    });
+    const described = describeKafkaError(retriesAround(hint), '');
+    assert.equal(described.code, 'ECONNRESET');
+    assert.match(
+      described.message,
+      /failed: TLS handshake failed\. Please verify the broker supports TLS: Client network/,
+    );
   });
 
   it('a plain error: its message and code as they are; a cyclic cause ends', () => {
