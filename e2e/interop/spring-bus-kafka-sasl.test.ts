@@ -5,9 +5,10 @@
  * (SCRAM-SHA-256), a `confbus sample-client` (PLAIN) and the Spring app on Spring Cloud Bus's Kafka binder
  * (SCRAM-SHA-512), every one configured with Spring's keys and its password in the environment, as in
  * production. A push + /monitor refreshes the Spring app and the server lists its ack; busrefresh on either kind
- * refreshes the other. A server with a wrong password says why it is not on the bus and never logs the password.
+ * refreshes the other, which acks. A server with a wrong password says why it is not on the bus and never logs the password.
  *
- * One broker for the file (a JVM start is the slow part); the plain listener is the test's own back door, unused.
+ * One broker for the file (a JVM start is the slow part). Every member uses its SASL_SSL listener; the others (the
+ * testkit's plain one, SSL, SASL_PLAINTEXT: packages/bus/test/kafka-security.test.ts uses them) go unused here.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
