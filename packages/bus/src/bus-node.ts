@@ -25,7 +25,13 @@ import {
 import { busEventFromJson } from '@confbus/core/internal';
 import { type HandlingContext, refreshThenAck, runCommand } from './addressed-events.js';
 import { sendWithin } from './bounded-send.js';
-import type { BusNodeEvents, BusNodeOptions, BusNodeStats } from './bus-node-options.js';
+import {
+  type BusNodeEvents,
+  type BusNodeOptions,
+  type BusNodeStats,
+  type MutableStats,
+  emptyStats,
+} from './bus-node-options.js';
 import { busErrors } from './errors.js';
 import { LogRateLimit } from './log-rate-limit.js';
 import { REJECTION_REASONS, type Rejection } from './signing/message-signing.js';
@@ -34,8 +40,6 @@ import type { BusTransport, InboundBody, InboundMessage } from './transport.js';
 const DEFAULT_PUBLISH_TIMEOUT_MS = 5000;
 /** `dropped bus message` lines: at most this many per window (the rest are counted in the next line). */
 export const DROPPED_MESSAGE_LOG_LIMIT = { lines: 5, windowMs: 10_000 };
-
-type MutableStats = { -readonly [K in keyof BusNodeStats]: BusNodeStats[K] };
 
 export class BusNode extends EventEmitter<BusNodeEvents> {
   readonly #options: BusNodeOptions;
@@ -50,15 +54,7 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
   /** Why the last connection attempt failed (described, redacted); cleared once connected. */
   #lastError: { code?: string; message: string } | undefined;
   #closed = false;
-  readonly #stats: MutableStats = {
-    published: {},
-    publishFailures: 0,
-    received: {},
-    dropped: 0,
-    rejected: {},
-    refreshesHandled: 0,
-    reconnects: 0,
-  };
+  readonly #stats: MutableStats = emptyStats();
 
   constructor(options: BusNodeOptions) {
     super();
@@ -86,6 +82,12 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
   /** Why the node is not connected, when an attempt failed: for health details. */
   get lastError(): { code?: string; message: string } | undefined {
     return this.#ready ? undefined : this.#lastError;
+  }
+
+  /** lastError as the `bus` health component's details say it (server and client alike); {} while none. */
+  get lastErrorDetails(): { lastError?: string; lastErrorCode?: string } {
+    const { message, code } = this.lastError ?? {};
+    return message === undefined ? {} : { lastError: message, ...(code ? { lastErrorCode: code } : {}) };
   }
 
   get stats(): BusNodeStats {

@@ -99,16 +99,12 @@ export class ClientBus {
       return { status: 'UNKNOWN', details: { reason: 'waiting for the application to report its port' } };
     }
     const connected = node.connected;
-    const error = node.lastError;
     // Why it is down (a refused password, an untrusted certificate…), as the server's bus component says.
-    const why = error
-      ? { lastError: error.message, ...(error.code ? { lastErrorCode: error.code } : {}) }
-      : {};
     const details = {
       busId: node.busId,
       destination: this.options.settings.bus.destination,
       connected,
-      ...why,
+      ...node.lastErrorDetails,
     };
     return { status: connected ? 'UP' : 'DOWN', details };
   }

@@ -67,12 +67,10 @@ function busHealth(bus: ServerBus | undefined): Record<string, ComponentHealth> 
   const node = bus.node;
   if (!node) return { bus: { status: 'DOWN', details: { joined: false } } };
   // Why it is down (the broker refused the password, an untrusted certificate…), as git's lastError says.
-  const error = node.lastError;
-  const why = error ? { lastError: error.message, ...(error.code ? { lastErrorCode: error.code } : {}) } : {};
   return {
     bus: {
       status: node.connected ? 'UP' : 'DOWN',
-      details: { id: node.busId, ...node.transportDetails, ...why },
+      details: { id: node.busId, ...node.transportDetails, ...node.lastErrorDetails },
     },
   };
 }
