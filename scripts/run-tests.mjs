@@ -146,7 +146,7 @@ const command = coverage
   : testCommand;
 // Servers started without a basedir keep their mirrors in the cache home (docs/deploy.md): the run's own, removed
 // with the report folder, so no test leaves mirrors in the user's ~/.cache.
-const env = { ...process.env, CONFBUS_FAULT_REPORT: reportFile, XDG_CACHE_HOME: join(reportDir, 'cache') };
+const env = { ...process.env, FAULT_REPORT_FILE: reportFile, XDG_CACHE_HOME: join(reportDir, 'cache') };
 delete env.CACHE_DIRECTORY;
 // The fast tier's promise (no external tool) is kept by what it can run: node, and nothing else on PATH.
 if (fastTier) env.PATH = nodeOnlyPath();

@@ -76,9 +76,11 @@ describe('the bus over Kafka', { skip: availability.ok ? false : `not run: ${ava
       async () => ((await comment(client)) === expected ? true : undefined),
       timeoutMs === undefined ? {} : { timeoutMs },
     );
-  const busStatus = async (process: ConfbusProcess) =>
-    ((await getJson(`${process.url}/actuator/health`)).body as { components: { bus: { status: string } } })
-      .components.bus.status;
+  type BusComponent = { status: string; details: { lastError?: string; lastErrorCode?: string } };
+  const busHealth = async (process: ConfbusProcess) =>
+    ((await getJson(`${process.url}/actuator/health`)).body as { components: { bus: BusComponent } })
+      .components.bus;
+  const busStatus = async (process: ConfbusProcess) => (await busHealth(process)).status;
 
   before(async () => {
     broker = await startKafkaBroker();
@@ -225,6 +227,10 @@ describe('the bus over Kafka', { skip: availability.ok ? false : `not run: ${ava
   it('after a broker restart during a push, every node reconnects and the clients catch up', async () => {
     await broker.stop();
     await waitFor('the server to report the bus down', async () => (await busStatus(server)) === 'DOWN');
+    // And why, once a reconnection attempt has failed: nothing listens on the broker's port.
+    await waitFor('the server to say why', async () =>
+      /ECONNREFUSED/.test(String((await busHealth(server)).details.lastError)),
+    );
     const sha = await remote.commit({
       'sample.yml': yaml('fourth'),
       'sample-real.yml': 'group:\n  profile: real\n  comment: fourth\n',
@@ -243,6 +249,7 @@ describe('the bus over Kafka', { skip: availability.ok ? false : `not run: ${ava
     for (const process of [server, ...clients]) {
       await waitFor(`${process.url} bus UP again`, async () => (await busStatus(process)) === 'UP');
     }
+    assert.equal((await busHealth(server)).details.lastError, undefined, 'no error once connected');
     const caughtUp = clients[1]!.process.lines.some(
       (line) => line.includes('Bus reconnected: the config server moved') && line.includes(sha),
     );

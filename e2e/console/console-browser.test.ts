@@ -185,6 +185,7 @@ describe('operator console in a browser', () => {
     assert.deepEqual(states, ['current', 'current', 'current']);
 
     await visit('actions', '#/actions', 'button[type=submit]');
+    await visit('holds', '#/holds', '[data-testid=no-holds]');
   });
 
   /** The fleet tab's rows, as [data-state, data-version of the config version] per instance. */

@@ -1,7 +1,7 @@
 /**
  * Rows of the fault table printed by `npm run test:faults`: each fault test records what it injected, how many
  * clients took part, the outcome and the time to converge. The runner (scripts/run-tests.mjs) sets
- * CONFBUS_FAULT_REPORT to a file and prints the table after the run.
+ * FAULT_REPORT_FILE to a file and prints the table after the run.
  */
 import { appendFileSync } from 'node:fs';
 
@@ -14,6 +14,6 @@ export interface FaultRow {
 }
 
 export function recordFault(row: FaultRow): void {
-  const file = process.env.CONFBUS_FAULT_REPORT;
+  const file = process.env.FAULT_REPORT_FILE;
   if (file) appendFileSync(file, `${JSON.stringify(row)}\n`);
 }

@@ -47,13 +47,20 @@ export interface HealthJson {
 
 export async function startServer(
   settings: Record<string, string | number | boolean>,
+  options: ClientOptions = {},
 ): Promise<RunningServer> {
   const basedir = await tempDir('confbus-e2e-mirror-');
   // Named repositories' mirrors live beside an explicit basedir (open-repositories.ts).
   cleanups.push(() => rm(`${basedir}.repos`, { recursive: true, force: true }));
   const { 'spring.cloud.config.server.git.uri': gitUri, ...rest } = settings;
   const launch = async (port: number): Promise<{ process: NodeProcess; base: string }> => {
-    const started = await startConfbusServer({ gitUri: String(gitUri), basedir, port, args: toArgs(rest) });
+    const started = await startConfbusServer({
+      gitUri: String(gitUri),
+      basedir,
+      port,
+      args: toArgs(rest),
+      ...(options.env ? { env: options.env } : {}),
+    });
     cleanups.push(() => started.process.stop());
     return { process: started.process, base: started.url };
   };

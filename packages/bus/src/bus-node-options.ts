@@ -93,3 +93,18 @@ export interface BusNodeEvents {
   disconnected: [];
   reconnected: [];
 }
+
+/** The counters a node keeps (it alone writes them). */
+export type MutableStats = { -readonly [K in keyof BusNodeStats]: BusNodeStats[K] };
+
+export function emptyStats(): MutableStats {
+  return {
+    published: {},
+    publishFailures: 0,
+    received: {},
+    dropped: 0,
+    rejected: {},
+    refreshesHandled: 0,
+    reconnects: 0,
+  };
+}

@@ -25,24 +25,21 @@ import {
 import { busEventFromJson } from '@confbus/core/internal';
 import { type HandlingContext, refreshThenAck, runCommand } from './addressed-events.js';
 import { sendWithin } from './bounded-send.js';
-import type { BusNodeEvents, BusNodeOptions, BusNodeStats } from './bus-node-options.js';
+import {
+  type BusNodeEvents,
+  type BusNodeOptions,
+  type BusNodeStats,
+  type MutableStats,
+  emptyStats,
+} from './bus-node-options.js';
 import { busErrors } from './errors.js';
 import { LogRateLimit } from './log-rate-limit.js';
-import type { Rejection } from './signing/message-signing.js';
+import { REJECTION_REASONS, type Rejection } from './signing/message-signing.js';
 import type { BusTransport, InboundBody, InboundMessage } from './transport.js';
 
 const DEFAULT_PUBLISH_TIMEOUT_MS = 5000;
-const REJECTION_REASONS: Readonly<Record<Rejection, string>> = {
-  unsigned: 'the message is not signed and confbus.bus.signing.mode=require',
-  'bad-signature':
-    'the signature does not verify with confbus.bus.signing.key (forged, altered or another key)',
-  stale: 'the signed event is older than confbus.bus.signing.max-age (a replay, or clocks out of sync)',
-  replayed: 'the signed event was received before (a replay)',
-};
 /** `dropped bus message` lines: at most this many per window (the rest are counted in the next line). */
 export const DROPPED_MESSAGE_LOG_LIMIT = { lines: 5, windowMs: 10_000 };
-
-type MutableStats = { -readonly [K in keyof BusNodeStats]: BusNodeStats[K] };
 
 export class BusNode extends EventEmitter<BusNodeEvents> {
   readonly #options: BusNodeOptions;
@@ -54,16 +51,10 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
   #started = false;
   #everConnected = false;
   #ready = false;
+  /** Why the last connection attempt failed (described, redacted); cleared once connected. */
+  #lastError: { code?: string; message: string } | undefined;
   #closed = false;
-  readonly #stats: MutableStats = {
-    published: {},
-    publishFailures: 0,
-    received: {},
-    dropped: 0,
-    rejected: {},
-    refreshesHandled: 0,
-    reconnects: 0,
-  };
+  readonly #stats: MutableStats = emptyStats();
 
   constructor(options: BusNodeOptions) {
     super();
@@ -86,6 +77,17 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
   /** True while the transport is subscribed on a live connection. */
   get connected(): boolean {
     return this.#ready;
+  }
+
+  /** Why the node is not connected, when an attempt failed: for health details. */
+  get lastError(): { code?: string; message: string } | undefined {
+    return this.#ready ? undefined : this.#lastError;
+  }
+
+  /** lastError as the `bus` health component's details say it (server and client alike); {} while none. */
+  get lastErrorDetails(): { lastError?: string; lastErrorCode?: string } {
+    const { message, code } = this.lastError ?? {};
+    return message === undefined ? {} : { lastError: message, ...(code ? { lastErrorCode: code } : {}) };
   }
 
   get stats(): BusNodeStats {
@@ -183,8 +185,9 @@ export class BusNode extends EventEmitter<BusNodeEvents> {
     if (this.#closed) return;
     const wasReady = this.#ready;
     this.#ready = false;
+    this.#lastError = this.#transport.describeError(error);
     this.#log.warn(
-      { err: this.#transport.describeError(error), busId: this.#options.busId, ...this.#transport.details },
+      { err: this.#lastError, busId: this.#options.busId, ...this.#transport.details },
       wasReady ? 'bus connection lost, reconnecting' : 'bus broker unreachable, retrying in the background',
     );
     if (wasReady) this.emit('disconnected');

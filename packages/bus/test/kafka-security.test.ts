@@ -1,6 +1,7 @@
 // The bus over Kafka with TLS and SASL, from Spring's settings, against the real KRaft broker started with SSL,
 // SASL_SSL and SASL_PLAINTEXT listeners: PLAIN and SCRAM-SHA-256/512 users, the broker's certificate from a test
-// CA; a refresh goes from one node to another on each. Wrong credentials never connect and are never logged.
+// CA; a refresh goes from one node to another on each. Wrong credentials never connect and are never logged; they,
+// an untrusted certificate and TLS to a plaintext listener are told apart by the node's last error.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type BusNode, busNodeFromSettings } from '@confbus/bus';
@@ -134,6 +135,29 @@ describe('Kafka bus over TLS and SASL', { skip: !kafka.ok && kafka.reason }, () 
     await member.start();
     assert.equal(member.connected, false);
     assert.doesNotMatch(log.text(), new RegExp(wrong));
+    // The reason from the bottom of the client's error, for the WARN line and the health details.
+    assert.equal(member.lastError?.code, 'SASL_AUTHENTICATION_FAILED', log.text());
+    assert.match(member.lastError.message, /: SASL authentication failed \(broker: .+\)$/);
+  });
+
+  it('an untrusted broker certificate, and TLS to a plaintext listener, say so', async () => {
+    const untrusted = node('untrusted:1:x', {
+      'spring.kafka.bootstrap-servers': `127.0.0.1:${ports.ssl}`,
+      'spring.kafka.security.protocol': 'SSL',
+    });
+    const mismatched = node('mismatched:1:x', {
+      'spring.kafka.bootstrap-servers': broker.bootstrap,
+      'spring.kafka.security.protocol': 'SSL',
+      ...trust(),
+    });
+    await Promise.all([untrusted.node.start(), mismatched.node.start()]);
+    assert.equal(untrusted.node.lastError?.code, 'SELF_SIGNED_CERT_IN_CHAIN', untrusted.log.text());
+    assert.match(untrusted.node.lastError.message, /failed: self-signed certificate in certificate chain$/);
+    assert.equal(mismatched.node.lastError?.code, 'ECONNRESET', mismatched.log.text());
+    assert.match(
+      mismatched.node.lastError.message,
+      /TLS handshake failed\. Please verify the broker supports TLS/,
+    );
   });
 
   it('refuses SASL without a JAAS line, and an unknown protocol or mechanism, naming the setting', () => {

@@ -93,12 +93,15 @@ describe('confbus check', () => {
     const asked: string[] = [];
     const server = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://localhost');
-      asked.push(url.searchParams.get('application') ?? '');
       const authorized =
         request.headers.authorization === `Basic ${Buffer.from('ops:s3cret').toString('base64')}`;
-      if (!authorized || url.pathname !== '/-/console/api/fleet') return void response.writeHead(401).end();
-      const items = fleet.filter((i) => i.application === url.searchParams.get('application'));
+      if (!authorized) return void response.writeHead(401).end();
       response.setHeader('content-type', 'application/json');
+      if (url.pathname === '/actuator/contract-gate/published')
+        return void response.end(JSON.stringify({ contracts: [] }));
+      if (url.pathname !== '/-/console/api/fleet') return void response.writeHead(404).end();
+      asked.push(url.searchParams.get('application') ?? '');
+      const items = fleet.filter((i) => i.application === url.searchParams.get('application'));
       response.end(JSON.stringify({ items, total: items.length, offset: 0, limit: 500, counts: {} }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -116,10 +119,11 @@ describe('confbus check', () => {
 
     const refused = await runConfbus([...args, '--server', `http://ops:wrong-s3cret@127.0.0.1:${port}`]);
     assert.equal(refused.code, 1);
-    assert.match(
-      refused.stderr,
-      new RegExp(`^error: http://127\\.0\\.0\\.1:${port}: GET /-/console/api/fleet answered 401$`, 'm'),
-    );
+    for (const path of ['/actuator/contract-gate/published', '/-/console/api/fleet'])
+      assert.match(
+        refused.stderr,
+        new RegExp(`^error: http://127\\.0\\.0\\.1:${port}: GET ${path} answered 401$`, 'm'),
+      );
     assert.match(
       refused.stdout,
       /^shop\/prod: changed server\.port, shop\.pool-size$/m,
@@ -127,7 +131,43 @@ describe('confbus check', () => {
     );
     for (const output of [run.stdout, run.stderr, refused.stdout, refused.stderr])
       assert.ok(!output.includes('s3cret'));
-    assert.equal((await runConfbus(['check', '--repo', remote.path, '--server', 'http://x'])).code, 2);
+    assert.equal((await runConfbus(['check', '--repo', remote.path, '--server', 'ftp://x'])).code, 2);
+  });
+
+  it("enforces the contracts running services published to a server, beside the repository's", async () => {
+    // A running shop version that reads at most 8 connections: the repository's contract allows 10, it does not.
+    const published = {
+      application: 'shop',
+      name: 'published by shop:prod:8080:a',
+      schema: {
+        type: 'object',
+        properties: { shop: { properties: { 'pool-size': { type: 'integer', maximum: 8 } } } },
+      },
+    };
+    const server = createServer((request, response) => {
+      if (request.url !== '/actuator/contract-gate/published') return void response.writeHead(404).end();
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ contracts: [published] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const port = (server.address() as AddressInfo).port;
+    const offline = await runConfbus(['check', '--repo', remote.path, '--commit', good]);
+    assert.equal(offline.code, 0, offline.stderr);
+    const run = await runConfbus([
+      'check',
+      '--repo',
+      remote.path,
+      '--commit',
+      good,
+      '--server',
+      `http://127.0.0.1:${port}`,
+    ]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.deepEqual(run.stdout.trim().split('\n'), [
+      'shop-prod.properties:1 shop.pool-size: must be <= 8 (shop/prod; contract published by shop:prod:8080:a)',
+    ]);
+    assert.match(run.stderr, /3 contract\(s\)/);
   });
 
   it('checks the profiles documents activate on, as the server builds them', async () => {

@@ -194,10 +194,13 @@ describe('client bus member', () => {
     assert.equal(client.getString('group.comment'), 'one');
     const health = (await (await fetch(`${url}/actuator/health`)).json()) as {
       status: string;
-      components: { bus: { status: string } };
+      components: { bus: { status: string; details: { lastError?: string; lastErrorCode?: string } } };
     };
     assert.equal(health.status, 'UP');
     assert.equal(health.components.bus.status, 'DOWN');
+    // Why, as the server's bus component says it.
+    assert.equal(health.components.bus.details.lastErrorCode, 'ECONNREFUSED');
+    assert.match(String(health.components.bus.details.lastError), /ECONNREFUSED 127\.0\.0\.1:1/);
 
     publish('two');
     const response = await post(`${url}/actuator/busrefresh`);

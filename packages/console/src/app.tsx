@@ -8,6 +8,7 @@ import { ApplicationView, ApplicationsView } from './views/applications.js';
 import { DiffView } from './views/diff.js';
 import { EnvironmentExplorer } from './views/environment.js';
 import { FleetView } from './views/fleet.js';
+import { HoldsView } from './views/holds.js';
 import { OverviewView } from './views/overview.js';
 import { RefreshEventView } from './views/refresh-events.js';
 
@@ -18,6 +19,7 @@ const NAV = [
   ['diff', 'Diff'],
   ['fleet', 'Fleet'],
   ['actions', 'Actions'],
+  ['holds', 'Holds'],
   ['audit', 'Audit'],
 ] as const;
 
@@ -36,6 +38,8 @@ function View({ route }: { route: Route }) {
       return second ? <RefreshEventView id={second} /> : <FleetView route={route} />;
     case 'actions':
       return <ActionsView />;
+    case 'holds':
+      return <HoldsView />;
     case 'audit':
       return <AuditView />;
     default:

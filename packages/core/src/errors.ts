@@ -36,10 +36,10 @@ export const coreErrors = defineErrors({
     description:
       'A configuration file exceeds a safety limit (size, documents, placeholder expansion, nesting, rendering time); the message names the file, the key and the limit.',
   },
-  CONFBUS_FLEET_UNAVAILABLE: {
+  CONFBUS_CHECK_SERVER_UNAVAILABLE: {
     status: 503,
     description:
-      "`confbus check --impact --server URL`: the server's fleet view could not be read (unreachable, refused or not a fleet view); the check still runs without the running instances",
+      "`confbus check --server URL`: the server's published contracts or fleet view could not be read (unreachable, refused or not the answer expected); the check still runs without them and exits 1",
   },
   CONFBUS_TEMPLATE: {
     status: 500,

@@ -118,6 +118,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     authEnabled,
     principalOf: security.principalOf,
     audit,
+    holds: gate?.holds,
     serverAddress: config.http.address,
     logger,
   });

@@ -62,7 +62,10 @@ export interface TestKafkaBroker {
 export async function startKafkaBroker(secure?: SecureListeners): Promise<TestKafkaBroker> {
   const classpathDir = await fetchKafkaBroker();
   const dir = await makeTempDir('confbus-kafka-');
-  const [port, controllerPort, flakyPort] = await distinctFreePorts();
+  // Apart from the secure listeners' ports too: the OS may hand out a port the caller reserved a moment ago.
+  const [port, controllerPort, flakyPort] = await distinctFreePorts(
+    secure ? [secure.sslPort, secure.saslSslPort, secure.saslPlaintextPort] : [],
+  );
   // Cut: every connection through it dropped and new ones refused, until restored.
   const proxy = await startTcpProxy(flakyPort);
   const config = join(dir.path, 'server.properties');
@@ -184,8 +187,11 @@ function brokerControls({
   return broker;
 }
 
-async function distinctFreePorts(): Promise<[number, number, number]> {
+async function distinctFreePorts(taken: readonly number[]): Promise<[number, number, number]> {
   const ports = new Set<number>();
-  while (ports.size < 3) ports.add(await reserveFreePort());
+  while (ports.size < 3) {
+    const port = await reserveFreePort();
+    if (!taken.includes(port)) ports.add(port);
+  }
   return [...ports] as [number, number, number];
 }

@@ -11,13 +11,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ConnectionOptions } from 'node:tls';
 import { type BusEvent, type KafkaSasl, type KafkaSecurity, type Logger, ConfbusError } from '@confbus/core';
-import { messageOf } from '@confbus/core/internal';
 import type * as KafkaClient from '@platformatic/kafka';
 import type { Consumer, MessagesStream, Producer } from '@platformatic/kafka';
 import { busErrors } from '../errors.js';
-import { redactSecret } from '../redact.js';
 import { brokerTlsOptions } from '../tls/broker-tls.js';
 import type { BusTransport, TransportListener } from '../transport.js';
+import { describeKafkaError } from './kafka-errors.js';
 import { PartitionPositions } from './partition-positions.js';
 import { inboundFromRecord, springKafkaHeaders } from './spring-kafka-record.js';
 
@@ -131,12 +130,7 @@ export class KafkaTransport implements BusTransport {
   }
 
   describeError(error: unknown): { code?: string; message: string } {
-    const code = errorCode(error);
-    // The client's retry errors say "fetch failed 4 times."; the first cause says why.
-    const causes = (error as { errors?: unknown[] } | undefined)?.errors;
-    const cause = Array.isArray(causes) && causes[0] instanceof Error ? `: ${causes[0].message}` : '';
-    const message = redactSecret(`${messageOf(error)}${cause}`, this.#options.security?.sasl?.password ?? '');
-    return code === undefined ? { message } : { code, message };
+    return describeKafkaError(error, this.#options.security?.sasl?.password ?? '');
   }
 
   /** Creates the topic if needed, joins this node's group and starts reading at the remembered positions. */
@@ -262,9 +256,4 @@ export class KafkaTransport implements BusTransport {
 
 function anonymousGroupId(): string {
   return `anonymous.${randomUUID()}`;
-}
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
 }

@@ -23,6 +23,15 @@ export type SignatureVerdict = 'valid' | 'unsigned' | 'invalid';
 /** Why a message was not obeyed (the label of confbus_bus_messages_rejected_total). */
 export type Rejection = 'unsigned' | 'bad-signature' | 'stale' | 'replayed';
 
+/** Why each rejected message was not obeyed, as the `dropped bus message` line says. */
+export const REJECTION_REASONS: Readonly<Record<Rejection, string>> = {
+  unsigned: 'the message is not signed and confbus.bus.signing.mode=require',
+  'bad-signature':
+    'the signature does not verify with confbus.bus.signing.key (forged, altered or another key)',
+  stale: 'the signed event is older than confbus.bus.signing.max-age (a replay, or clocks out of sync)',
+  replayed: 'the signed event was received before (a replay)',
+};
+
 export class MessageSigning {
   readonly #keys: readonly Buffer[];
   readonly #replays: ReplayGuard;

@@ -8,9 +8,10 @@ import { CONTRACTS_DIRECTORY } from '@confbus/contracts';
 import { CHECK_USAGE, parseCheckOptions } from './check-options.js';
 import { failureLines, impactLines, summaryLine, violationLines } from './check-report.js';
 import { openCheckedRepository } from './checked-repository.js';
-import { FleetUnavailableError } from './fleet-instances.js';
+import { CheckServerUnavailableError, ConfigServerReads } from './config-server-reads.js';
 import { impactOf } from './impact.js';
 import { openCheckEnvironments, runCheck } from './run-check.js';
+import { publishedContracts } from './server-contracts.js';
 
 export interface CheckCommandIo {
   readonly cwd: string;
@@ -32,33 +33,45 @@ export async function runCheckCommand(args: readonly string[], io: CheckCommandI
   const started = performance.now();
   const checked = await openCheckedRepository(options.repo, options.state);
   const environments = openCheckEnvironments(checked, options.searchPaths);
+  // With --server, what the server knows is asked for: a server that cannot answer fails the check, after the rest.
+  const server = options.server ? new ConfigServerReads(options.server) : undefined;
+  const serverErrors: string[] = [];
   try {
+    const published = server
+      ? await publishedContracts(server).catch((error: unknown) => unavailable(error, serverErrors, []))
+      : [];
     const { status } = io;
-    const result = await runCheck(checked, environments, options, (done, total) => {
+    const progress = (done: number, total: number) => {
       if (status && (done % PROGRESS_EVERY === 0 || done === total))
         status(done === total ? '' : `checked ${done} of ${total} environments`);
-    });
-    // The fleet view is asked for with --server: a server that cannot answer fails the check, after the rest.
-    let fleetError: string | undefined;
+    };
+    const result = await runCheck(checked, environments, options, progress, published);
     if (options.impact) {
-      const impact = await impactOf(checked, environments, options).catch((error: unknown) => {
-        if (!(error instanceof FleetUnavailableError)) throw error;
-        fleetError = error.message;
-        return impactOf(checked, environments, { ...options, server: undefined });
+      const impact = await impactOf(checked, environments, options, server).catch((error: unknown) => {
+        unavailable(error, serverErrors, undefined);
+        return impactOf(checked, environments, options);
       });
       for (const line of impactLines(impact)) io.out(line);
     }
     for (const line of violationLines(result.violations)) io.out(line);
-    if (fleetError !== undefined) io.err(`error: ${fleetError}`);
+    for (const message of serverErrors) io.err(`error: ${message}`);
     for (const line of failureLines(result.failures)) io.err(line);
     if (result.contracts.length === 0)
       io.err(
-        `confbus check: no contracts in ${CONTRACTS_DIRECTORY}/ of ${options.repo}: nothing was checked`,
+        `confbus check: no contracts in ${CONTRACTS_DIRECTORY}/ of ${options.repo}` +
+          `${server ? ' nor published to the server' : ''}: nothing was checked`,
       );
     io.err(summaryLine(result, checked.revision, Math.round(performance.now() - started)));
-    return result.violations.length + result.failures.length === 0 && fleetError === undefined ? 0 : 1;
+    return result.violations.length + result.failures.length + serverErrors.length === 0 ? 0 : 1;
   } finally {
     await environments.close();
     await checked.close();
   }
+}
+
+/** A server that cannot answer is noted (the check goes on without what it would have said); anything else throws. */
+function unavailable<T>(error: unknown, serverErrors: string[], fallback: T): T {
+  if (!(error instanceof CheckServerUnavailableError)) throw error;
+  serverErrors.push(error.message);
+  return fallback;
 }

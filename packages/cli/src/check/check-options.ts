@@ -22,11 +22,14 @@ export interface CheckOptions {
   readonly applications?: readonly string[];
   /** As the server's spring.cloud.config.server.git.search-paths. */
   readonly searchPaths: readonly string[];
-  /** A config server whose fleet view names the running instances a change reaches (with --impact). */
+  /**
+   * A config server: the contracts its running services published are enforced too, and with --impact its fleet
+   * view names the running instances a change reaches.
+   */
   readonly server?: URL;
 }
 
-export const CHECK_USAGE = `Usage: confbus check [--repo DIR] [--commit REV | --range A..B] [--impact [--server URL]]
+export const CHECK_USAGE = `Usage: confbus check [--repo DIR] [--commit REV | --range A..B] [--impact] [--server URL]
                      [--profiles P,...] [--applications A,...] [--search-paths PATH,...]
 
 Builds every (application, profile) environment that has a contract the way the server does (profiles: default,
@@ -34,7 +37,9 @@ those in file names and those documents activate on; or --profiles, each on its 
 against the repository's contracts (.confbus/contracts/{application}.schema.json; application.schema.json
 applies to every application). Without --commit or --range, the working tree's files are checked (tracked and
 untracked, .gitignore respected). --range checks the tip B; --impact lists what A..B (or REV against its first
-parent) changes, and with --server URL the running instances each change reaches (the server's fleet view).
+parent) changes. --server URL (credentials as https://user:password@host) enforces the contracts running
+services published to that config server too and, with --impact, names the running instances each change
+reaches (the server's fleet view); a server that cannot answer fails the check.
 Prints 'file:line key: message' per violation; exit status 0 clean, 1 violations or unreadable configuration,
 2 usage error.`;
 
@@ -58,8 +63,6 @@ export function parseCheckOptions(args: readonly string[], cwd: string): CheckOp
   if (values.impact && state.kind === 'working-tree')
     throw new UsageError('--impact needs --commit REV or --range A..B');
   const server = values.server === undefined ? undefined : serverUrl(values.server);
-  if (server && !values.impact)
-    throw new UsageError('--server needs --impact (it lists the instances reached)');
   const list = (text: string | undefined) => (text === undefined ? undefined : nonEmptyList(text));
   const profiles = list(values.profiles);
   const applications = list(values.applications);

@@ -10,6 +10,7 @@ import { type CheckTarget, type Contract, EVERY_APPLICATION, checkTargets } from
 import type { OfflineEnvironments } from '@confbus/server/offline';
 import type { CheckedRepository } from './checked-repository.js';
 import type { CheckOptions } from './check-options.js';
+import type { ConfigServerReads } from './config-server-reads.js';
 import { fleetInstances, instancesOf } from './fleet-instances.js';
 import { profilesInDocuments } from './run-check.js';
 
@@ -32,11 +33,15 @@ const CONCURRENCY = 8;
 /** Stands for "a contract for every application": impact looks at all applications the files name. */
 const EVERY: readonly Contract[] = [{ application: EVERY_APPLICATION, name: '', schema: {} }];
 
-/** `environments` builds from `checked.repository` (the check's own, so environments built once serve both). */
+/**
+ * `environments` builds from `checked.repository` (the check's own, so environments built once serve both); with
+ * `server` (--server), each change names the running instances it reaches.
+ */
 export async function impactOf(
   checked: CheckedRepository,
   environments: OfflineEnvironments,
-  options: Pick<CheckOptions, 'profiles' | 'applications' | 'server'>,
+  options: Pick<CheckOptions, 'profiles' | 'applications'>,
+  server?: ConfigServerReads,
 ): Promise<Impact> {
   const { repository, revision, base } = checked;
   const files = [...(await checked.changedPaths())].sort();
@@ -60,9 +65,9 @@ export async function impactOf(
     }
   });
   const changed = impacts.filter((impact) => impact !== undefined);
-  if (options.server === undefined || changed.length === 0) return { files, environments: changed };
+  if (server === undefined || changed.length === 0) return { files, environments: changed };
   const fleet = await fleetInstances(
-    options.server,
+    server,
     changed.map((impact) => impact.application),
   );
   return {

@@ -50,13 +50,17 @@ const CONCURRENCY = 8;
 /** Files read for their documents' profiles at once: reads are pipelined through one cat-file process. */
 const FILES_AT_ONCE = 32;
 
-/** `environments` builds from `checked.repository` (openCheckEnvironments). */
+/**
+ * `environments` builds from `checked.repository` (openCheckEnvironments); `published`: contracts running services
+ * published to a server (--server), enforced beside the repository's as the server's gate does.
+ */
 export async function runCheck(
   checked: CheckedRepository,
   environments: OfflineEnvironments,
   options: Pick<CheckOptions, 'profiles' | 'applications'>,
   /** Told after each environment checked (the command shows it on a terminal). */
   progress: (done: number, total: number) => void = () => undefined,
+  published: readonly Contract[] = [],
 ): Promise<CheckResult> {
   const { repository, revision } = checked;
   const files = await repository.listFiles(revision);
@@ -79,7 +83,7 @@ export async function runCheck(
         }
       }),
   );
-  const contracts = read.filter((contract) => contract !== undefined);
+  const contracts = [...read.filter((contract) => contract !== undefined), ...published];
   const targets = checkTargets(files, contracts, {
     ...options,
     ...(options.profiles

@@ -30,7 +30,14 @@ export interface ClientBusOptions {
 
 export interface BusHealth {
   readonly status: 'UP' | 'DOWN';
-  readonly details: { readonly busId: string; readonly destination: string; readonly connected: boolean };
+  readonly details: {
+    readonly busId: string;
+    readonly destination: string;
+    readonly connected: boolean;
+    /** While DOWN after a failed attempt: why (described, redacted) and the error's code. */
+    readonly lastError?: string;
+    readonly lastErrorCode?: string;
+  };
 }
 
 /** The `bus` health component of a bus that has not started yet. */

@@ -99,7 +99,13 @@ export class ClientBus {
       return { status: 'UNKNOWN', details: { reason: 'waiting for the application to report its port' } };
     }
     const connected = node.connected;
-    const details = { busId: node.busId, destination: this.options.settings.bus.destination, connected };
+    // Why it is down (a refused password, an untrusted certificate…), as the server's bus component says.
+    const details = {
+      busId: node.busId,
+      destination: this.options.settings.bus.destination,
+      connected,
+      ...node.lastErrorDetails,
+    };
     return { status: connected ? 'UP' : 'DOWN', details };
   }
 

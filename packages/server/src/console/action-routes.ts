@@ -126,7 +126,8 @@ async function commitToAnnounce(context: ConsoleContext, body: unknown): Promise
  * A console action must name one of the server's hosts (DNS rebinding: see allowed-hosts.ts), come from the
  * console page (Sec-Fetch-Site, Origin) and carry the CSRF token.
  */
-function checkActionRequest(request: FastifyRequest, context: ConsoleContext): void {
+/** An action's checks: the server's own Host, and the CSRF token from the console page. */
+export function checkActionRequest(request: FastifyRequest, context: ConsoleContext): void {
   const host = request.headers.host;
   if (!context.allowedHosts.allows(host))
     throw new ConfbusError(

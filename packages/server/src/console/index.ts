@@ -20,6 +20,8 @@ import { serverErrors } from '../errors.js';
 import type { RepositoryRouter } from '../repositories/repository-router.js';
 import { registerActionRoutes } from './action-routes.js';
 import { registerAuditRoutes } from './audit-routes.js';
+import { registerHoldRoutes } from './hold-routes.js';
+import type { HoldOperations } from '../gate/hold-operations.js';
 import type { AuditTrail } from '../audit/index.js';
 import type { Principal } from '../security/principal.js';
 import { AllowedHosts } from './allowed-hosts.js';
@@ -98,6 +100,8 @@ export interface ConsoleOptions {
   principalOf: (request: FastifyRequest) => Principal | undefined;
   /** The audit trail, whose recent entries the console lists; undefined when the audit log is off. */
   audit: AuditTrail | undefined;
+  /** The contract gate's holds, listed and released from the console; undefined without a gate. */
+  holds: HoldOperations | undefined;
   /** Upstream checks while a console is open, so a push shows without a webhook; 0 = none. */
   watchIntervalSeconds: number;
   /** Presence requests on the bus; an instance silent for three intervals leaves the fleet. */
@@ -168,6 +172,7 @@ export class OperatorConsole {
     registerFleetRoutes(app, this.context);
     registerActionRoutes(app, this.context, this.options.logger);
     registerAuditRoutes(app, this.options.audit);
+    registerHoldRoutes(app, this.context, this.options.holds);
     await registerConsoleAssets(app, consoleAssetsDir());
     // Open event streams would keep the HTTP server from closing.
     app.addHook('preClose', (done) => {

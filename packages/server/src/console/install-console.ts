@@ -6,6 +6,7 @@
 import type { Logger } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditTrail } from '../audit/index.js';
+import type { HoldOperations } from '../gate/hold-operations.js';
 import type { Principal } from '../security/principal.js';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import type { RepositoryRouter } from '../repositories/repository-router.js';
@@ -33,6 +34,8 @@ export interface ConsoleInstall {
   readonly authEnabled: boolean;
   readonly principalOf: (request: FastifyRequest) => Principal | undefined;
   readonly audit: AuditTrail | undefined;
+  /** The contract gate's holds (undefined without a gate). */
+  readonly holds: HoldOperations | undefined;
   /** server.address: a host name console actions are accepted under. */
   readonly serverAddress: string;
   readonly logger: Logger;
@@ -67,6 +70,7 @@ export async function installConsole(
     authEnabled: install.authEnabled,
     principalOf: install.principalOf,
     audit: install.audit,
+    holds: install.holds,
     // refresh-rate < 0 means "never check upstream": an open console does not override that.
     watchIntervalSeconds: refreshRateSeconds < 0 ? 0 : settings.watchIntervalSeconds,
     presenceIntervalSeconds: settings.presenceIntervalSeconds,

@@ -1,6 +1,9 @@
 /**
  * The contract gate over HTTP:
  *   POST /contracts/published              a service's contract ({application, instance, schema}) → 202
+ *   GET  /actuator/contract-gate/published every distinct published contract ({contracts: [{application, name,
+ *                                          schema}]}): what `confbus check --server` enforces beside the repository's
+ *                                          (not GET /contracts/published: that is application `contracts`'s environment)
  *   GET  /actuator/contract-gate           the holds (each violation with file and line) and the releases
  *   POST /actuator/contract-gate/release   {application, commit, reason} → the hold released, audited
  * Behind basic auth when it is on, as every endpoint; a JSON body is required (a cross-site form cannot post one).
@@ -8,29 +11,21 @@
 import { ConfbusError } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { serverErrors } from '../errors.js';
-import type { ResolvedRevision } from '../environment/config-repository.js';
-import type { ContractGate } from './contract-gate.js';
-import type { GateReleases } from './gate-releases.js';
+import type { HoldOperations } from './hold-operations.js';
 import { MAX_PUBLISHED_SCHEMA_BYTES, type PublishedContracts } from './published-contracts.js';
 
 export interface GateRoutesOptions {
-  readonly gate: ContractGate;
   readonly published: PublishedContracts;
-  readonly releases: GateReleases;
-  /** Tells the other servers of a release made here (the bus), when there is one. */
-  readonly relayRelease: (release: ReturnType<GateReleases['list']>[number]) => void;
-  readonly now: () => number;
+  readonly holds: HoldOperations;
   /** Who asks (the security hook's principal, `anonymous` without auth): recorded in the audit log. */
   readonly principalOf: (request: FastifyRequest) => string;
-  /** The default label's head as fetched last: listing holds judges it first (a cache hit once judged). */
-  readonly head: () => Promise<ResolvedRevision>;
 }
 
 const NAME = /^[A-Za-z0-9._-]{1,200}$/;
 const COMMIT = /^[0-9a-f]{40}$/;
 
 export function registerGateRoutes(app: FastifyInstance, options: GateRoutesOptions): void {
-  const { gate, published, releases } = options;
+  const { published, holds } = options;
   app.post(
     '/contracts/published',
     { bodyLimit: MAX_PUBLISHED_SCHEMA_BYTES + 4096 },
@@ -47,33 +42,39 @@ export function registerGateRoutes(app: FastifyInstance, options: GateRoutesOpti
     },
   );
 
-  app.get('/actuator/contract-gate', { config: { access: 'viewer' as const } }, async () => {
-    await gate.judge(await options.head());
-    return { holds: gate.holds(), releases: releases.list() };
-  });
+  // Schemas, not values: a viewer may read them (the route's access is checked like any actuator read).
+  app.get('/actuator/contract-gate/published', { config: { access: 'viewer' as const } }, async () => ({
+    contracts: published.applications().flatMap((application) => published.contractsOf(application)),
+  }));
+
+  app.get('/actuator/contract-gate', { config: { access: 'viewer' as const } }, () => holds.list());
 
   app.post(
     '/actuator/contract-gate/release',
     { config: { access: 'operator' as const } },
     async (request) => {
-      const body = jsonBody(request);
-      const application = text(body, 'application', NAME);
-      const commit = text(body, 'commit', COMMIT);
-      const reason = text(body, 'reason', /^.{1,500}$/);
-      await gate.judge(await options.head());
-      const hold = gate.holds().find((h) => h.application === application && h.heldHead === commit);
-      if (hold === undefined)
-        throw new ConfbusError(
-          serverErrors.CONFBUS_HOLD_NOT_FOUND,
-          `${application} is not held back at ${commit} (GET /actuator/contract-gate lists the holds)`,
-        );
-      const by = options.principalOf(request);
-      const release = { application, commit, by, reason, at: options.now(), remoteAddress: request.ip };
-      releases.release(release);
-      options.relayRelease(release);
-      return { released: release };
+      const released = await holds.release({
+        ...releaseFieldsOf(request),
+        by: options.principalOf(request),
+        remoteAddress: request.ip,
+      });
+      return { released };
     },
   );
+}
+
+/** A release's JSON body, checked (the console's release route reads it the same way). */
+export function releaseFieldsOf(request: FastifyRequest): {
+  application: string;
+  commit: string;
+  reason: string;
+} {
+  const body = jsonBody(request);
+  return {
+    application: text(body, 'application', NAME),
+    commit: text(body, 'commit', COMMIT),
+    reason: text(body, 'reason', /^.{1,500}$/),
+  };
 }
 
 function jsonBody(request: FastifyRequest): Record<string, unknown> {

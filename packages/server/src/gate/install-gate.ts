@@ -25,6 +25,7 @@ import { ContractGate } from './contract-gate.js';
 import type { AuditLog } from '../audit/index.js';
 import { type GateRelease, GateReleases } from './gate-releases.js';
 import { registerGateRoutes } from './gate-routes.js';
+import { HoldOperations } from './hold-operations.js';
 import type { GateSettings } from './gate-settings.js';
 import { PublishedContracts } from './published-contracts.js';
 
@@ -48,6 +49,8 @@ export interface GateFeature {
   readonly gate: ContractGate;
   readonly published: PublishedContracts;
   readonly releases: GateReleases;
+  /** Listing and releasing holds (the actuator routes and the console's). */
+  readonly holds: HoldOperations;
   /** Health's `contracts` component: UP, with the holds as details. */
   health(): ComponentHealth;
   /** Every bus event of a type the server does not handle itself: presence (published contracts), releases. */
@@ -100,13 +103,11 @@ export function installGate(app: FastifyInstance, install: GateInstall): GateFea
       );
   });
   let node: BusNode | undefined;
-  registerGateRoutes(app, {
+  const holds = new HoldOperations({
     gate,
-    published,
     releases,
     now,
     head: () => refresh.resolveFetched(null),
-    principalOf: install.principalOf,
     relayRelease(release) {
       node
         ?.publish(releaseEvent(node.busId, release, now()))
@@ -115,11 +116,13 @@ export function installGate(app: FastifyInstance, install: GateInstall): GateFea
         );
     },
   });
+  registerGateRoutes(app, { published, holds, principalOf: install.principalOf });
   registerGateMetrics(install.registry, gate);
   return {
     gate,
     published,
     releases,
+    holds,
     health: () => ({
       status: 'UP',
       details: {

@@ -58,12 +58,19 @@ export function defaultRepositoryHealth(repositories: RepositoryRouter, uri: str
     Object.values(repositories.health())[0] ?? { uri, available: true, stale: false, checks: 0, fetches: 0 };
 }
 
-/** The bus's health; DOWN while an enabled bus has not joined yet (the start has not finished). */
+/**
+ * The bus's health; DOWN while an enabled bus has not joined yet (the start has not finished) or is not
+ * connected, with the last failure's reason.
+ */
 function busHealth(bus: ServerBus | undefined): Record<string, ComponentHealth> {
   if (!bus) return {};
   const node = bus.node;
   if (!node) return { bus: { status: 'DOWN', details: { joined: false } } };
+  // Why it is down (the broker refused the password, an untrusted certificate…), as git's lastError says.
   return {
-    bus: { status: node.connected ? 'UP' : 'DOWN', details: { id: node.busId, ...node.transportDetails } },
+    bus: {
+      status: node.connected ? 'UP' : 'DOWN',
+      details: { id: node.busId, ...node.transportDetails, ...node.lastErrorDetails },
+    },
   };
 }

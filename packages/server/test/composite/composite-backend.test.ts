@@ -46,19 +46,20 @@ describe('composite backend: git + native members', () => {
       'spring.cloud.config.server.composite[2].order': '0',
     };
     server = await startGitTestServer(members);
-    const broken = {
+    // Each server its own basedir: the skipping one keeps retrying its clone there in the background.
+    const broken = (basedir: string) => ({
       'spring.profiles.active': 'composite',
       'spring.cloud.config.server.composite[0].type': 'native',
       'spring.cloud.config.server.composite[0].search-locations': `file:${join(folders.path, 'native')}`,
       'spring.cloud.config.server.composite[1].type': 'git',
       'spring.cloud.config.server.composite[1].uri': `file://${join(folders.path, 'no-such-repo.git')}`,
-      'spring.cloud.config.server.composite[1].basedir': join(folders.path, 'broken-mirror'),
-    };
+      'spring.cloud.config.server.composite[1].basedir': join(folders.path, basedir),
+    });
     skipping = await startGitTestServer({
-      ...broken,
+      ...broken('skipping-mirror'),
       'spring.cloud.config.server.fail-on-composite-error': 'false',
     });
-    failing = await startGitTestServer(broken);
+    failing = await startGitTestServer(broken('failing-mirror'));
   });
 
   after(async () => {

@@ -200,6 +200,16 @@ describe('the contract gate, with published contracts', () => {
     const billing = await server.get('/billing/default');
     assert.notEqual(versionOf(billing), head, 'held back again');
     assert.equal(billing.headers.get('x-confbus-held-head'), head);
+    // What `confbus check --server` enforces: every distinct published contract, named after its instance.
+    const listed = await server.get('/actuator/contract-gate/published');
+    assert.equal(listed.status, 200);
+    const { contracts } = listed.json() as {
+      contracts: Array<{ application: string; name: string; schema: unknown }>;
+    };
+    assert.deepEqual(
+      contracts.filter((c) => c.application === 'billing').map((c) => [c.name, c.schema]),
+      [['published by billing:8080:b2', billingContract]],
+    );
   });
 
   it('lets an operator release a hold (audited), for that commit only', async () => {
