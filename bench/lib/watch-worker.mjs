@@ -1,6 +1,7 @@
 // A worker process of bench/watch-bench.mjs: holds `count` watch streams open on the server (raw SSE over
-// node:http, one connection each, as many confbus clients would) and, on each change, re-fetches the
-// environment with the announced version as the client does; reports to its parent when every stream has
+// node:http, one connection each, as many confbus clients would) and, on each change, takes the environment the
+// change carries (streams opened with ?include=environment) or else re-fetches it with the announced version,
+// as the client does; reports to its parent when every stream has
 // fetched a version — "serving the new config" — with the times its phases ended: the first and the last
 // change read off a stream, the last re-fetch answered, and the CPU this process spent on the round (the
 // bench clients' own reading, which shares the machine's cores with the server).
@@ -58,7 +59,9 @@ process.on('message', async (message) => {
         rounds.set(change.version, round);
       }
       if (++round.told === count) round.lastChangeAt = Date.now();
-      void refetch(envUrl, change.version).then(() => {
+      // The client applies a carried environment of the announced version instead of fetching it.
+      const carried = change.environment?.version === change.version;
+      void (carried ? Promise.resolve() : refetch(envUrl, change.version)).then(() => {
         if (++round.served < count) return;
         const cpu = process.cpuUsage(round.cpu);
         process.send({

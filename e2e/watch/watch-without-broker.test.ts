@@ -93,6 +93,11 @@ describe('watch stream: live refresh with no broker', () => {
     idle.pause();
     const commit = await push('second');
     await bothServe('second');
+    // The change carried the environment, which the clients asked for (applied without a GET: client tests).
+    await server.process.waitForLine(
+      new RegExp(`^(?=.*"version":"${commit}")(?=.*"environmentBytes":[1-9])`),
+      10_000,
+    );
     await waitUntil('both acks', async () => {
       const events = (await (
         await fetch(`${server.base}/actuator/refresh-events`)

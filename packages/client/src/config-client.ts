@@ -155,6 +155,7 @@ export class ConfigClient extends LiveConfigReads implements ApplicationConfig {
       settings: settings.watch,
       target: {
         refresh: (version) => this.refresher.refresh({ atLeast: version, trigger: 'watch' }),
+        apply: (environment) => this.refresher.applyDelivered(environment, 'watch'),
         currentVersion: () => this.refresher.currentVersion(),
       },
       serviceId: this.#bus.busId ?? defaultBusId({ applicationName, profiles: [...profiles], port }),

@@ -192,6 +192,35 @@ describe('Refresher (on a fake environment source and backup)', () => {
     assert.equal(source.fetches, 3, 'the check, the refresh, and the follow-up the check asked for');
   });
 
+  it('applies an environment a watch change carried as a fetched one: no fetch, saved, reported', async () => {
+    const { source, backup, live, refresher, refreshed } = await setUp({ key: 'a' });
+    const delivered = { ...environment({ key: 'b' }), version: 'v2' };
+    assert.deepEqual(await refresher.applyDelivered(delivered, 'watch'), ['key']);
+    assert.equal(live.view.getString('key'), 'b');
+    assert.deepEqual([source.fetches, backup.saved.length, refreshed.at(-1)?.version], [0, 1, 'v2']);
+    assert.deepEqual(
+      await refresher.applyDelivered(delivered, 'watch'),
+      [],
+      'the version served: nothing to do',
+    );
+    assert.equal(source.fetches, 0);
+  });
+
+  it('fetches instead of applying a delivered environment while another refresh runs', async () => {
+    const { source, refresher, live } = await setUp({ key: 'a' });
+    source.serve({ key: 'c' }, 'v3');
+    const held = source.holdNextFetch();
+    const running = refresher.refresh();
+    await held.reached;
+    // Sent before the running refresh's answer, perhaps: it must not land after it.
+    const applied = refresher.applyDelivered({ ...environment({ key: 'b' }), version: 'v2' }, 'watch');
+    held.release();
+    await running;
+    await applied;
+    assert.equal(live.view.getString('key'), 'c');
+    assert.equal(source.fetches, 2, 'the running refresh and the follow-up the change asked for');
+  });
+
   it("logs one INFO line per refresh, in Spring's words for what asked for it", async () => {
     const lines: string[] = [];
     const logger = {

@@ -178,6 +178,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     tracker: w.tracker,
     console: operatorConsole,
     logger,
+    ...(rollouts ? { commitChoice: rollouts.choice } : {}),
   });
   return { app, fastPath, console: operatorConsole, watch, audit, security, gate, rollouts };
 }

@@ -103,6 +103,24 @@ export class Refresher {
   }
 
   /**
+   * Applies an environment the server sent with a change (the watch stream, docs/watch.md) exactly as a fetched
+   * answer: the same snapshot (client-side decryption included), schemas, components, backup and observer.
+   * Only when no refresh runs or waits: one that does fetched, or will fetch, after this answer was sent and
+   * must not be overtaken by it, so the change then becomes that refresh's version hint, as without the body.
+   * An environment without a version (a server that sends none) is fetched again too: nothing to compare.
+   */
+  applyDelivered(env: Environment, trigger: RefreshTrigger): Promise<string[]> {
+    const idle = !this.#running && !this.#queued;
+    if (this.#closed || !idle || env.version === null)
+      return this.refresh({ atLeast: env.version ?? undefined, trigger });
+    if (this.currentVersion() === env.version) {
+      logRefreshed(this.parts.logger, trigger, [], { from: env.version, to: env.version, ms: 0 });
+      return Promise.resolve([]);
+    }
+    return this.#startRefresh(env, mergeTriggers(this.#nextTrigger, trigger));
+  }
+
+  /**
    * Asks the server for the current version and refreshes only if it differs from ours; resolves with `null`
    * when it is the same. The safety-net poll (`poll`) and the bus's catch-up after an outage (`catch-up`) use
    * it. The answer that showed the move is applied as is unless another refresh started meanwhile (then that

@@ -1,8 +1,9 @@
 /**
  * The client's end of the watch stream (docs/watch.md): holds `GET /-/watch/…` open as server-sent events with
- * the version it serves, refreshes when told of a change (asking for at least the announced version), and
- * acks it over HTTP, so the server's refresh events and fleet view work with no broker. When the stream
- * breaks — a server restart, a proxy cutting it, nothing heard for idle-timeout — it reconnects after a
+ * the version it serves, refreshes when told of a change — applying the environment the change carries as if
+ * it had been fetched (`?include=environment`), or re-fetching (asking for at least the announced version)
+ * when it carries none — and acks it over HTTP, so the server's refresh events and fleet view work with no
+ * broker. When the stream breaks — a server restart, a proxy cutting it, nothing heard for idle-timeout — it reconnects after a
  * random delay below a ceiling that starts at reconnect-initial and doubles per failed attempt up to
  * reconnect-max ("full jitter": a fleet cut off at once comes back spread out), trying the next server URI
  * after a failure, and honouring a 503/429's Retry-After. Reconnecting with its version is the catch-up: the
@@ -13,9 +14,10 @@ import { type ClientRequest, type IncomingMessage, request as httpRequest } from
 import { request as httpsRequest } from 'node:https';
 import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
-import type { Logger } from '@confbus/core';
+import { type Environment, type Logger, parseJsonExactIntegers } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
 import type { WatchTarget } from '../fetch/environment-source.js';
+import { parseEnvironment } from '../fetch/environment-json.js';
 import { SseParser } from './sse-parser.js';
 import type { ClientWatchSettings } from './watch-settings.js';
 import { watchUrls } from './watch-urls.js';
@@ -25,6 +27,8 @@ export interface WatchChange {
   readonly event: string;
   readonly version: string;
   readonly keys: readonly string[] | null;
+  /** The new environment, as the environment endpoint answers it; absent: re-fetch (too large, older server...). */
+  readonly environment?: unknown;
 }
 
 export interface WatchSource {
@@ -34,6 +38,8 @@ export interface WatchSource {
 export interface WatchRefreshTarget {
   /** Refreshes to at least `version`. */
   refresh(version: string): Promise<unknown>;
+  /** Applies an environment a change carried as if it had been fetched (the Refresher's applyDelivered). */
+  apply(environment: Environment): Promise<unknown>;
   currentVersion(): string | null;
 }
 
@@ -97,6 +103,10 @@ export class ConfigWatcher {
     const { stream } = watchUrls(server.url, server.label);
     const version = target.currentVersion();
     if (version !== null) stream.searchParams.set('version', version);
+    // Changes carry the environment (a server without the parameter ignores it: the client re-fetches).
+    stream.searchParams.set('include', 'environment');
+    // A fetch asks the first server first: only what that server sends is what a fetch would have got.
+    const first = this.#server % targets.length === 0;
     const headers: Record<string, string> = {
       accept: 'text/event-stream',
       'cache-control': 'no-store',
@@ -108,12 +118,12 @@ export class ConfigWatcher {
     const request = send(stream, { headers, agent: https ? agents.https : agents.http });
     this.#request = request;
     this.#armIdle(request, settings.idleTimeout);
-    request.on('response', (response) => this.#answered(request, response, server.shown));
+    request.on('response', (response) => this.#answered(request, response, server.shown, first));
     request.on('error', (error) => this.#broken(request, `${server.shown}: ${messageOf(error)}`));
     request.end();
   }
 
-  #answered(request: ClientRequest, response: IncomingMessage, shown: string): void {
+  #answered(request: ClientRequest, response: IncomingMessage, shown: string, first: boolean): void {
     const status = response.statusCode ?? 0;
     // A Spring server reads /-/watch/{app}/{profiles}[/{label}] as a request for an application named `-`: 404 or 406 (or JSON).
     const stream = (response.headers['content-type'] ?? '').startsWith('text/event-stream');
@@ -147,7 +157,9 @@ export class ConfigWatcher {
       this.#armIdle(request, this.options.settings.idleTimeout);
       try {
         for (const message of parser.push(chunk))
-          if (message.event === 'change') void this.#changed(JSON.parse(message.data) as WatchChange);
+          // Integers beyond 2^53 (Spring's BigInteger) kept to the last digit, as a fetch keeps them.
+          if (message.event === 'change')
+            void this.#changed(parseJsonExactIntegers(message.data) as WatchChange, shown, first);
       } catch (error) {
         request.destroy(error instanceof Error ? error : new Error(String(error)));
       }
@@ -155,15 +167,31 @@ export class ConfigWatcher {
     response.on('close', () => this.#broken(request, `${shown} closed the stream`));
   }
 
-  async #changed(change: WatchChange): Promise<void> {
+  async #changed(change: WatchChange, shown: string, first: boolean): Promise<void> {
     const { target, logger } = this.options;
     try {
-      await target.refresh(change.version);
+      const delivered = first ? this.#delivered(change, shown) : undefined;
+      await (delivered ? target.apply(delivered) : target.refresh(change.version));
       this.#changes++;
       await this.#ack(change);
     } catch (error) {
       // The refresh logged its own failure; the next change or the poll tries again.
       logger.debug?.({ reason: messageOf(error) }, 'Watch change not applied or not acked');
+    }
+  }
+
+  /** The environment a change carries, when it is the announced version's; undefined: re-fetch. */
+  #delivered(change: WatchChange, shown: string): Environment | undefined {
+    if (change.environment === undefined) return undefined;
+    try {
+      const environment = parseEnvironment(change.environment, shown);
+      return environment.version === change.version ? environment : undefined;
+    } catch (error) {
+      this.options.logger.warn(
+        { reason: messageOf(error) },
+        'A watch change carried an invalid environment: re-fetching',
+      );
+      return undefined;
     }
   }
 

@@ -11,8 +11,10 @@ import type { FastifyInstance } from 'fastify';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import type { OperatorConsole } from '../console/index.js';
 import type { EnvironmentFinder } from '../environment/environment-finder.js';
+import type { EnvironmentRequest } from '../environment/environment-service.js';
 import type { RepositoryRefresh } from '../environment/config-repository.js';
 import type { ServerConfig } from '../server-config.js';
+import type { CommitChoice } from '../serving/commit-choice.js';
 import { WatchAdmission } from './watch-admission.js';
 import { WatchHub } from './watch-hub.js';
 import type { ServerSecurity } from '../security/install-security.js';
@@ -21,7 +23,7 @@ import { registerWatchRoutes } from './watch-routes.js';
 import { WatchStreams } from './watch-streams.js';
 
 export { watchSettingSpecs, readWatchSettings, type WatchSettings } from './watch-settings.js';
-export type { WatchChange } from './watch-hub.js';
+export type { WatchChange } from './watch-deliveries.js';
 
 /** The SSE `retry:` an EventSource waits before reconnecting; confbus clients add their own jitter on top. */
 export const WATCH_RETRY_MS = 2000;
@@ -47,6 +49,8 @@ export interface WatchInstall {
   readonly tracker: RefreshTracker;
   readonly console: OperatorConsole | undefined;
   readonly logger: Logger;
+  /** Staged rollouts: while one holds an application, its watchers are not sent the environment (re-fetch). */
+  readonly commitChoice?: CommitChoice | undefined;
 }
 
 export function installWatch(app: FastifyInstance, w: WatchInstall): WatchFeature | undefined {
@@ -62,6 +66,8 @@ export function installWatch(app: FastifyInstance, w: WatchInstall): WatchFeatur
       w.console?.refreshPublished(event);
     },
     logger,
+    maxEnvironmentBytes: settings.maxEnvironmentBytes,
+    servesAllAlike: (request) => servesAllAlike(w.commitChoice, request),
   });
   const streams = new WatchStreams({ ...settings, retryMs: WATCH_RETRY_MS, logger });
   const longPolls = new WatchLongPolls(hub);
@@ -110,4 +116,13 @@ export function installWatch(app: FastifyInstance, w: WatchInstall): WatchFeatur
       longPolls.close();
     },
   };
+}
+
+/**
+ * Whether every watcher of `request` would be answered the same commit by its own GET: not while a staged
+ * rollout holds the application (it picks a commit per instance, by the headers of each GET). Asked without
+ * an instance's headers, a holding rollout answers a pinned copy, and nothing is recorded.
+ */
+function servesAllAlike(choice: CommitChoice | undefined, request: EnvironmentRequest): boolean {
+  return choice === undefined || !choice.holds || choice.choose(request, {}) === request;
 }

@@ -1,9 +1,9 @@
 /**
  * What changed between two states of an application's effective configuration: the merged properties (highest
- * precedence source wins, as a client merges them) compared key by key. A watch message names the changed keys,
- * not their values: the client re-fetches, which the server answers from the environment cache this comparison
- * just filled, and a value never travels on a second channel with its own rules (secrets, {cipher} text,
- * Spring's formats). docs/watch.md has the measurement behind the choice.
+ * precedence source wins, as a client merges them) compared key by key. A watch message names the changed keys;
+ * the values travel, when they do, as the environment endpoint's own whole body (watch-deliveries.ts), never as
+ * a diff of this comparison's: one rendering of the values, with the endpoint's rules (secrets, {cipher} text,
+ * Spring's formats). docs/watch.md has the measurements.
  */
 import type { Environment } from '@confbus/core';
 

@@ -4,41 +4,22 @@
  * copy of the configuration). `recheck()` — called when the repository was fetched and moved, on the periodic
  * upstream check, and when another server announced a refresh on the bus — re-reads each topic through the same
  * finder the environment endpoint uses; a topic whose values changed becomes one refresh event (recorded with
- * the refresh events, so acks from watchers show there) delivered to each of its watchers, serialised once.
+ * the refresh events, so acks from watchers show there) delivered to each of its watchers, serialised once —
+ * with the new environment body for the watchers that asked for it (watch-deliveries.ts).
  */
 import { type Logger, type RefreshBusEvent, createRefreshEvent } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
+import { setImmediate } from 'node:timers';
 import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import { TimeSlice } from '../support/time-slice.js';
 import { type MergedValues, changedKeys, mergedValues } from './watch-changes.js';
+import { type Delivery, deliveryOf, inlineBody, withoutEnvironment } from './watch-deliveries.js';
+
+export type { Delivery, WatchChange } from './watch-deliveries.js';
 
 /** Watchers written per time-slice step: a step costs a clock read and a microtask. */
 const WATCHERS_PER_STEP = 64;
-
-/** One change, as a watcher is told of it (the body of a long poll's 200, the data of an SSE `change`). */
-export interface WatchChange {
-  /** The refresh event's id: the ack names it. */
-  readonly event: string;
-  /** The version (commit) now served. */
-  readonly version: string;
-  /** The version the change was from; null when the watcher's own version is older than the last change. */
-  readonly from: string | null;
-  /** Keys added, removed or changed; null when unknown (the watcher missed more than the last change). */
-  readonly keys: readonly string[] | null;
-}
-
-/** A change with its two renderings, made once for every watcher of a topic. */
-export interface Delivery {
-  readonly change: WatchChange;
-  readonly json: string;
-  /**
-   * The SSE message as bytes, encoded once: every stream is written the same Buffer (a string would be
-   * encoded again per connection). `id:` is the version, so a reconnecting EventSource resumes with it in
-   * Last-Event-ID.
-   */
-  readonly sse: Buffer;
-}
 
 export interface Watcher {
   deliver(delivery: Delivery): void;
@@ -48,6 +29,8 @@ interface Topic {
   readonly request: EnvironmentRequest;
   version: string;
   values: MergedValues;
+  /** The environment body of `version` to send with a change (watch-deliveries.ts), undefined: re-fetch. */
+  body: Buffer | undefined;
   last: Delivery | undefined;
   /** For watchers further behind than the last change: one per version, however many reconnect with it. */
   catchUp: Delivery | undefined;
@@ -61,15 +44,13 @@ export interface WatchHubOptions {
   /** The refresh events' origin: this server's name. */
   readonly origin: string;
   readonly logger: Logger;
-}
-
-export function deliveryOf(change: WatchChange): Delivery {
-  const json = JSON.stringify(change);
-  return {
-    change,
-    json,
-    sse: Buffer.from(`id: ${change.version}\nevent: change\ndata: ${json}\n\n`),
-  };
+  /** confbus.watch.max-environment-bytes: the largest environment body sent with a change (0: none). */
+  readonly maxEnvironmentBytes: number;
+  /**
+   * False when a watcher's own GET could be answered another commit than the topic's (a staged rollout
+   * holds the application): its watchers are then told the keys and re-fetch. Default: always true.
+   */
+  readonly servesAllAlike?: (request: EnvironmentRequest) => boolean;
 }
 
 export class WatchHub {
@@ -78,6 +59,8 @@ export class WatchHub {
   readonly #opening = new Map<string, Promise<Topic>>();
   #checking: Promise<void> | undefined;
   #checkAgain = false;
+  /** Rechecks asked for so far: a topic whose first read began before the last one may be stale. */
+  #rechecks = 0;
   #watchers = 0;
 
   constructor(private readonly options: WatchHubOptions) {}
@@ -105,6 +88,7 @@ export class WatchHub {
 
   /** Re-reads every topic and tells the watchers of each one that changed; calls while one runs share a rerun. */
   recheck(): Promise<void> {
+    this.#rechecks++;
     if (this.#checking) {
       this.#checkAgain = true;
       return this.#checking;
@@ -120,12 +104,31 @@ export class WatchHub {
   }
 
   #missed(topic: Topic, since: string): Delivery {
-    if (topic.last && topic.last.change.from === since) return topic.last;
+    const missed = topic.last && topic.last.change.from === since ? topic.last : this.#catchUp(topic);
+    // The environment goes only where a GET would answer it: not after a commit that changed no value moved
+    // the version past the last change's, nor once a rollout started (the change may be older than it).
+    const current = missed.change.version === topic.version;
+    return current && this.#alike(topic) ? missed : withoutEnvironment(missed);
+  }
+
+  #catchUp(topic: Topic): Delivery {
     if (topic.catchUp?.change.version !== topic.version) {
       const event = topic.last?.change.event ?? this.#record(topic).id;
-      topic.catchUp = deliveryOf({ event, version: topic.version, from: null, keys: null });
+      const change = { event, version: topic.version, from: null, keys: null };
+      topic.catchUp = deliveryOf(change, topic.body);
     }
     return topic.catchUp;
+  }
+
+  #alike(topic: Topic): boolean {
+    return this.options.servesAllAlike?.(topic.request) ?? true;
+  }
+
+  /** The body to send with a change to `found`, read from the environment's cached serialisation. */
+  #bodyOf(found: FoundEnvironment): Buffer | undefined {
+    if (this.options.maxEnvironmentBytes === 0) return undefined;
+    // The body a GET with Accept: application/json is answered (confbus clients ask so): plain, no origins.
+    return inlineBody(found.resolved.bodyNow('application/json'), this.options.maxEnvironmentBytes);
   }
 
   async #topic(request: EnvironmentRequest): Promise<Topic> {
@@ -134,6 +137,7 @@ export class WatchHub {
     if (known) return known;
     let opening = this.#opening.get(key);
     if (!opening) {
+      const rechecks = this.#rechecks;
       opening = this.options.finder
         .find(request)
         .then((found): Topic => {
@@ -141,11 +145,15 @@ export class WatchHub {
             request,
             version: versionOf(found),
             values: mergedValues(found.resolved.environment),
+            body: this.#bodyOf(found),
             last: undefined,
             catchUp: undefined,
             watchers: new Set(),
           };
           this.#topics.set(key, topic);
+          // The upstream moved while it was read (a recheck passed it by: it was not a topic yet), so the
+          // read may be from before: check again once its first watchers are subscribed (setImmediate).
+          if (this.#rechecks !== rechecks) setImmediate(() => void this.recheck());
           return topic;
         })
         .finally(() => this.#opening.delete(key));
@@ -184,10 +192,12 @@ export class WatchHub {
     const from = topic.version;
     topic.version = version;
     topic.values = values;
+    topic.body = this.#bodyOf(found);
     // A commit that leaves this configuration as it was is not a change for its watchers.
     if (keys.length === 0) return;
     const event = this.#record(topic);
-    const delivery = deliveryOf({ event: event.id, version, from, keys });
+    const body = this.#alike(topic) ? topic.body : undefined;
+    const delivery = deliveryOf({ event: event.id, version, from, keys }, body);
     topic.last = delivery;
     const diffed = performance.now();
     await fanOut(topic.watchers, delivery);
@@ -199,6 +209,7 @@ export class WatchHub {
         application: topic.request.name,
         version,
         keys: keys.length,
+        environmentBytes: body?.length ?? 0,
         watchers: topic.watchers.size,
         findMs: ms(started, read),
         diffMs: ms(read, diffed),

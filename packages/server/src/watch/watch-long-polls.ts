@@ -7,7 +7,8 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
-import type { Delivery, WatchHub } from './watch-hub.js';
+import type { WatchHub } from './watch-hub.js';
+import { type Delivery, renderingFor } from './watch-deliveries.js';
 
 export class WatchLongPolls {
   /** How each waiting poll is ended now: 304, as when its wait is over. */
@@ -20,14 +21,18 @@ export class WatchLongPolls {
     return this.#waiting.size;
   }
 
-  /** Resolves with the change's JSON (200) or undefined (304; the reply's code is set either way). */
+  /**
+   * Resolves with the change's JSON (200) or undefined (304; the reply's code is set either way);
+   * `wantsEnvironment`: the JSON carries the new environment when there is one to send.
+   */
   wait(
     reply: FastifyReply,
     request: EnvironmentRequest,
     since: string | undefined,
     waitMs: number,
     release: () => void,
-  ): Promise<string | undefined> {
+    wantsEnvironment = false,
+  ): Promise<Buffer | undefined> {
     reply.header('cache-control', 'no-store');
     return new Promise((resolve, reject) => {
       let unsubscribe: () => void = () => undefined;
@@ -44,7 +49,7 @@ export class WatchLongPolls {
         release();
         if (delivery) {
           reply.code(200).type('application/json');
-          resolve(delivery.json);
+          resolve(renderingFor(delivery, wantsEnvironment).json);
         } else {
           reply.code(304);
           resolve(undefined);

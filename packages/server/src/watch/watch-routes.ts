@@ -2,6 +2,7 @@
  * The watch endpoints (docs/watch.md):
  *   GET  /-/watch/{application}/{profiles}[/{label}]?version=…   Accept: text/event-stream → server-sent events
  *   GET  /-/watch/{application}/{profiles}[/{label}]?version=…&wait=30s                  → long poll: 200 or 304
+ *   either with &include=environment: a change carries the new environment (watch-deliveries.ts)
  *   POST /-/watch/acks {event, service, version, outcome, reason}                        → 202, recorded
  * Under `/-/`, where no application can be (a name starts with a letter or digit), like the console: at
  * `/watch/…` the stream took Spring's `GET /watch/{profiles}/{label}` from an application named `watch`.
@@ -85,6 +86,8 @@ async function watch(
   // A reconnecting EventSource sends the last event's id: the version it has.
   const since = readVersion(stream ? (request.headers['last-event-id'] ?? query.version) : query.version);
   const waitMs = stream ? 0 : readWait(query.wait, options.maxWaitMs);
+  // A repeated parameter arrives as a list.
+  const wantsEnvironment = includesEnvironment(query.include as string | string[] | undefined);
   const user = options.security.enabled ? options.security.principalOf(request)?.name : undefined;
   const client = user === undefined ? request.ip : `${request.ip} ${user}`;
   let release: () => void;
@@ -97,8 +100,8 @@ async function watch(
   }
   try {
     return stream
-      ? await openStream(options, request, reply, parsed, since, release)
-      : await options.longPolls.wait(reply, parsed, since, waitMs, release);
+      ? await openStream(options, request, reply, { parsed, since, wantsEnvironment }, release)
+      : await options.longPolls.wait(reply, parsed, since, waitMs, release, wantsEnvironment);
   } catch (error) {
     release();
     throw error;
@@ -109,11 +112,11 @@ async function openStream(
   options: WatchRoutesOptions,
   request: FastifyRequest,
   reply: FastifyReply,
-  parsed: EnvironmentRequest,
-  since: string | undefined,
+  watch: { parsed: EnvironmentRequest; since: string | undefined; wantsEnvironment: boolean },
   release: () => void,
 ): Promise<FastifyReply> {
-  const stream = options.streams.create(reply.raw, request.ip);
+  const { parsed, since } = watch;
+  const stream = options.streams.create(reply.raw, request.ip, watch.wantsEnvironment);
   const subscription = await options.hub.subscribe(parsed, since, stream);
   stream.unsubscribe = subscription.unsubscribe;
   reply.hijack();
@@ -129,6 +132,16 @@ function readVersion(value: string | string[] | undefined): string | undefined {
       'version (or Last-Event-ID) must be a config version: up to 128 letters, digits, . _ : + -',
     );
   return value;
+}
+
+/**
+ * `?include=environment` (a comma list; repeated too): the watcher wants the new environment with a change.
+ * Other items are ignored, so a newer client's additions do not break an older server's answer.
+ */
+export function includesEnvironment(value: string | string[] | undefined): boolean {
+  if (value === undefined) return false;
+  const items = Array.isArray(value) ? value : [value];
+  return items.some((item) => item.split(',').some((part) => part.trim() === 'environment'));
 }
 
 /** `30s`, `1500ms`, `2m` or bare seconds; within 0..max-wait. */

@@ -81,6 +81,16 @@ export const watchSettingSpecs: readonly SettingSpec[] = [
     description:
       'Seconds between upstream checks while anyone watches, so a push reaches watchers without a webhook and, with several servers and no bus, every server within this time (0 = none; never when refresh-rate < 0)',
   },
+  {
+    key: 'confbus.watch.max-environment-bytes',
+    type: 'integer',
+    default: 16_384,
+    min: 0,
+    // A confbus client reads event-stream lines of up to 1 MiB: the body and the changed keys must fit in one.
+    max: 524_288,
+    description:
+      'Largest environment body (bytes of its plain JSON) sent with a change to a watcher that asked for it (?include=environment), so it need not re-fetch; a larger one is announced by its keys and re-fetched (0 = never send it)',
+  },
 ];
 
 export interface WatchSettings {
@@ -94,6 +104,8 @@ export interface WatchSettings {
   readonly drainTimeoutMs: number;
   /** 0: no periodic upstream checks. */
   readonly upstreamCheckMs: number;
+  /** 0: changes never carry the environment. */
+  readonly maxEnvironmentBytes: number;
 }
 
 export function readWatchSettings(settings: Settings): WatchSettings {
@@ -108,5 +120,6 @@ export function readWatchSettings(settings: Settings): WatchSettings {
     maxBufferedBytes: settings.number('confbus.watch.max-buffered-bytes'),
     drainTimeoutMs: seconds('confbus.watch.drain-timeout'),
     upstreamCheckMs: seconds('confbus.watch.upstream-check-interval'),
+    maxEnvironmentBytes: settings.number('confbus.watch.max-environment-bytes'),
   };
 }

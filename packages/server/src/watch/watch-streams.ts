@@ -8,7 +8,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '@confbus/core';
-import type { Delivery, Watcher } from './watch-hub.js';
+import type { Watcher } from './watch-hub.js';
+import { type Delivery, renderingFor } from './watch-deliveries.js';
 
 export interface WatchStreamOptions {
   readonly heartbeatMs: number;
@@ -32,10 +33,12 @@ class WatchStream implements Watcher {
     readonly response: ServerResponse,
     readonly address: string,
     private readonly streams: WatchStreams,
+    /** `?include=environment`: sent the new environment with a change when there is one to send. */
+    readonly wantsEnvironment: boolean,
   ) {}
 
   deliver(delivery: Delivery): void {
-    this.streams.send(this, delivery.sse);
+    this.streams.send(this, renderingFor(delivery, this.wantsEnvironment).sse);
   }
 }
 
@@ -53,8 +56,8 @@ export class WatchStreams {
   }
 
   /** The watcher of a stream not opened yet: subscribe it, then `open` it. */
-  create(response: ServerResponse, address: string): WatchStream {
-    return new WatchStream(response, address, this);
+  create(response: ServerResponse, address: string, wantsEnvironment: boolean): WatchStream {
+    return new WatchStream(response, address, this, wantsEnvironment);
   }
 
   /** Writes the head (and what was delivered meanwhile); the stream is kept until its connection closes. */

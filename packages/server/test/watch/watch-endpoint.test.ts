@@ -66,6 +66,33 @@ describe('GET /watch without a bus', () => {
     }
   });
 
+  it('sends the new environment, as the GET answers it, to the watchers that asked for it', async () => {
+    const before = ((await server.get('/foo/default')).json() as { version: string }).version;
+    const url = `${server.base}/-/watch/foo/default?version=${before}`;
+    const asked = await openEventStream(`${url}&include=environment`, SSE);
+    const plain = await openEventStream(url, SSE);
+    const poll = fetch(`${url}&include=environment&wait=20s`);
+    try {
+      await waitFor('three watchers', () => server.server.watch?.hub.watchers === 3);
+      const version = await remote.commit({ 'foo.yml': 'greeting: carried\nsize: 1\n' });
+      assert.equal((await monitor('foo.yml')).status, 200);
+      const change = await waitFor('the change', () =>
+        asked.find<Change & { environment?: { version: string } }>('change'),
+      );
+      const got = (await server.get('/foo/default', { accept: 'application/json' })).json() as object;
+      assert.equal(change.environment?.version, version);
+      assert.deepEqual(change.environment, got, "the environment endpoint's answer");
+      assert.deepEqual(change.keys, ['greeting']);
+      const told = await waitFor('the change', () => plain.find<Record<string, unknown>>('change'));
+      assert.equal('environment' in told, false, 'a watcher that did not ask is told the keys');
+      const polled = await poll;
+      assert.deepEqual(await polled.json(), change);
+    } finally {
+      asked.close();
+      plain.close();
+    }
+  });
+
   it('tells a watcher that comes back with an older version at once; answers 304 when the wait ends', async () => {
     const current = ((await server.get('/foo/default')).json() as { version: string }).version;
     const behind = await fetch(`${server.base}/-/watch/foo/default?version=${first}&wait=20s`);
@@ -192,6 +219,29 @@ describe('GET /watch without a bus', () => {
     const stream = await openEventStream(`${server.base}/-/watch/watch/default`, SSE);
     try {
       await waitFor('a watcher of the watch app', () => server.server.watch?.hub.topics === 1);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('sends keys only, to be re-fetched, while a staged rollout picks commits per instance', async () => {
+    const from = ((await server.get('/baz/default')).json() as { version: string }).version;
+    const to = await remote.commit({ 'baz.yml': 'greeting: rolled\n' });
+    await monitor('baz.yml');
+    const started = await fetch(`${server.base}/rollouts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ application: 'baz', from, to, waves: '50%,100%' }),
+    });
+    assert.equal(started.status, 201, await started.text());
+    const stream = await openEventStream(`${server.base}/-/watch/baz/default?include=environment`, SSE);
+    try {
+      await waitFor('a watcher of baz', () => server.server.watch?.hub.topics === 1);
+      await remote.commit({ 'baz.yml': 'greeting: past the rollout\n' });
+      assert.equal((await monitor('baz.yml')).status, 200);
+      const change = await waitFor('the change', () => stream.find<Record<string, unknown>>('change'));
+      assert.deepEqual(change.keys, ['greeting']);
+      assert.equal('environment' in change, false, 'each instance re-fetches its own commit');
     } finally {
       stream.close();
     }
