@@ -3,7 +3,7 @@
  * and handed to every watcher of it as the same string or Buffer. A watcher that asked for it
  * (`?include=environment`, docs/watch.md) is sent a second rendering carrying the new environment body — the
  * very bytes the environment endpoint answers a plain-JSON GET with, cached with the environment — so it need
- * not re-fetch. That rendering is only made when the body is at most `confbus.watch.max-environment-bytes` and
+ * not re-fetch. That rendering is only made when the body is at most `confbus.watch.max-sent-environment-bytes` and
  * every watcher of the topic would be answered that body by its own GET (no staged rollout picks its commit);
  * otherwise everyone is told the keys and re-fetches, as a client that does not know the field always does.
  */

@@ -44,7 +44,7 @@ export interface WatchHubOptions {
   /** The refresh events' origin: this server's name. */
   readonly origin: string;
   readonly logger: Logger;
-  /** confbus.watch.max-environment-bytes: the largest environment body sent with a change (0: none). */
+  /** confbus.watch.max-sent-environment-bytes: the largest environment body sent with a change (0: none). */
   readonly maxEnvironmentBytes: number;
   /**
    * False when a watcher's own GET could be answered another commit than the topic's (a staged rollout

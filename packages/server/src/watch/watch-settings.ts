@@ -82,7 +82,7 @@ export const watchSettingSpecs: readonly SettingSpec[] = [
       'Seconds between upstream checks while anyone watches, so a push reaches watchers without a webhook and, with several servers and no bus, every server within this time (0 = none; never when refresh-rate < 0)',
   },
   {
-    key: 'confbus.watch.max-environment-bytes',
+    key: 'confbus.watch.max-sent-environment-bytes',
     type: 'integer',
     default: 16_384,
     min: 0,
@@ -120,6 +120,6 @@ export function readWatchSettings(settings: Settings): WatchSettings {
     maxBufferedBytes: settings.number('confbus.watch.max-buffered-bytes'),
     drainTimeoutMs: seconds('confbus.watch.drain-timeout'),
     upstreamCheckMs: seconds('confbus.watch.upstream-check-interval'),
-    maxEnvironmentBytes: settings.number('confbus.watch.max-environment-bytes'),
+    maxEnvironmentBytes: settings.number('confbus.watch.max-sent-environment-bytes'),
   };
 }
