@@ -140,9 +140,12 @@ describe('confbus and Spring Cloud Config Server answer alike on JDBC, Redis and
     const started = await Promise.all(
       names.map(async (name, i) => {
         const springBasedir = join(folders.path, `spring-basedir-${i}`);
-        const springOnly =
-          name === 'composite' ? { 'spring.cloud.config.server.composite[0].basedir': springBasedir } : {};
-        const confbusOnly =
+        const springOnly = {
+          // Boot's JDBC starter will not start without a datasource, whether the jdbc backend is active or not.
+          ...(name === 'redis' ? datasource(postgres, POSTGRES.user) : {}),
+          ...(name === 'composite' ? { 'spring.cloud.config.server.composite[0].basedir': springBasedir } : {}),
+        };
+        const confbusOnly: Record<string, string> =
           name === 'composite'
             ? { 'spring.cloud.config.server.composite[0].basedir': join(folders.path, `confbus-basedir-${i}`) }
             : {};
@@ -173,6 +176,7 @@ describe('confbus and Spring Cloud Config Server answer alike on JDBC, Redis and
           spring: theirs.url,
           repoAliases: [repoUrl.replace(/\/$/, ''), `file:${springBasedir}`, springBasedir, folders.path],
           springLog: theirs.process.lines,
+          dataVersions: name !== 'composite',
         },
       });
     }

@@ -23,6 +23,8 @@ export interface Endpoints {
   readonly repoAliases: readonly string[];
   /** The Spring server's log so far (it grows): where it says why it answered 500. */
   readonly springLog: readonly string[];
+  /** The backend is JDBC or Redis, whose `version` confbus makes a generation of the data (TOPICS.dataVersion). */
+  readonly dataVersions?: boolean;
 }
 
 interface EnvironmentJson {
@@ -43,6 +45,8 @@ export const TOPICS = {
   origins: 'origins in the v2 media type',
   dotDot: '`..` inside a name or profile',
   validateOff: '`spring.profiles.validate=false`',
+  dataVersion: '`version` of a JDBC or Redis environment',
+  numberKeys: 'keys that are numbers (`2`, `10`)',
 } as const;
 
 /**
@@ -75,8 +79,13 @@ export async function compareEnvironment(endpoints: Endpoints, path: string): Pr
   const differences: Difference[] = [];
   const add = (topic: string, detail: string) => differences.push({ topic, request: path, detail });
   for (const field of ['name', 'profiles', 'label', 'version'] as const) {
-    if (!isDeepStrictEqual(a[field], b[field]))
-      add(`field ${field}`, `confbus ${j(a[field])}, Spring ${j(b[field])}`);
+    if (isDeepStrictEqual(a[field], b[field])) continue;
+    const generation =
+      field === 'version' &&
+      endpoints.dataVersions === true &&
+      b.version === null &&
+      /^[0-9a-f]{40}(,[0-9a-f]{40})*$/.test(a.version ?? '');
+    add(generation ? TOPICS.dataVersion : `field ${field}`, `confbus ${j(a[field])}, Spring ${j(b[field])}`);
   }
   if (a.state !== b.state) add(TOPICS.state, `confbus ${j(a.state)}, Spring ${j(b.state)}`);
   const namesA = a.propertySources.map((s) => normaliseName(s.name, endpoints.repoAliases));
@@ -164,10 +173,14 @@ export async function compareRendered(endpoints: Endpoints, path: string): Promi
   }
   if (ours.status !== 200 || ours.text === theirs.text) return [];
   const format = path.slice(path.lastIndexOf('.') + 1);
-  const compound = format !== 'properties' && onlyCompoundKeysDiffer(ours.text, theirs.text, format);
+  // Keys that are numbers move the same way in the read-back objects as in confbus's: checked first, so
+  // onlyCompoundKeysDiffer (which reads objects too) does not take them for its own.
+  const numbers = onlyNumberKeysMoved(ours.text, theirs.text, format);
+  const compound =
+    !numbers && format !== 'properties' && onlyCompoundKeysDiffer(ours.text, theirs.text, format);
   return [
     {
-      topic: compound ? TOPICS.compoundKeys : `rendered .${format}`,
+      topic: numbers ? TOPICS.numberKeys : compound ? TOPICS.compoundKeys : `rendered .${format}`,
       request: path,
       detail: `confbus:\n${ours.text}\nSpring:\n${theirs.text}`,
     },
@@ -252,6 +265,33 @@ function onlyCompoundKeysDiffer(ours: string, theirs: string, format: string): b
           lastSegment(source) === lastSegment(key) && isDeepStrictEqual(flatOurs[source], flatTheirs[key]),
       ),
     );
+}
+
+/**
+ * Whether the rendered files hold the same properties and differ only in where keys that are numbers (`10`, a
+ * segment `a.2.b`) stand: confbus keeps properties in JavaScript objects, which put such keys first, Spring in
+ * insertion order. Read back (as objects, which move them the same way on both sides) they are equal, and the
+ * texts hold the same lines.
+ */
+function onlyNumberKeysMoved(ours: string, theirs: string, format: string): boolean {
+  const flatOurs = format === 'properties' ? propertiesLines(ours) : flatten(ours, format);
+  const flatTheirs = format === 'properties' ? propertiesLines(theirs) : flatten(theirs, format);
+  const numberKey = (key: string) => key.split('.').some((segment) => /^(0|[1-9]\d*)$/.test(segment));
+  if (!Object.keys(flatOurs).some(numberKey)) return false;
+  if (!isDeepStrictEqual(flatOurs, flatTheirs)) return false;
+  if (!isDeepStrictEqual(Object.keys(flatOurs), Object.keys(flatTheirs))) return false;
+  const lines = (text: string) => text.split('\n').sort();
+  return format === 'json' || isDeepStrictEqual(lines(ours), lines(theirs));
+}
+
+/** A rendered `.properties` (`key: value` lines) as an object. */
+function propertiesLines(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const colon = line.indexOf(': ');
+    if (colon > 0) out[line.slice(0, colon)] = line.slice(colon + 2);
+  }
+  return out;
 }
 
 /** A rendered `.yml` or `.json` read back as flat properties (`a.b[0].c`), values typed. */

@@ -1,6 +1,6 @@
 /**
  * The composite backend (spring.profiles.active=composite) over HTTP with real members: two Git repositories
- * and a native folder, in Spring's order (a member's `order`, else its index + 1), then a member that fails.
+ * and a native folder, in Spring's order (a member's `order`, else its backend's default, listed order among equals), then a member that fails.
  */
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
