@@ -1,15 +1,22 @@
 // JDBC backend benchmark (issue #25): cached GET throughput from a PostgreSQL-backed server against the Git
 // backend's, the same properties in both (40 keys for foo-dev, 40 for application), both with refresh-rate 60
 // so every measured request is a cache hit. Goal: JDBC >= 0.95x Git. Alternating rounds, ratio = median of the
-// per-round ratios. The database is this machine's PostgreSQL (127.0.0.1:5432, user postgres), in a database
-// of its own, dropped afterwards. Run alone: `node bench/jdbc-bench.mjs`.
+// per-round ratios. Then, in the same run, the real Spring Cloud Config Server 5.0.6 on the same database
+// (spring.profiles.active=jdbc; interop/spring-config-server built with -Pbackends, the JVM's defaults) beside
+// the confbus JDBC server: Spring reads the table on every request (it has no cache), confbus answers from its
+// cache. The machine's load average is printed before and after (other processes share its two cores). The
+// database is this machine's PostgreSQL (127.0.0.1:5432, user postgres), in a database of its own, dropped
+// afterwards. Run alone: `node bench/jdbc-bench.mjs`.
 import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { tsImport } from 'tsx/esm/api';
 import { onCleanup } from './lib/cleanup.mjs';
 import { withServersPinnedApart } from './lib/cpu-affinity.mjs';
-import { compareThroughput, get } from './lib/load.mjs';
-import { startConfbusServer } from './lib/processes.mjs';
+import { compareThroughput, get, throughput } from './lib/load.mjs';
+import { startConfbusServer, startProcess } from './lib/processes.mjs';
 import { createConfigRepo, makeTempDir } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
 
@@ -61,8 +68,76 @@ async function createDatabase() {
   return { url: `jdbc:postgresql://${POSTGRES.host}:${POSTGRES.port}/${name}`, drop };
 }
 
+const SPRING = 'Spring Cloud Config Server 5.0.6, JDBC';
+
+/** The real Spring server on the same database, with the JVM's defaults (its best throughput). */
+async function startSpringJdbc(jar, databaseUrl, tmp) {
+  await mkdir(tmp, { recursive: true });
+  const proc = await startProcess({
+    name: 'Spring Cloud Config Server (jdbc)',
+    command: 'java',
+    args: [
+      `-Djava.io.tmpdir=${tmp}`,
+      '-jar',
+      jar,
+      '--spring.profiles.active=jdbc',
+      `--spring.datasource.url=${databaseUrl}`,
+      `--spring.datasource.username=${POSTGRES.user}`,
+    ],
+    deadlineMs: 240_000,
+    ready: (line) => /confbus-interop: listening on port (\d+)/.exec(line)?.[1],
+  });
+  return { url: `http://127.0.0.1:${proc.value}`, stop: proc.stop, child: proc.child };
+}
+
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' / ');
+
+/** confbus's JDBC server against Spring's on the same table; a row, or a row saying why not. */
+async function versusSpring({ log, lines, root, database, jdbcServer }) {
+  const measure = 'cached GET throughput, confbus JDBC vs Spring JDBC (PostgreSQL), req/s';
+  const { springPeersUnavailable, buildSpringPeer, SPRING_CONFIG_SERVER_BACKENDS_GOALS } = await tsImport(
+    '@confbus/testkit/spring-peers',
+    import.meta.url,
+  );
+  const missing = springPeersUnavailable();
+  if (missing)
+    return { measure, confbus: `not run: ${missing}`, baseline: '', ratio: '', goal: '', pass: null };
+  log('building the Spring Cloud Config Server with its JDBC backend (Maven, cached)');
+  const jar = await buildSpringPeer('spring-config-server', SPRING_CONFIG_SERVER_BACKENDS_GOALS);
+  const spring = await startSpringJdbc(jar, database.url, `${root.path}/spring-tmp`);
+  onCleanup(() => spring.stop());
+  const response = await get(spring.url + PATH);
+  if (response.status !== 200) throw new Error(`Spring: GET ${PATH} answered ${response.status}`);
+  lines.push(`- Spring JDBC response: ${response.body.length} bytes`);
+  // A long warm-up: a cold JVM answers its first thousand requests far slower than a warm one.
+  log('Spring JDBC: warm-up');
+  await throughput({ url: spring.url + PATH, connections: 50, warmupSeconds: 15, seconds: 1 });
+  log('confbus JDBC vs Spring JDBC (alternating rounds)');
+  const { pinned, result } = await withServersPinnedApart([jdbcServer.child.pid, spring.child.pid], () =>
+    compareThroughput({ a: jdbcServer.url + PATH, b: spring.url + PATH, rounds: ROUNDS, balanced: true }),
+  );
+  const rounds = (x) => x.rounds.map((r) => fmt(r)).join(' / ');
+  lines.push(
+    `- vs Spring, median of ${ROUNDS} alternating 4 s rounds (${pinned ? 'servers pinned apart' : 'not pinned'}): ` +
+      `confbus JDBC ${fmt(result.a.rps)} req/s (${rounds(result.a)}), p99 ${result.a.p99} ms; ` +
+      `Spring JDBC ${fmt(result.b.rps)} req/s (${rounds(result.b)}), p99 ${result.b.p99} ms, failed ${result.b.failed}`,
+  );
+  await spring.stop();
+  return {
+    measure,
+    confbus: fmt(result.a.rps),
+    baseline: `${fmt(result.b.rps)} (${SPRING})`,
+    ratio: `${fmt(result.ratio)}x`,
+    goal: '',
+    pass: null,
+  };
+}
+
 export async function run({ log }) {
-  const lines = [];
+  const lines = [`- load average (1 / 5 / 15 min) at start: ${load()}`];
   const measure = 'cached GET throughput, JDBC (PostgreSQL) vs Git, req/s';
   try {
     const root = await makeTempDir('confbus-jdbc-bench-');
@@ -114,17 +189,31 @@ export async function run({ log }) {
       `- median of ${ROUNDS} alternating 4 s rounds (${pinned ? 'servers pinned apart' : 'not pinned'}): ` +
         `JDBC ${fmt(result.a.rps)} req/s (${rounds(result.a)}), Git ${fmt(result.b.rps)} req/s (${rounds(result.b)})`,
     );
+    const gitRow = {
+      measure,
+      confbus: fmt(result.a.rps),
+      baseline: `${fmt(result.b.rps)} (Git backend)`,
+      ratio: `${fmt(result.ratio)}x`,
+      goal: '>= 0.95x',
+      pass: result.ratio >= 0.95,
+    };
+    await gitServer.stop();
+    let springRow;
+    try {
+      springRow = await versusSpring({ log, lines, root, database, jdbcServer });
+    } catch (error) {
+      springRow = {
+        measure: 'cached GET throughput, confbus JDBC vs Spring JDBC (PostgreSQL), req/s',
+        confbus: `error: ${String(error.message).slice(0, 80)}`,
+        baseline: '',
+        ratio: '',
+        goal: '',
+        pass: null,
+      };
+    }
+    lines.push(`- load average (1 / 5 / 15 min) at the end: ${load()}`);
     return {
-      rows: [
-        {
-          measure,
-          confbus: fmt(result.a.rps),
-          baseline: `${fmt(result.b.rps)} (Git backend)`,
-          ratio: `${fmt(result.ratio)}x`,
-          goal: '>= 0.95x',
-          pass: result.ratio >= 0.95,
-        },
-      ],
+      rows: [gitRow, springRow],
       sections: [{ title: 'JDBC backend (bench/jdbc-bench.mjs)', lines }],
     };
   } catch (error) {

@@ -64,159 +64,177 @@ interface Pair {
   readonly requests: readonly string[];
 }
 
-describe('confbus and Spring Cloud Config Server answer alike on JDBC, Redis and composite', {
-  skip: skipWithoutJava(),
-}, () => {
-  let postgres: TestDatabase;
-  let mariadb: TestDatabase;
-  let redis: TestRedis;
-  let remote: GitRemote;
-  let gitHttp: GitHttpServer;
-  let folders: TempDir;
-  const pairs: Pair[] = [];
+describe(
+  'confbus and Spring Cloud Config Server answer alike on JDBC, Redis and composite',
+  {
+    skip: skipWithoutJava(),
+  },
+  () => {
+    let postgres: TestDatabase;
+    let mariadb: TestDatabase;
+    let redis: TestRedis;
+    let remote: GitRemote;
+    let gitHttp: GitHttpServer;
+    let folders: TempDir;
+    const pairs: Pair[] = [];
 
-  before(async () => {
-    const jar = await buildSpringPeer('spring-config-server', SPRING_CONFIG_SERVER_BACKENDS_GOALS);
-    [postgres, mariadb, redis, remote, folders] = await Promise.all([
-      createPostgresDatabase(),
-      createMariaDbDatabase(),
-      createRedisPrefix(),
-      createGitRemote(),
-      makeTempDir('confbus-diff-backends-'),
-    ]);
-    await postgres.execute(createTable('"'), ...insertStatements('"'));
-    await mariadb.execute(createTable('`'), ...insertStatements('`'));
-    for (const [key, fields] of Object.entries(hashes)) await redis.hset(`${redis.prefix}${key}`, fields);
-    await remote.commit({
-      [`${DB_APP}.yml`]: 'greeting: hello from git\nfrom.git: yes\n',
-      [`${DB_APP}-dev.yml`]: 'greeting: hello from git dev\n',
-    });
-    await mkdir(join(folders.path, 'native'));
-    await writeFile(join(folders.path, 'native', `${DB_APP}.properties`), 'greeting=hello from native\n');
-    gitHttp = await startGitHttpServer(dirname(remote.path));
-    const repoUrl = gitHttp.url(basename(remote.path));
-
-    const common = {
-      'encrypt.key': ENCRYPT_KEY,
-      'spring.cloud.config.server.overrides.overridden': 'by-the-server',
-    };
-    const datasource = (db: TestDatabase, user: string) => ({
-      'spring.datasource.url': db.url,
-      'spring.datasource.username': user,
-    });
-    const redisSettings = {
-      'spring.data.redis.host': new URL(REDIS_URL).hostname,
-      'spring.data.redis.port': new URL(REDIS_URL).port,
-    };
-    const settings: Record<string, Record<string, string>> = {
-      'jdbc (PostgreSQL)': {
-        ...common,
-        'spring.profiles.active': 'jdbc',
-        ...datasource(postgres, POSTGRES.user),
-      },
-      'jdbc (MariaDB)': {
-        ...common,
-        'spring.profiles.active': 'jdbc',
-        ...datasource(mariadb, MARIADB.user),
-        'spring.cloud.config.server.jdbc.sql': BACKTICK_SQL,
-        'spring.cloud.config.server.jdbc.sql-without-profile': BACKTICK_SQL_WITHOUT_PROFILE,
-      },
-      redis: { ...common, 'spring.profiles.active': 'redis', ...redisSettings },
-      composite: {
-        ...common,
-        'spring.profiles.active': 'composite',
-        ...datasource(postgres, POSTGRES.user),
-        ...redisSettings,
-        'spring.cloud.config.server.composite[0].type': 'git',
-        'spring.cloud.config.server.composite[0].uri': repoUrl,
-        'spring.cloud.config.server.composite[1].type': 'jdbc',
-        'spring.cloud.config.server.composite[2].type': 'redis',
-        'spring.cloud.config.server.composite[3].type': 'native',
-        'spring.cloud.config.server.composite[3].search-locations': `file:${join(folders.path, 'native')}`,
-        'spring.cloud.config.server.composite[3].order': '0',
-      },
-    };
-    const names = Object.keys(settings);
-    const started = await Promise.all(
-      names.map(async (name, i) => {
-        const springBasedir = join(folders.path, `spring-basedir-${i}`);
-        const springOnly = {
-          // Boot's JDBC starter will not start without a datasource, whether the jdbc backend is active or not.
-          ...(name === 'redis' ? datasource(postgres, POSTGRES.user) : {}),
-          ...(name === 'composite' ? { 'spring.cloud.config.server.composite[0].basedir': springBasedir } : {}),
-        };
-        const confbusOnly: Record<string, string> =
-          name === 'composite'
-            ? { 'spring.cloud.config.server.composite[0].basedir': join(folders.path, `confbus-basedir-${i}`) }
-            : {};
-        // startServer needs a git uri; the active profile decides whether it is used.
-        const [ours, theirs] = await Promise.all([
-          startServer({ 'spring.cloud.config.server.git.uri': repoUrl, ...settings[name], ...confbusOnly }),
-          startSpringApp(jar, { ...settings[name]!, ...springOnly }),
-        ]);
-        return { name, ours, theirs, springBasedir };
-      }),
-    );
-    // A {cipher} value: its ciphertext comes from the server (both share the key), then goes in every store.
-    const cipher = await encrypt(started[0]!.ours, 'a secret');
-    const secret: Row = [DB_APP, 'dev', 'master', 'password', `{cipher}${cipher}`];
-    await postgres.execute(...insertStatements('"', [secret]).slice(-1));
-    await mariadb.execute(...insertStatements('`', [secret]).slice(-1));
-    await redis.hset(`${redis.prefix}${DB_APP}-dev`, { password: `{cipher}${cipher}` });
-    for (const { name, ours, theirs, springBasedir } of started) {
-      const requests =
-        name === 'redis'
-          ? [...redisRequests(redis.prefix), ...redisRenderings(redis.prefix)]
-          : [...jdbcRequests, ...jdbcRenderings];
-      pairs.push({
-        name,
-        requests,
-        endpoints: {
-          confbus: ours.base,
-          spring: theirs.url,
-          repoAliases: [repoUrl.replace(/\/$/, ''), `file:${springBasedir}`, springBasedir, folders.path],
-          springLog: theirs.process.lines,
-          dataVersions: name !== 'composite',
-        },
+    before(async () => {
+      const jar = await buildSpringPeer('spring-config-server', SPRING_CONFIG_SERVER_BACKENDS_GOALS);
+      [postgres, mariadb, redis, remote, folders] = await Promise.all([
+        createPostgresDatabase(),
+        createMariaDbDatabase(),
+        createRedisPrefix(),
+        createGitRemote(),
+        makeTempDir('confbus-diff-backends-'),
+      ]);
+      await postgres.execute(createTable('"'), ...insertStatements('"'));
+      await mariadb.execute(createTable('`'), ...insertStatements('`'));
+      for (const [key, fields] of Object.entries(hashes)) await redis.hset(`${redis.prefix}${key}`, fields);
+      await remote.commit({
+        [`${DB_APP}.yml`]: 'greeting: hello from git\nfrom.git: yes\n',
+        [`${DB_APP}-dev.yml`]: 'greeting: hello from git dev\n',
       });
-    }
-  });
+      await mkdir(join(folders.path, 'native'));
+      await writeFile(join(folders.path, 'native', `${DB_APP}.properties`), 'greeting=hello from native\n');
+      gitHttp = await startGitHttpServer(dirname(remote.path));
+      const repoUrl = gitHttp.url(basename(remote.path));
 
-  after(async () => {
-    await stopAllNodeProcesses();
-    await stopFleet();
-    await gitHttp?.stop();
-    await Promise.all([postgres?.drop(), mariadb?.drop(), redis?.drop(), remote?.remove()]);
-    await folders?.remove();
-  });
-
-  it('differs only where docs/coming-from-spring.md says so', async () => {
-    const differences: (Difference & { pair: string })[] = [];
-    for (const pair of pairs) {
-      for (const path of pair.requests) {
-        const found = /\.(yml|properties|json)$/.test(path)
-          ? await compareRendered(pair.endpoints, path)
-          : [
-              ...(await compareEnvironment(pair.endpoints, path)),
-              ...(await compareOrigins(pair.endpoints, path)),
-            ];
-        differences.push(...found.map((d) => ({ ...d, pair: pair.name })));
+      const common = {
+        'encrypt.key': ENCRYPT_KEY,
+        'spring.cloud.config.server.overrides.overridden': 'by-the-server',
+      };
+      const datasource = (db: TestDatabase, user: string) => ({
+        'spring.datasource.url': db.url,
+        'spring.datasource.username': user,
+      });
+      const redisSettings = {
+        'spring.data.redis.host': new URL(REDIS_URL).hostname,
+        'spring.data.redis.port': new URL(REDIS_URL).port,
+      };
+      const settings: Record<string, Record<string, string>> = {
+        'jdbc (PostgreSQL)': {
+          ...common,
+          'spring.profiles.active': 'jdbc',
+          ...datasource(postgres, POSTGRES.user),
+        },
+        'jdbc (MariaDB)': {
+          ...common,
+          'spring.profiles.active': 'jdbc',
+          ...datasource(mariadb, MARIADB.user),
+          'spring.cloud.config.server.jdbc.sql': BACKTICK_SQL,
+          'spring.cloud.config.server.jdbc.sql-without-profile': BACKTICK_SQL_WITHOUT_PROFILE,
+        },
+        redis: { ...common, 'spring.profiles.active': 'redis', ...redisSettings },
+        composite: {
+          ...common,
+          'spring.profiles.active': 'composite',
+          ...datasource(postgres, POSTGRES.user),
+          ...redisSettings,
+          'spring.cloud.config.server.composite[0].type': 'git',
+          'spring.cloud.config.server.composite[0].uri': repoUrl,
+          'spring.cloud.config.server.composite[1].type': 'jdbc',
+          'spring.cloud.config.server.composite[2].type': 'redis',
+          'spring.cloud.config.server.composite[3].type': 'native',
+          'spring.cloud.config.server.composite[3].search-locations': `file:${join(folders.path, 'native')}`,
+          'spring.cloud.config.server.composite[3].order': '0',
+          // A second member of one type, ordered between the native member and the rest.
+          'spring.cloud.config.server.composite[4].type': 'git',
+          'spring.cloud.config.server.composite[4].uri': repoUrl,
+          'spring.cloud.config.server.composite[4].order': '1',
+        },
+      };
+      const names = Object.keys(settings);
+      const started = await Promise.all(
+        names.map(async (name, i) => {
+          // Each git member has a working copy of its own on each side.
+          const basedirs = (side: string): Record<string, string> =>
+            name === 'composite'
+              ? Object.fromEntries(
+                  [0, 4].map((n) => [
+                    `spring.cloud.config.server.composite[${n}].basedir`,
+                    join(folders.path, `${side}-basedir-${i}-${n}`),
+                  ]),
+                )
+              : {};
+          const springOnly = {
+            // Boot's JDBC starter will not start without a datasource, whether the jdbc backend is active or not.
+            ...(name === 'redis' ? datasource(postgres, POSTGRES.user) : {}),
+            ...basedirs('spring'),
+          };
+          const confbusOnly = basedirs('confbus');
+          // startServer needs a git uri; the active profile decides whether it is used.
+          const [ours, theirs] = await Promise.all([
+            startServer({ 'spring.cloud.config.server.git.uri': repoUrl, ...settings[name], ...confbusOnly }),
+            startSpringApp(jar, { ...settings[name]!, ...springOnly }),
+          ]);
+          return { name, ours, theirs };
+        }),
+      );
+      // A {cipher} value: its ciphertext comes from the server (both share the key), then goes in every store.
+      const cipher = await encrypt(started[0]!.ours, 'a secret');
+      const secret: Row = [DB_APP, 'dev', 'master', 'password', `{cipher}${cipher}`];
+      await postgres.execute(...insertStatements('"', [secret]).slice(-1));
+      await mariadb.execute(...insertStatements('`', [secret]).slice(-1));
+      await redis.hset(`${redis.prefix}${DB_APP}-dev`, { password: `{cipher}${cipher}` });
+      for (const { name, ours, theirs } of started) {
+        const requests =
+          name === 'redis'
+            ? [...redisRequests(redis.prefix), ...redisRenderings(redis.prefix)]
+            : [...jdbcRequests, ...jdbcRenderings];
+        pairs.push({
+          name,
+          requests,
+          endpoints: {
+            confbus: ours.base,
+            spring: theirs.url,
+            // Spring names git sources by the uri (the working copies are in folders.path too).
+            repoAliases: [repoUrl.replace(/\/$/, ''), folders.path],
+            springLog: theirs.process.lines,
+            dataVersions: name !== 'composite',
+          },
+        });
       }
-    }
-    if (process.env.CONFBUS_DIFF_REPORT)
-      await writeFile(`${process.env.CONFBUS_DIFF_REPORT}.backends.json`, JSON.stringify(differences, null, 2));
-    const known = await readKnownDifferences();
-    const unlisted = differences.filter((d) => !known.deliberate.has(d.topic) && !known.open.has(d.topic));
-    const byTopic = new Map<string, number>();
-    for (const d of differences) byTopic.set(d.topic, (byTopic.get(d.topic) ?? 0) + 1);
-    console.log(`differences by topic: ${JSON.stringify(Object.fromEntries(byTopic))}`);
-    assert.deepEqual(
-      unlisted.slice(0, 15).map((d) => `[${d.pair}: ${d.topic}] ${d.request}\n${d.detail}`),
-      [],
-      `${unlisted.length} difference(s) not listed in docs/coming-from-spring.md`,
-    );
-  });
-});
+    });
+
+    after(async () => {
+      await stopAllNodeProcesses();
+      await stopFleet();
+      await gitHttp?.stop();
+      await Promise.all([postgres?.drop(), mariadb?.drop(), redis?.drop(), remote?.remove()]);
+      await folders?.remove();
+    });
+
+    it('differs only where docs/coming-from-spring.md says so', async () => {
+      const differences: (Difference & { pair: string })[] = [];
+      for (const pair of pairs) {
+        for (const path of pair.requests) {
+          const found = /\.(yml|properties|json)$/.test(path)
+            ? await compareRendered(pair.endpoints, path)
+            : [
+                ...(await compareEnvironment(pair.endpoints, path)),
+                ...(await compareOrigins(pair.endpoints, path)),
+              ];
+          differences.push(...found.map((d) => ({ ...d, pair: pair.name })));
+        }
+      }
+      if (process.env.CONFBUS_DIFF_REPORT)
+        await writeFile(
+          `${process.env.CONFBUS_DIFF_REPORT}.backends.json`,
+          JSON.stringify(differences, null, 2),
+        );
+      const known = await readKnownDifferences();
+      const unlisted = differences.filter((d) => !known.deliberate.has(d.topic) && !known.open.has(d.topic));
+      const byTopic = new Map<string, number>();
+      for (const d of differences) byTopic.set(d.topic, (byTopic.get(d.topic) ?? 0) + 1);
+      console.log(`differences by topic: ${JSON.stringify(Object.fromEntries(byTopic))}`);
+      assert.deepEqual(
+        unlisted.slice(0, 15).map((d) => `[${d.pair}: ${d.topic}] ${d.request}\n${d.detail}`),
+        [],
+        `${unlisted.length} difference(s) not listed in docs/coming-from-spring.md`,
+      );
+    });
+  },
+);
 
 async function encrypt(server: RunningServer, text: string): Promise<string> {
   const response = await fetch(`${server.base}/encrypt`, {

@@ -10,7 +10,13 @@
  */
 
 /** One row of PROPERTIES: application, profile (null: the rows Spring reads with sql-without-profile), label. */
-export type Row = readonly [app: string, profile: string | null, label: string, key: string, value: string | null];
+export type Row = readonly [
+  app: string,
+  profile: string | null,
+  label: string,
+  key: string,
+  value: string | null,
+];
 
 export const DB_APP = 'orders';
 

@@ -86,7 +86,7 @@ const request: EnvironmentRequest = {
 };
 
 describe('composite member order (CompositeUtils)', () => {
-  it('by order, stable; JDBC\'s default before the others\' (Spring 5.0.6)', () => {
+  it("by order, stable; JDBC's default before the others' (Spring 5.0.6)", () => {
     const members = [
       { id: 'git', order: LOWEST_PRECEDENCE },
       { id: 'jdbc', order: LOWEST_PRECEDENCE - 10 },
