@@ -96,7 +96,7 @@ const load = () =>
     .join(' / ');
 
 /** confbus's JDBC server against Spring's on the same table; a row, or a row saying why not. */
-async function versusSpring({ log, lines, root, database, jdbcServer }) {
+async function versusSpring({ log, note, root, database, jdbcServer }) {
   const measure = 'cached GET throughput, confbus JDBC vs Spring JDBC (PostgreSQL), req/s';
   const { springPeersUnavailable, buildSpringPeer, SPRING_CONFIG_SERVER_BACKENDS_GOALS } = await tsImport(
     '@confbus/testkit/spring-peers',
@@ -111,7 +111,7 @@ async function versusSpring({ log, lines, root, database, jdbcServer }) {
   onCleanup(() => spring.stop());
   const response = await get(spring.url + PATH);
   if (response.status !== 200) throw new Error(`Spring: GET ${PATH} answered ${response.status}`);
-  lines.push(`- Spring JDBC response: ${response.body.length} bytes`);
+  note(`- Spring JDBC response: ${response.body.length} bytes`);
   // A long warm-up: a cold JVM answers its first thousand requests far slower than a warm one.
   log('Spring JDBC: warm-up');
   await throughput({ url: spring.url + PATH, connections: 50, warmupSeconds: 15, seconds: 1 });
@@ -120,7 +120,7 @@ async function versusSpring({ log, lines, root, database, jdbcServer }) {
     compareThroughput({ a: jdbcServer.url + PATH, b: spring.url + PATH, rounds: ROUNDS, balanced: true }),
   );
   const rounds = (x) => x.rounds.map((r) => fmt(r)).join(' / ');
-  lines.push(
+  note(
     `- vs Spring, median of ${ROUNDS} alternating 4 s rounds (${pinned ? 'servers pinned apart' : 'not pinned'}): ` +
       `confbus JDBC ${fmt(result.a.rps)} req/s (${rounds(result.a)}), p99 ${result.a.p99} ms; ` +
       `Spring JDBC ${fmt(result.b.rps)} req/s (${rounds(result.b)}), p99 ${result.b.p99} ms, failed ${result.b.failed}`,
@@ -137,7 +137,13 @@ async function versusSpring({ log, lines, root, database, jdbcServer }) {
 }
 
 export async function run({ log }) {
-  const lines = [`- load average (1 / 5 / 15 min) at start: ${load()}`];
+  const lines = [];
+  // Each line goes to the report's section and, as it is found, to the log (a run alone prints no sections).
+  const note = (line) => {
+    lines.push(line);
+    log(line.replace(/^- /, ''));
+  };
+  note(`- load average (1 / 5 / 15 min) at start: ${load()}`);
   const measure = 'cached GET throughput, JDBC (PostgreSQL) vs Git, req/s';
   try {
     const root = await makeTempDir('confbus-jdbc-bench-');
@@ -173,7 +179,7 @@ export async function run({ log }) {
     for (const server of [gitServer, jdbcServer]) {
       const response = await get(server.url + PATH);
       if (response.status !== 200) throw new Error(`GET ${PATH} answered ${response.status}`);
-      lines.push(`- ${server === gitServer ? 'Git' : 'JDBC'} response: ${response.body.length} bytes`);
+      note(`- ${server === gitServer ? 'Git' : 'JDBC'} response: ${response.body.length} bytes`);
     }
     log('JDBC vs Git, cached (alternating rounds)');
     const { pinned, result } = await withServersPinnedApart([jdbcServer.child.pid, gitServer.child.pid], () =>
@@ -185,7 +191,7 @@ export async function run({ log }) {
       }),
     );
     const rounds = (x) => x.rounds.map((r) => fmt(r)).join(' / ');
-    lines.push(
+    note(
       `- median of ${ROUNDS} alternating 4 s rounds (${pinned ? 'servers pinned apart' : 'not pinned'}): ` +
         `JDBC ${fmt(result.a.rps)} req/s (${rounds(result.a)}), Git ${fmt(result.b.rps)} req/s (${rounds(result.b)})`,
     );
@@ -200,7 +206,7 @@ export async function run({ log }) {
     await gitServer.stop();
     let springRow;
     try {
-      springRow = await versusSpring({ log, lines, root, database, jdbcServer });
+      springRow = await versusSpring({ log, note, root, database, jdbcServer });
     } catch (error) {
       springRow = {
         measure: 'cached GET throughput, confbus JDBC vs Spring JDBC (PostgreSQL), req/s',
@@ -211,7 +217,7 @@ export async function run({ log }) {
         pass: null,
       };
     }
-    lines.push(`- load average (1 / 5 / 15 min) at the end: ${load()}`);
+    note(`- load average (1 / 5 / 15 min) at the end: ${load()}`);
     return {
       rows: [gitRow, springRow],
       sections: [{ title: 'JDBC backend (bench/jdbc-bench.mjs)', lines }],
