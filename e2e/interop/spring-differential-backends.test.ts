@@ -27,7 +27,6 @@ import { type GitHttpServer, startGitHttpServer } from '@confbus/testkit/git-htt
 import { type TempDir, makeTempDir } from '@confbus/testkit/temp-dir';
 import {
   SPRING_CONFIG_SERVER_BACKENDS_GOALS,
-  type SpringProcess,
   buildSpringPeer,
   startSpringApp,
 } from '@confbus/testkit/spring-peers';
