@@ -8,9 +8,10 @@
 // database is this machine's PostgreSQL (127.0.0.1:5432, user postgres), in a database of its own, dropped
 // afterwards. Run alone: `node bench/jdbc-bench.mjs`.
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
 import pg from 'pg';
 import { tsImport } from 'tsx/esm/api';
 import { onCleanup } from './lib/cleanup.mjs';
@@ -88,6 +89,23 @@ async function startSpringJdbc(jar, databaseUrl, tmp) {
     ready: (line) => /confbus-interop: listening on port (\d+)/.exec(line)?.[1],
   });
   return { url: `http://127.0.0.1:${proc.value}`, stop: proc.stop, child: proc.child };
+}
+
+/** The CPU time (user + system) a process has used, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+async function cpuMs(pid) {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Server CPU per request, µs: a fixed number of requests, the server's CPU time before and after. Unlike
+ * throughput, it hardly depends on what else the machine runs (the load average here is often 10-20).
+ */
+async function cpuPerRequest(server, url, requests = 20_000) {
+  const before = await cpuMs(server.child.pid);
+  const r = await autocannon({ url, connections: 20, amount: requests, timeout: 30 });
+  if (r.non2xx + r.errors + r.timeouts > 0) throw new Error(`${url}: failed requests while measuring CPU`);
+  return (((await cpuMs(server.child.pid)) - before) * 1000) / requests;
 }
 
 const load = () =>
@@ -195,6 +213,20 @@ export async function run({ log }) {
       `- median of ${ROUNDS} alternating 4 s rounds (${pinned ? 'servers pinned apart' : 'not pinned'}): ` +
         `JDBC ${fmt(result.a.rps)} req/s (${rounds(result.a)}), Git ${fmt(result.b.rps)} req/s (${rounds(result.b)})`,
     );
+    // CPU per request, alternating (git, jdbc, jdbc, git, ...), medians: the steadier figure on a busy machine.
+    const cpu = { git: [], jdbc: [] };
+    for (let i = 0; i < 4; i++) {
+      for (const side of i % 2 === 0 ? ['git', 'jdbc'] : ['jdbc', 'git']) {
+        const server = side === 'git' ? gitServer : jdbcServer;
+        cpu[side].push(await cpuPerRequest(server, server.url + PATH));
+      }
+    }
+    const mid = (xs) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)];
+    note(
+      `- server CPU per cached GET (4 alternating runs of 20,000 requests, median): JDBC ${fmt(mid(cpu.jdbc))} µs ` +
+        `(${cpu.jdbc.map(fmt).join(' / ')}), Git ${fmt(mid(cpu.git))} µs (${cpu.git.map(fmt).join(' / ')}): ` +
+        `JDBC costs ${fmt(mid(cpu.jdbc) / mid(cpu.git))}x Git's CPU per request`,
+    );
     const gitRow = {
       measure,
       confbus: fmt(result.a.rps),
@@ -202,6 +234,16 @@ export async function run({ log }) {
       ratio: `${fmt(result.ratio)}x`,
       goal: '>= 0.95x',
       pass: result.ratio >= 0.95,
+    };
+    const cpuRatio = mid(cpu.jdbc) / mid(cpu.git);
+    const cpuRow = {
+      measure: 'server CPU per cached GET, JDBC (PostgreSQL) vs Git, µs (lower is better)',
+      confbus: fmt(mid(cpu.jdbc)),
+      baseline: `${fmt(mid(cpu.git))} (Git backend)`,
+      ratio: `${fmt(cpuRatio)}x`,
+      // The throughput goal (>= 0.95x) as CPU per request, for a server bound by its CPU.
+      goal: '<= 1.05x',
+      pass: cpuRatio <= 1.05,
     };
     await gitServer.stop();
     let springRow;
@@ -219,7 +261,7 @@ export async function run({ log }) {
     }
     note(`- load average (1 / 5 / 15 min) at the end: ${load()}`);
     return {
-      rows: [gitRow, springRow],
+      rows: [gitRow, cpuRow, springRow],
       sections: [{ title: 'JDBC backend (bench/jdbc-bench.mjs)', lines }],
     };
   } catch (error) {
