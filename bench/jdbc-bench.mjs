@@ -4,7 +4,8 @@
 // per-round ratios. Then, in the same run, the real Spring Cloud Config Server 5.0.6 on the same database
 // (spring.profiles.active=jdbc; interop/spring-config-server built with -Pbackends, the JVM's defaults) beside
 // the confbus JDBC server: Spring reads the table on every request (it has no cache), confbus answers from its
-// cache. The machine's load average is printed before and after (other processes share its two cores). The
+// cache. Server CPU per cached GET (JDBC vs Git) is measured too: on a busy machine it holds where throughput
+// rounds swing. The machine's load average is printed before and after (other processes share its two cores). The
 // database is this machine's PostgreSQL (127.0.0.1:5432, user postgres), in a database of its own, dropped
 // afterwards. Run alone: `node bench/jdbc-bench.mjs`.
 import { randomBytes } from 'node:crypto';
