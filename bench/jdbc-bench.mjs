@@ -5,8 +5,8 @@
 // (spring.profiles.active=jdbc; interop/spring-config-server built with -Pbackends, the JVM's defaults) beside
 // the confbus JDBC server: Spring reads the table on every request (it has no cache), confbus answers from its
 // cache. Server CPU per cached GET (JDBC vs Git) is measured too: on a busy machine it holds where throughput
-// rounds swing. The machine's load average is printed before and after (other processes share its two cores). The
-// database is this machine's PostgreSQL (127.0.0.1:5432, user postgres), in a database of its own, dropped
+// rounds swing. The machine's load average is printed before and after (other processes share its two cores).
+// The database is this machine's PostgreSQL (127.0.0.1:5432, user postgres), in a database of its own, dropped
 // afterwards. Run alone: `node bench/jdbc-bench.mjs`.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
