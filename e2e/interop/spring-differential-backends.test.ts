@@ -2,9 +2,10 @@
  * The differential test's database half (issue #25): the real Spring Cloud Config Server 5.0.6 (built with its
  * JDBC and Redis backends, `-Pbackends`) and confbus serve the same data and are asked the same questions, as in
  * spring-differential.test.ts, whose comparison and list of known differences (docs/coming-from-spring.md) this
- * test shares. Four pairs: `jdbc` on PostgreSQL (Spring's default table and queries), `jdbc` on MariaDB (the
- * same rows; the queries with backticks, as MariaDB needs), `redis` (the same data as hashes), and `composite`
- * (git, jdbc, redis and native members, one with an order of its own). Both servers of a pair read the same
+ * test shares. Six pairs: `jdbc` on PostgreSQL (Spring's default table and queries), `jdbc` on MariaDB (the
+ * same rows; the queries with backticks, as MariaDB needs), `redis` (the same data as hashes), `composite`
+ * (git, jdbc, redis and native members, two git ones, two with an order of their own), and a composite whose
+ * git member's repository does not exist, with `fail-on-composite-error` false and true. Both servers of a pair read the same
  * database, key prefix and repository; each test run has a database and a Redis key prefix of its own.
  */
 import assert from 'node:assert/strict';
@@ -46,6 +47,7 @@ import {
   insertStatements,
   jdbcRenderings,
   jdbcRequests,
+  memberDownRequests,
   redisRenderings,
   redisRequests,
 } from './differential/database-cases.js';
@@ -110,6 +112,18 @@ describe(
         'spring.data.redis.host': new URL(REDIS_URL).hostname,
         'spring.data.redis.port': new URL(REDIS_URL).port,
       };
+      // A native member and a git member whose repository does not exist. Spring's health indicator asks the
+      // repository (and is DOWN with it): off on both sides, so the pair starts.
+      const memberDown = {
+        ...common,
+        'spring.profiles.active': 'composite',
+        ...datasource(postgres, POSTGRES.user),
+        'spring.cloud.config.server.health.enabled': 'false',
+        'spring.cloud.config.server.composite[0].type': 'native',
+        'spring.cloud.config.server.composite[0].search-locations': `file:${join(folders.path, 'native')}`,
+        'spring.cloud.config.server.composite[1].type': 'git',
+        'spring.cloud.config.server.composite[1].uri': gitHttp.url('no-such-repo.git'),
+      };
       const settings: Record<string, Record<string, string>> = {
         'jdbc (PostgreSQL)': {
           ...common,
@@ -141,20 +155,24 @@ describe(
           'spring.cloud.config.server.composite[4].uri': repoUrl,
           'spring.cloud.config.server.composite[4].order': '1',
         },
+        'composite, a member down, skipped': {
+          ...memberDown,
+          'spring.cloud.config.server.fail-on-composite-error': 'false',
+        },
+        'composite, a member down': memberDown,
       };
       const names = Object.keys(settings);
       const started = await Promise.all(
         names.map(async (name, i) => {
           // Each git member has a working copy of its own on each side.
+          const gitMembers = name === 'composite' ? [0, 4] : name.startsWith('composite') ? [1] : [];
           const basedirs = (side: string): Record<string, string> =>
-            name === 'composite'
-              ? Object.fromEntries(
-                  [0, 4].map((n) => [
-                    `spring.cloud.config.server.composite[${n}].basedir`,
-                    join(folders.path, `${side}-basedir-${i}-${n}`),
-                  ]),
-                )
-              : {};
+            Object.fromEntries(
+              gitMembers.map((n) => [
+                `spring.cloud.config.server.composite[${n}].basedir`,
+                join(folders.path, `${side}-basedir-${i}-${n}`),
+              ]),
+            );
           const springOnly = {
             // Boot's JDBC starter will not start without a datasource, whether the jdbc backend is active or not.
             ...(name === 'redis' ? datasource(postgres, POSTGRES.user) : {}),
@@ -179,7 +197,9 @@ describe(
         const requests =
           name === 'redis'
             ? [...redisRequests(redis.prefix), ...redisRenderings(redis.prefix)]
-            : [...jdbcRequests, ...jdbcRenderings];
+            : name.includes('member down')
+              ? memberDownRequests
+              : [...jdbcRequests, ...jdbcRenderings];
         pairs.push({
           name,
           requests,
@@ -189,7 +209,7 @@ describe(
             // Spring names git sources by the uri (the working copies are in folders.path too).
             repoAliases: [repoUrl.replace(/\/$/, ''), folders.path],
             springLog: theirs.process.lines,
-            dataVersions: name !== 'composite',
+            dataVersions: !name.startsWith('composite'),
           },
         });
       }

@@ -47,6 +47,7 @@ export const TOPICS = {
   validateOff: '`spring.profiles.validate=false`',
   dataVersion: '`version` of a JDBC or Redis environment',
   numberKeys: 'keys that are numbers (`2`, `10`)',
+  cloneFailed: 'a Git repository that cannot be cloned',
 } as const;
 
 export async function compareEnvironment(endpoints: Endpoints, path: string): Promise<Difference[]> {
@@ -193,7 +194,8 @@ async function springLoggedListCast(log: readonly string[], mark: number): Promi
 }
 
 /**
- * The topic of a status difference over a requested profile, when its cause is shown: confbus's 400 naming
+ * The topic of a status difference, when its cause is shown: a repository never cloned (TOPICS.cloneFailed);
+ * over a requested profile, confbus's 400 naming
  * `..` where Spring served the profile (TOPICS.dotDot); Spring's 500 from Spring Boot's ProfilesValidator (its
  * Git and native backends check profiles in the context they build, with the controller's check switched off)
  * where confbus served it (TOPICS.validateOff).
@@ -206,6 +208,14 @@ async function profileStatusTopic(
 ): Promise<string | undefined> {
   if (ours.status === 400 && theirs.status === 200 && /'\.\.' is not allowed/.test(ours.text))
     return TOPICS.dotDot;
+  // Spring's NoSuchRepositoryException (404) where confbus says the repository is unavailable, never cloned.
+  if (
+    ours.status === 503 &&
+    theirs.status === 404 &&
+    /CONFBUS_REPOSITORY_UNAVAILABLE/.test(ours.text) &&
+    /there is no local copy/.test(ours.text)
+  )
+    return TOPICS.cloneFailed;
   if (ours.status !== 200 || theirs.status !== 500) return undefined;
   const found = () =>
     endpoints.springLog.slice(mark).some((line) => /ProfilesValidator\.validate/.test(line));

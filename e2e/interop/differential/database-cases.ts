@@ -68,6 +68,14 @@ export const jdbcRequests: readonly string[] = [
   '/nobody/dev/master',
 ];
 
+/** Requests to the composites with a member down. */
+export const memberDownRequests: readonly string[] = [
+  `/${DB_APP}/dev/master`,
+  `/${DB_APP}/default`,
+  `/master/${DB_APP}-dev.yml`,
+  `/master/${DB_APP}-dev.properties`,
+];
+
 /** `/{label}/{application}-{profiles}.{format}` for every format. */
 export const jdbcRenderings: readonly string[] = [
   `/master/${DB_APP}-dev`,
