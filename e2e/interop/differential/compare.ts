@@ -7,8 +7,8 @@
  * names its working copy), so both are replaced by `<repo>` first.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { parseConfigFile, parseJson } from '@confbus/core';
 import { waitFor } from '@confbus/testkit/wait-for';
+import { onlyCompoundKeysDiffer, onlyNumberKeysMoved, parseExact } from './rendered-keys.js';
 
 export interface Difference {
   readonly topic: string;
@@ -23,6 +23,8 @@ export interface Endpoints {
   readonly repoAliases: readonly string[];
   /** The Spring server's log so far (it grows): where it says why it answered 500. */
   readonly springLog: readonly string[];
+  /** The backend is JDBC or Redis, whose `version` confbus makes a generation of the data (TOPICS.dataVersion). */
+  readonly dataVersions?: boolean;
 }
 
 interface EnvironmentJson {
@@ -43,22 +45,10 @@ export const TOPICS = {
   origins: 'origins in the v2 media type',
   dotDot: '`..` inside a name or profile',
   validateOff: '`spring.profiles.validate=false`',
+  dataVersion: '`version` of a JDBC or Redis environment',
+  numberKeys: 'keys that are numbers (`2`, `10`)',
+  cloneFailed: 'a Git repository that cannot be cloned',
 } as const;
-
-/**
- * A JSON number as written (`1000.0`, `1.0E20`, `100000000000000000000`): answers are compared literal for
- * literal, so neither a digit beyond 2^53 nor Java's `.0` can be lost on the way to the comparison.
- */
-class NumberLiteral {
-  constructor(readonly text: string) {}
-  toJSON(): string {
-    return this.text;
-  }
-}
-
-function parseExact(text: string): unknown {
-  return parseJson(text, (literal) => new NumberLiteral(literal));
-}
 
 export async function compareEnvironment(endpoints: Endpoints, path: string): Promise<Difference[]> {
   const logMark = endpoints.springLog.length;
@@ -75,8 +65,13 @@ export async function compareEnvironment(endpoints: Endpoints, path: string): Pr
   const differences: Difference[] = [];
   const add = (topic: string, detail: string) => differences.push({ topic, request: path, detail });
   for (const field of ['name', 'profiles', 'label', 'version'] as const) {
-    if (!isDeepStrictEqual(a[field], b[field]))
-      add(`field ${field}`, `confbus ${j(a[field])}, Spring ${j(b[field])}`);
+    if (isDeepStrictEqual(a[field], b[field])) continue;
+    const generation =
+      field === 'version' &&
+      endpoints.dataVersions === true &&
+      b.version === null &&
+      /^[0-9a-f]{40}(,[0-9a-f]{40})*$/.test(a.version ?? '');
+    add(generation ? TOPICS.dataVersion : `field ${field}`, `confbus ${j(a[field])}, Spring ${j(b[field])}`);
   }
   if (a.state !== b.state) add(TOPICS.state, `confbus ${j(a.state)}, Spring ${j(b.state)}`);
   const namesA = a.propertySources.map((s) => normaliseName(s.name, endpoints.repoAliases));
@@ -164,10 +159,14 @@ export async function compareRendered(endpoints: Endpoints, path: string): Promi
   }
   if (ours.status !== 200 || ours.text === theirs.text) return [];
   const format = path.slice(path.lastIndexOf('.') + 1);
-  const compound = format !== 'properties' && onlyCompoundKeysDiffer(ours.text, theirs.text, format);
+  // Keys that are numbers move the same way in the read-back objects as in confbus's: checked first, so
+  // onlyCompoundKeysDiffer (which reads objects too) does not take them for its own.
+  const numbers = onlyNumberKeysMoved(ours.text, theirs.text, format);
+  const compound =
+    !numbers && format !== 'properties' && onlyCompoundKeysDiffer(ours.text, theirs.text, format);
   return [
     {
-      topic: compound ? TOPICS.compoundKeys : `rendered .${format}`,
+      topic: numbers ? TOPICS.numberKeys : compound ? TOPICS.compoundKeys : `rendered .${format}`,
       request: path,
       detail: `confbus:\n${ours.text}\nSpring:\n${theirs.text}`,
     },
@@ -195,7 +194,8 @@ async function springLoggedListCast(log: readonly string[], mark: number): Promi
 }
 
 /**
- * The topic of a status difference over a requested profile, when its cause is shown: confbus's 400 naming
+ * The topic of a status difference, when its cause is shown: a repository never cloned (TOPICS.cloneFailed);
+ * over a requested profile, confbus's 400 naming
  * `..` where Spring served the profile (TOPICS.dotDot); Spring's 500 from Spring Boot's ProfilesValidator (its
  * Git and native backends check profiles in the context they build, with the controller's check switched off)
  * where confbus served it (TOPICS.validateOff).
@@ -208,6 +208,14 @@ async function profileStatusTopic(
 ): Promise<string | undefined> {
   if (ours.status === 400 && theirs.status === 200 && /'\.\.' is not allowed/.test(ours.text))
     return TOPICS.dotDot;
+  // Spring's NoSuchRepositoryException (404) where confbus says the repository is unavailable, never cloned.
+  if (
+    ours.status === 503 &&
+    theirs.status === 404 &&
+    /CONFBUS_REPOSITORY_UNAVAILABLE/.test(ours.text) &&
+    /there is no local copy/.test(ours.text)
+  )
+    return TOPICS.cloneFailed;
   if (ours.status !== 200 || theirs.status !== 500) return undefined;
   const found = () =>
     endpoints.springLog.slice(mark).some((line) => /ProfilesValidator\.validate/.test(line));
@@ -217,55 +225,6 @@ async function profileStatusTopic(
   } catch {
     return undefined;
   }
-}
-
-/**
- * A `.yml` or `.json` where keys are both a value and a parent (`k` and `k.x`): Spring's PropertyNavigator makes
- * compound keys that drop or move segments (and a value set after its children replaces them, in their place),
- * confbus keeps the whole remaining key. The difference is that one only if, read back as flat properties, every
- * property outside those keys is on both sides with the same value and (but for the keys that are both) in the
- * same order, and every property only Spring has is a value of one of those keys under its last segment. (A difference in quoting alone would not show here; the outputs without such keys, compared
- * byte for byte, show it.)
- */
-function onlyCompoundKeysDiffer(ours: string, theirs: string, format: string): boolean {
-  const flatOurs = flatten(ours, format);
-  const flatTheirs = flatten(theirs, format);
-  // confbus keeps each whole key, so its output reads back as the merged properties themselves.
-  const leaves = Object.keys(flatOurs);
-  const parents = leaves.filter((key) => leaves.some((other) => other.startsWith(`${key}.`)));
-  if (parents.length === 0) return false;
-  const underParent = (key: string) => parents.some((parent) => key.startsWith(`${parent}.`));
-  const kept = leaves.filter((key) => !underParent(key));
-  if (!kept.every((key) => key in flatTheirs && isDeepStrictEqual(flatOurs[key], flatTheirs[key])))
-    return false;
-  // A value written after its children takes their map's place in Spring: those keys may stand elsewhere.
-  const placed = kept.filter((key) => !parents.includes(key));
-  const order = Object.keys(flatTheirs).filter((key) => placed.includes(key));
-  if (!isDeepStrictEqual(order, placed)) return false;
-  const moved = leaves.filter(underParent);
-  const lastSegment = (key: string) => key.slice(key.lastIndexOf('.') + 1);
-  return Object.keys(flatTheirs)
-    .filter((key) => !kept.includes(key))
-    .every((key) =>
-      moved.some(
-        (source) =>
-          lastSegment(source) === lastSegment(key) && isDeepStrictEqual(flatOurs[source], flatTheirs[key]),
-      ),
-    );
-}
-
-/** A rendered `.yml` or `.json` read back as flat properties (`a.b[0].c`), values typed. */
-function flatten(text: string, format: string): Record<string, unknown> {
-  if (format === 'yml') return parseConfigFile('rendered.yml', text)[0]?.properties ?? {};
-  const out: Record<string, unknown> = {};
-  const walk = (value: unknown, prefix: string) => {
-    if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${prefix}[${i}]`));
-    else if (value !== null && typeof value === 'object' && !(value instanceof NumberLiteral)) {
-      for (const [key, item] of Object.entries(value)) walk(item, prefix === '' ? key : `${prefix}.${key}`);
-    } else out[prefix] = value;
-  };
-  walk(parseExact(text), '');
-  return out;
 }
 
 async function fetchBoth(

@@ -6,6 +6,7 @@
  *   (spring-cloud-config#3235, c8364f7f4) but not in `.properties`, in values, lists and keys;
  * - values that resolve to several lines, and to text with quotes and backslashes: valid YAML and JSON since
  *   5.0.4, where they are resolved before the file is written;
+ * - keys that are numbers in a `.properties` file (`10`, `dev.2.x`), whose place Spring keeps;
  * - escaped placeholders (`\${x}`, `\\${x}`), Spring's `$_{` mask, an empty `${}`, defaults with spaces;
  * - requested profiles Spring's rules refuse since 5.0.3 (`dev,,mysql`, `dev, mysql`, `-dev`), a profile list
  *   echoed as one element (`/spring506/dev,mysql` → `["dev,mysql"]`), and `a..b` (which confbus refuses).
@@ -49,6 +50,9 @@ export const fixedFiles: Readonly<Record<string, string>> = {
     'dev.spaced=${ greeting }',
     'dev.plain=${greeting}',
     'dev.default=${ missing : dflt }',
+    // Keys that are numbers, after others: Spring keeps them where they stand (see "Not yet matched").
+    '10=ten',
+    'dev.2.x=two',
     '',
   ].join('\n'),
   [`${FIXED_APP}/${FIXED_APP}-mysql.yml`]: 'db:\n  url: jdbc:mysql://${ greeting }:3306\n',

@@ -58,6 +58,7 @@ function judgedValue(
   value: PropertyValue,
   resolve: (value: string, path: string) => string,
 ): string | number | boolean | undefined {
+  if (value === null) return undefined; // a database's NULL: nothing to judge
   if (typeof value === 'bigint') return Number(value);
   if (isJavaDouble(value)) return value.value;
   if (typeof value !== 'string') return value;

@@ -26,7 +26,7 @@ export function flagValues(view: ConfigView, root: string): FlagValues {
 function flatten(value: BoundValue, path: string, out: Map<string, string>): void {
   if (Array.isArray(value)) {
     value.forEach((child, index) => flatten(child, `${path}[${index}]`, out));
-  } else if (typeof value === 'object' && !isJavaDouble(value)) {
+  } else if (typeof value === 'object' && value !== null && !isJavaDouble(value)) {
     for (const [key, child] of Object.entries(value))
       flatten(child, path === '' ? key : `${path}.${key}`, out);
   } else {

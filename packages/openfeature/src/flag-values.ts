@@ -104,7 +104,7 @@ function jsonOf(value: BoundValue): JsonValue {
   if (Array.isArray(value)) return value.map(jsonOf);
   if (isJavaDouble(value)) return value.value;
   if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'object') {
+  if (typeof value === 'object' && value !== null) {
     const out: Record<string, JsonValue> = {};
     for (const [key, child] of Object.entries(value)) out[key] = jsonOf(child);
     return out;

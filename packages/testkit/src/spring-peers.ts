@@ -37,6 +37,12 @@ export function springPeersUnavailable(): string | undefined {
 /** Maven goals that build interop/spring-client on the Kafka binder (target/spring-client-kafka.jar). */
 export const SPRING_CLIENT_KAFKA_GOALS: readonly string[] = ['-Pbus-kafka', 'package'];
 
+/**
+ * Maven goals that build interop/spring-config-server with Spring's JDBC and Redis backends on its classpath
+ * (target/spring-config-server-backends.jar): the differential test's database half and the JDBC benchmark.
+ */
+export const SPRING_CONFIG_SERVER_BACKENDS_GOALS: readonly string[] = ['-Pbackends', 'package'];
+
 /** Builds (or reuses) a peer; resolves with its runnable jar. `goals` selects e.g. SPRING_CLIENT_KAFKA_GOALS. */
 export async function buildSpringPeer(peer: SpringPeer, goals?: readonly string[]): Promise<string> {
   const build = await buildMavenProject(join(INTEROP_DIR, peer), { goals });

@@ -9,7 +9,7 @@
  * `String(value)` is Java's `String.valueOf` for each of them, which is what Spring's `.properties` output and
  * its placeholder resolution print.
  */
-export type PropertyValue = string | number | bigint | boolean | JavaDouble;
+export type PropertyValue = string | number | bigint | boolean | JavaDouble | null;
 
 /** A YAML float as SnakeYAML constructs it: a Java Double, printed as Java prints one. */
 export class JavaDouble {

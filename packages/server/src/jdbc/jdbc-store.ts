@@ -84,8 +84,9 @@ export class JdbcStore implements PropertySourceStore {
       }
       const source: FlatProperties = {};
       for (const [key, value] of pairs) {
-        // A null key or value has no place in Spring's JSON of string properties: the row is left out.
-        if (key !== null && value !== null) setFlatProperty(source, key, value);
+        // A null value is served as null, as Spring's map holds it (`"key": null`; `key: null` rendered). A null
+        // key, which Spring's JSON writer cannot write (a 500 there), leaves the row out.
+        if (key !== null) setFlatProperty(source, key, value);
       }
       if (Object.keys(source).length > 0) sources.push({ name: planned.name, source });
     }

@@ -1,7 +1,8 @@
 /**
- * The Redis backend's property sources, as Spring's RedisEnvironmentRepository.findOne makes them: one hash per
- * `{application}-{profile}` (the last profile first), then the `{application}` hash; each named `redis:<key>` and
- * present even when the hash is empty or missing. The label is not used (Spring's neither).
+ * The Redis backend's property sources, as Spring's RedisEnvironmentRepository.findOne makes them (5.0.6): the
+ * hashes `{application}-{profile}` and `application-{profile}` for each profile (the last first), then
+ * `{application}` and `application`; each named `redis:<key>` and present even when the hash is empty or
+ * missing. The label is not used (Spring's neither).
  *
  * Client: `@redis/client`, the core of node-redis (the `redis` package without its modules' commands), kept by
  * Redis itself; ioredis is in maintenance and its authors point to node-redis. Loaded only with the redis profile.
@@ -12,16 +13,23 @@ import type { PropertySourceQuery } from '../environment/config-repository.js';
 import type { PropertySourceStore } from '../database/database-repository.js';
 import type { RedisConnectionSettings } from './redis-settings.js';
 
-/** The hashes of one findOne, highest precedence first. */
+/**
+ * The hashes of one findOne, highest precedence first. Spring 5.0.6's addKeys: the names are `application` and
+ * the requested ones (split on commas, trimmed, blanks and repeats dropped), each profile (as requested, not
+ * trimmed) after all names, the whole list reversed.
+ */
 export function redisKeysOf(query: Pick<PropertySourceQuery, 'applications' | 'profiles'>): string[] {
-  const application = query.applications.join(',');
-  const keys = [
-    application,
-    ...query.profiles
-      .join(',')
-      .split(',')
-      .map((profile) => `${application}-${profile}`),
+  const names = [
+    ...new Set(
+      ['application', ...query.applications.join(',').split(',')]
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    ),
   ];
+  const keys = [...names];
+  for (const profile of query.profiles.join(',').split(',')) {
+    for (const name of names) keys.push(`${name}-${profile}`);
+  }
   return keys.reverse();
 }
 

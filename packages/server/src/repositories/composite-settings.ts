@@ -19,7 +19,7 @@ export const FAIL_ON_COMPOSITE_ERROR = 'spring.cloud.config.server.fail-on-compo
 const SERVER = 'spring.cloud.config.server';
 const TYPES = ['git', 'native', 'jdbc', 'redis'] as const;
 type MemberType = (typeof TYPES)[number];
-/** Spring's JdbcEnvironmentProperties order: a JDBC member without one sorts after the others. */
+/** Spring's JdbcEnvironmentProperties order: a JDBC member without one sorts before the others without one. */
 const JDBC_DEFAULT_ORDER = LOWEST_PRECEDENCE - 10;
 
 export type CompositeMemberSettings = {
@@ -125,7 +125,7 @@ function readMember(settings: Settings, index: number): CompositeMemberSettings 
   }
 }
 
-/** The member's `order`, else its backend's default (JDBC's sorts last; the others take their index + 1). */
+/** The member's `order`, else its backend's default (JDBC's LOWEST_PRECEDENCE - 10, the others' LOWEST_PRECEDENCE). */
 function orderOf(settings: Settings, prefix: string, type: MemberType): number {
   const text = settings.get(`${prefix}.order`);
   if (text === undefined || text === '') return type === 'jdbc' ? JDBC_DEFAULT_ORDER : LOWEST_PRECEDENCE;

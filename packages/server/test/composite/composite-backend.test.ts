@@ -1,6 +1,6 @@
 /**
  * The composite backend (spring.profiles.active=composite) over HTTP with real members: two Git repositories
- * and a native folder, in Spring's order (a member's `order`, else its index + 1), then a member that fails.
+ * and a native folder, in Spring's order (a member's `order`, else its backend's default, listed order among equals), then a member that fails.
  */
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -134,15 +134,16 @@ describe('composite backend: jdbc (PostgreSQL) + git members', () => {
     remote = await createGitRemote('members');
     await remote.commit({ 'foo.yml': 'who: git\n' });
     folders = await makeTempDir('confbus-composite-jdbc-');
-    // The JDBC member is listed first, yet sorts last: JDBC's default order is Integer.MAX_VALUE - 10.
+    // The JDBC member is listed last, yet sorts first: JDBC's default order is Integer.MAX_VALUE - 10, the git
+    // member's Integer.MAX_VALUE (as Spring 5.0.6 serves them: the differential test checks it).
     server = await startGitTestServer({
       'spring.profiles.active': 'composite',
       'spring.datasource.url': db.url,
       'spring.datasource.username': 'postgres',
-      'spring.cloud.config.server.composite[0].type': 'jdbc',
-      'spring.cloud.config.server.composite[1].type': 'git',
-      'spring.cloud.config.server.composite[1].uri': remote.url,
-      'spring.cloud.config.server.composite[1].basedir': join(folders.path, 'mirror'),
+      'spring.cloud.config.server.composite[0].type': 'git',
+      'spring.cloud.config.server.composite[0].uri': remote.url,
+      'spring.cloud.config.server.composite[0].basedir': join(folders.path, 'mirror'),
+      'spring.cloud.config.server.composite[1].type': 'jdbc',
     });
   });
 
@@ -153,17 +154,17 @@ describe('composite backend: jdbc (PostgreSQL) + git members', () => {
     await db?.drop();
   });
 
-  it('serves git first, then the JDBC rows; a row changed is served on the next request', async () => {
+  it('serves the JDBC rows first, then git; a row changed is served on the next request', async () => {
     const body = JSON.parse((await server.get('/foo/default/master')).body) as Body;
     assert.deepEqual(
       body.propertySources.map((source) => [source.name.replace(/^.*\//, ''), source.source['who']]),
       [
-        ['foo.yml', 'git'],
         ['foo-default', 'jdbc'],
+        ['foo.yml', 'git'],
       ],
     );
     await db.execute('UPDATE PROPERTIES SET "VALUE" = \'changed\' WHERE "KEY" = \'who\'');
     const after = JSON.parse((await server.get('/foo/default/master')).body) as Body;
-    assert.equal(after.propertySources[1]!.source['who'], 'changed');
+    assert.equal(after.propertySources[0]!.source['who'], 'changed');
   });
 });

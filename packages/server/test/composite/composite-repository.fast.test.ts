@@ -86,7 +86,7 @@ const request: EnvironmentRequest = {
 };
 
 describe('composite member order (CompositeUtils)', () => {
-  it('own order first, unordered members by index + 1, stable, JDBC default last', () => {
+  it("by order, stable; JDBC's default before the others' (Spring 5.0.6)", () => {
     const members = [
       { id: 'git', order: LOWEST_PRECEDENCE },
       { id: 'jdbc', order: LOWEST_PRECEDENCE - 10 },
@@ -94,10 +94,10 @@ describe('composite member order (CompositeUtils)', () => {
       { id: 'redis', order: 1 },
       { id: 'second-git', order: 2 },
     ];
-    // ranks: git 1, jdbc MAX-10, native 3, redis 1, second-git 2 → git, redis (stable), second-git, native, jdbc
+    // orders: redis 1, second-git 2, jdbc MAX-10, then git and native (MAX, in their listed order)
     assert.deepEqual(
       orderMembers(members).map((m) => m.id),
-      ['git', 'redis', 'second-git', 'native', 'jdbc'],
+      ['redis', 'second-git', 'jdbc', 'git', 'native'],
     );
   });
 });

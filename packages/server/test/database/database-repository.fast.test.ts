@@ -102,11 +102,19 @@ describe('JDBC URLs and parameters', () => {
 });
 
 describe('Redis sources (RedisEnvironmentRepository.findOne)', () => {
-  it('one hash per application-profile, last profile first, each present even when empty', async () => {
+  it('one hash per application-profile and application, last profile first, each present even when empty', async () => {
     assert.deepEqual(redisKeysOf({ applications: ['foo'], profiles: ['dev', 'prod'] }), [
       'foo-prod',
+      'application-prod',
       'foo-dev',
+      'application-dev',
       'foo',
+      'application',
+    ]);
+    // `application` itself, and blanks, are not read twice (Spring 5.0.6: trimmed, distinct).
+    assert.deepEqual(redisKeysOf({ applications: ['application', ' '], profiles: ['dev'] }), [
+      'application-dev',
+      'application',
     ]);
     const hashes: Record<string, Record<string, string>> = { 'foo-dev': { a: '1' } };
     const store = new RedisStore(
@@ -115,7 +123,9 @@ describe('Redis sources (RedisEnvironmentRepository.findOne)', () => {
     );
     assert.deepEqual(await store.read({ applications: ['foo'], profiles: ['dev'], label: '' }), [
       { name: 'redis:foo-dev', source: { a: '1' } },
+      { name: 'redis:application-dev', source: {} },
       { name: 'redis:foo', source: {} },
+      { name: 'redis:application', source: {} },
     ]);
   });
 });

@@ -231,6 +231,27 @@ for (const database of databases) {
       assert.equal(body.propertySources.find((s) => s.name === 'ph')?.source.secret, 'top secret');
     });
 
+    it('serves a NULL value as null, as Spring does; a NULL key leaves its row out', async () => {
+      const q = database.quote;
+      const insert = (key: string, value: string) =>
+        `INSERT INTO PROPERTIES(APPLICATION, PROFILE, LABEL, ${q}KEY${q}, ${q}VALUE${q}) VALUES ('nulls', null, 'master', ${key}, ${value})`;
+      await db.execute(insert("'set'", "'yes'"), insert("'unset'", 'null'), insert('null', "'keyless'"));
+      const body = await get(server, '/nulls/default');
+      assert.deepEqual(body.propertySources.find((s) => s.name === 'nulls')?.source, {
+        set: 'yes',
+        unset: null,
+      });
+      for (const [format, line] of [
+        ['yml', /^unset: null$/m],
+        ['properties', /^unset: null$/m],
+        ['json', /"unset":null/],
+      ] as const) {
+        const rendered = await server.get(`/nulls-default.${format}`);
+        assert.equal(rendered.status, 200, rendered.body);
+        assert.match(rendered.body, line);
+      }
+    });
+
     it('serves a table change on the next request (refresh-rate 0) with a new version', async () => {
       const first = await get(server, '/fresh/default');
       await db.execute(
