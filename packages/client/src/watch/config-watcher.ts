@@ -31,6 +31,9 @@ export interface WatchChange {
   readonly environment?: unknown;
 }
 
+/** How a change ended, in its ack (the server records it with the refresh events, as for a bus ack). */
+type WatchAckOutcome = { outcome: 'applied' } | { outcome: 'rejected'; reason: string };
+
 export interface WatchSource {
   watchTargets(): { targets: WatchTarget[]; agents: { http: HttpAgent; https: HttpsAgent } };
 }
@@ -169,15 +172,19 @@ export class ConfigWatcher {
 
   async #changed(change: WatchChange, shown: string, first: boolean): Promise<void> {
     const { target, logger } = this.options;
+    // As a bus ack says: applied, or rejected with the reason (its schemas refused the values, the re-fetch failed).
+    let outcome: WatchAckOutcome = { outcome: 'applied' };
     try {
       const delivered = first ? this.#delivered(change, shown) : undefined;
       await (delivered ? target.apply(delivered) : target.refresh(change.version));
       this.#changes++;
-      await this.#ack(change);
     } catch (error) {
       // The refresh logged its own failure; the next change or the poll tries again.
-      logger.debug?.({ reason: messageOf(error) }, 'Watch change not applied or not acked');
+      outcome = { outcome: 'rejected', reason: messageOf(error) };
     }
+    await this.#ack(change, outcome).catch((error: unknown) =>
+      logger.debug?.({ reason: messageOf(error) }, 'Watch change not acked'),
+    );
   }
 
   /** The environment a change carries, when it is the announced version's; undefined: re-fetch. */
@@ -195,14 +202,19 @@ export class ConfigWatcher {
     }
   }
 
-  #ack(change: WatchChange): Promise<void> {
+  #ack(change: WatchChange, outcome: WatchAckOutcome): Promise<void> {
     const { source, target, serviceId } = this.options;
     const { targets, agents } = source.watchTargets();
     const server = targets[this.#server % Math.max(1, targets.length)];
     if (!server) return Promise.resolve();
     const { acks } = watchUrls(server.url, server.label);
     const version = target.currentVersion();
-    const body = JSON.stringify({ event: change.event, service: serviceId, ...(version ? { version } : {}) });
+    const body = JSON.stringify({
+      event: change.event,
+      service: serviceId,
+      ...(version ? { version } : {}),
+      ...outcome,
+    });
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (server.authorization) headers.authorization = server.authorization;
     const https = acks.protocol === 'https:';

@@ -12,6 +12,7 @@ import { ConfigClient } from '@confbus/client';
 import { AesTextEncryptor, silentLogger } from '@confbus/core';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { waitFor } from '@confbus/testkit/wait-for';
+import { z } from 'zod';
 import { ConfigWatcher } from '../../src/watch/config-watcher.js';
 
 const KEY = 'client side key';
@@ -26,7 +27,7 @@ const environmentText = (version: string, source: string) =>
 /** A config server reduced to what the watcher uses: the environment GET, the stream and the acks. */
 class WatchServer {
   readonly gets: Array<string | undefined> = [];
-  readonly acks: Array<{ event: string; version?: string }> = [];
+  readonly acks: Array<{ event: string; version?: string; outcome?: string; reason?: string }> = [];
   readonly watchUrls: string[] = [];
   environment = environmentText(V1, `{"greeting":"hello","db.password":"${cipher('first')}"}`);
   #streams: ServerResponse[] = [];
@@ -41,8 +42,12 @@ class WatchServer {
   }
 
   /** Sends a change to every open stream: its JSON as the server writes it (`environment` appended as is). */
+  /** The id of the change pushed last. */
+  lastEvent = '';
+
   push(version: string, keys: string[], environment?: string): void {
-    const change = JSON.stringify({ event: crypto.randomUUID(), version, from: V1, keys });
+    this.lastEvent = crypto.randomUUID();
+    const change = JSON.stringify({ event: this.lastEvent, version, from: V1, keys });
     const data = environment === undefined ? change : `${change.slice(0, -1)},"environment":${environment}}`;
     for (const stream of this.#streams) stream.write(`id: ${version}\nevent: change\ndata: ${data}\n\n`);
   }
@@ -59,7 +64,7 @@ class WatchServer {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
-        this.acks.push(JSON.parse(body) as { event: string; version?: string });
+        this.acks.push(JSON.parse(body) as WatchServer['acks'][number]);
         res.writeHead(202).end('{}');
       });
       return;
@@ -138,6 +143,25 @@ describe('a watch change carrying the environment', () => {
     server.push(v4, ['greeting'], environmentText('5'.repeat(40), '{"greeting":"not this one"}'));
     await waitFor('the fetched version applied', () => client.getString('greeting') === 'from the GET');
     assert.equal(server.gets.length, gets + 1);
+  });
+  // Last: the schema bound here holds for the rest of the client's life.
+  it('acks a change its own schema refuses as rejected, with the reason, and keeps its values', async () => {
+    const v6 = '6'.repeat(40);
+    const Group = z.object({ name: z.string().min(3) });
+    server.push(v6, ['group.name'], environmentText(v6, '{"greeting":"fetched","group.name":"good"}'));
+    await waitFor('group.name applied', () => client.getString('group.name') === 'good');
+    assert.deepEqual(client.bind('group', Group), { name: 'good' });
+    const v7 = '7'.repeat(40);
+    server.push(v7, ['group.name'], environmentText(v7, '{"greeting":"fetched","group.name":"no"}'));
+    const ack = await waitFor('the ack', () => server.acks.find((a) => a.event === server.lastEvent));
+    assert.equal(ack.outcome, 'rejected');
+    assert.match(
+      ack.reason ?? '',
+      /rejected by the application's schema: Invalid configuration under 'group'/,
+    );
+    assert.equal(client.getString('group.name'), 'good', 'kept its values');
+    const applied = server.acks.find((a) => a.version === v6);
+    assert.equal(applied?.outcome, 'applied');
   });
 });
 
