@@ -1,5 +1,6 @@
 // A pass-through HTTP proxy in front of a server that tells the bench when each request arrived (with its
-// body), so a benchmark can time an event only the client and the server see, e.g. a health report.
+// body), so a benchmark can time an event only the client and the server see, e.g. a health report. It can be
+// pointed at another server, so one fleet of processes serves several set-ups.
 import { Buffer } from 'node:buffer';
 import { once } from 'node:events';
 import { Agent, createServer, request } from 'node:http';
@@ -10,7 +11,7 @@ import { onCleanup } from './cleanup.mjs';
  * `onRequest({ method, url, headers, body, at })` is called once a request's body has arrived (`at`: epoch ms).
  */
 export async function startRecordingProxy(target, onRequest) {
-  const upstream = new URL(target);
+  let upstream = new URL(target);
   const agent = new Agent({ keepAlive: true });
   const server = createServer((req, res) => {
     const chunks = [];
@@ -47,5 +48,12 @@ export async function startRecordingProxy(target, onRequest) {
     await new Promise((resolve) => server.close(resolve));
     agent.destroy();
   });
-  return { url: `http://127.0.0.1:${server.address().port}`, stop };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    /** Sends the next requests to another server (its clients keep their URL). */
+    retarget: (next) => {
+      upstream = new URL(next);
+    },
+    stop,
+  };
 }
