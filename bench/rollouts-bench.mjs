@@ -10,7 +10,8 @@
 //      learn of the rollback from their report answers). Baseline, same run and set-up: an operator's rollback by
 //      hand (POST /rollouts/{id}/rollback until the canary serves A), the same path without the judge;
 //   2. the cached GET path with the rollouts feature on and idle (no rollout ever started, its Git store synced
-//      every 2 s) against the same server with confbus.server.rollouts.enabled=false (goal >= 0.95x).
+//      every 2 s) against the same server with confbus.server.rollouts.enabled=false (goal >= 0.95x): the
+//      server's CPU time per request (robust to a loaded machine) and throughput (lib/rollout-idle-get.mjs).
 // Run alone: `npx tsc -b && node bench/rollouts-bench.mjs` (CONFBUS_ROLLOUT_BENCH_FLEET / _ROUNDS to vary).
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -18,10 +19,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { onCleanup } from './lib/cleanup.mjs';
-import { compareThroughput } from './lib/load.mjs';
 import { startConfbusServer } from './lib/processes.mjs';
 import { backAt, json, sampleYaml, startRolloutClient, until } from './lib/rollout-fleet.mjs';
 import { startRecordingProxy } from './lib/recording-proxy.mjs';
+import { measureIdleGet } from './lib/rollout-idle-get.mjs';
 import { createConfigRepo, git, makeTempDir } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
 
@@ -196,36 +197,6 @@ async function measureRollbacks({ root, log, details }) {
   return results;
 }
 
-async function measureIdleGet({ root, details }) {
-  const repo = await createConfigRepo(root.path, 'idle', { 'sample.yml': sampleYaml({ comment: 'first' }) });
-  const start = (name, extraArgs) =>
-    startConfbusServer({
-      uri: pathToFileURL(repo.path).href,
-      basedir: join(root.path, name),
-      refreshRate: 3600,
-      extraArgs: ['--spring.cloud.bus.enabled=false', ...extraArgs],
-    });
-  const idle = await start('idle', []);
-  const off = await start('off', ['--confbus.server.rollouts.enabled=false']);
-  try {
-    details.push(`- cached GET: load average at start ${load()}`);
-    // A confbus client's fetch: it names its instance.
-    const headers = { 'x-confbus-instance-id': 'sample-0', 'x-confbus-instance-tags': 'zone=first' };
-    const url = (server) => `${server.url}/sample/default`;
-    for (const server of [idle, off]) await json('GET', url(server));
-    return await compareThroughput({
-      a: url(idle),
-      b: url(off),
-      rounds: 6,
-      balanced: true,
-      headers: { a: headers, b: headers },
-    });
-  } finally {
-    await idle.stop();
-    await off.stop();
-  }
-}
-
 const range = (runs) => {
   const ms = runs.map((r) => r.ms);
   return `${fmt(Math.min(...ms))}–${fmt(Math.max(...ms))} ms (median ${fmt(median(ms))})`;
@@ -235,7 +206,11 @@ export async function run({ log }) {
   const root = await makeTempDir('confbus-bench-rollouts-');
   const details = [];
   const results = await measureRollbacks({ root, log, details });
-  const cached = await measureIdleGet({ root, details });
+  details.push(`- cached GET: load average at start ${load()}`);
+  const { throughput: cached, cpu } = await measureIdleGet({
+    root: root.path,
+    files: { 'sample.yml': sampleYaml({ comment: 'first' }) },
+  });
   const row = (name, label, goalMs) => {
     const worst = Math.max(...results[name].map((r) => r.ms));
     const manual = median(results[name.endsWith('no-bus') ? 'manual no-bus' : 'manual'].map((r) => r.ms));
@@ -255,6 +230,15 @@ export async function run({ log }) {
     row('short', `${SHORT}, bus`, 5_000),
     row('default no-bus', `${DEFAULTS}, no bus`, 30_000),
     row('short no-bus', `${SHORT}, no bus`, 5_000),
+    {
+      measure:
+        'cached GET, rollouts on and idle vs rollouts off: server CPU per request (ratio off/idle), µs',
+      confbus: fmt(cpu.idle),
+      baseline: fmt(cpu.off),
+      ratio: `${fmt(cpu.ratio)}x`,
+      goal: '>= 0.95x',
+      pass: cpu.ratio >= 0.95,
+    },
     {
       measure: 'cached GET, rollouts on and idle vs rollouts off (enabled=false), req/s',
       confbus: fmt(cached.a.rps),
@@ -277,7 +261,8 @@ export async function run({ log }) {
   }
   const interval = cached.ratioInterval?.map((r) => fmt(r)).join('–') ?? 'n/a';
   details.push(
-    `- cached GET per-round ratios: ${cached.perRound.map((r) => fmt(r)).join(', ')} (95% interval of their median: ${interval})`,
+    `- cached GET per-round throughput ratios: ${cached.perRound.map((r) => fmt(r)).join(', ')} (95% interval of their median: ${interval})`,
+    `- cached GET per-round CPU ratios (off/idle): ${cpu.perRound.map((r) => fmt(r)).join(', ')}; load average after ${load()}`,
   );
   for (const line of details) log(line.slice(2));
   return { rows, sections: [{ title: 'Staged rollouts (bench/rollouts-bench.mjs)', lines: details }] };
