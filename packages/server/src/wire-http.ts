@@ -178,6 +178,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     console: operatorConsole,
     logger,
   });
+  if (watch) rollouts?.watchedBy(watch.hub);
   return { app, fastPath, console: operatorConsole, watch, audit, security, gate, rollouts };
 }
 
