@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { onCleanup } from './lib/cleanup.mjs';
 import { startConfbusServer } from './lib/processes.mjs';
-import { backAt, json, sampleYaml, startRolloutClient, until } from './lib/rollout-fleet.mjs';
+import { backAt, json, sampleYaml, startRolloutClient, timeline, until } from './lib/rollout-fleet.mjs';
 import { startRecordingProxy } from './lib/recording-proxy.mjs';
 import { measureIdleGet } from './lib/rollout-idle-get.mjs';
 import { createConfigRepo, git, makeTempDir } from './lib/repos.mjs';
@@ -129,19 +129,8 @@ async function measureRollbacks({ root, log, details }) {
     const first = Math.min(...reports.filter((r) => r.version === C && r.status !== 'UP').map((r) => r.at));
     const last = back.reduce((a, b) => (b.at > a.at ? b : a));
     const slowest = canaries[back.indexOf(last)];
-    // The slowest canary's story from the first DOWN report on: what it applied, what it reported.
-    const name = (version) => (version === A ? 'A' : version === C ? 'C' : (version?.slice(0, 7) ?? 'none'));
-    const story = [
-      ...slowest.applied.map((a) => ({ at: a.at, text: `applied ${name(a.version)} (${a.trigger})` })),
-      ...reports
-        .filter((r) => r.instance === slowest.id)
-        .map((r) => ({ at: r.at, text: `reported ${name(r.version)} ${r.status}` })),
-    ]
-      .filter((e) => e.at >= first - 3000 && e.at <= last.at)
-      .sort((a, b) => a.at - b.at)
-      .map((e) => `${e.at - first} ms ${e.text}`);
     return {
-      slowest: `${slowest.id}: ${story.join(', ')}`,
+      slowest: timeline(slowest, reports, { A, C }, first, last.at),
       ms: last.at - first,
       judgeMs: decision.at - first,
       canaries: canaries.length,

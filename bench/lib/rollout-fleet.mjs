@@ -73,6 +73,25 @@ export function backAt(client, away, back) {
   return client.applied.slice(left + 1).find((a) => a.version === back);
 }
 
+/**
+ * A canary's story from 3 s before `first` (the first DOWN report) to `until`: what it applied, what it reported
+ * (`reports`: every report the proxy saw), as `sample-3: -1675 ms applied C (bus), 75 ms reported C DOWN, …`.
+ */
+export function timeline(client, reports, commits, first, until) {
+  const name = (version) =>
+    Object.keys(commits).find((key) => commits[key] === version) ?? version?.slice(0, 7) ?? 'none';
+  const events = [
+    ...client.applied.map((a) => ({ at: a.at, text: `applied ${name(a.version)} (${a.trigger})` })),
+    ...reports
+      .filter((r) => r.instance === client.id)
+      .map((r) => ({ at: r.at, text: `reported ${name(r.version)} ${r.status}` })),
+  ]
+    .filter((e) => e.at >= first - 3000 && e.at <= until)
+    .sort((a, b) => a.at - b.at)
+    .map((e) => `${e.at - first} ms ${e.text}`);
+  return `${client.id}: ${events.join(', ')}`;
+}
+
 /** A JSON request; throws with the answer on a status >= 300. */
 export async function json(method, url, body, headers = {}) {
   const response = await fetch(url, {
