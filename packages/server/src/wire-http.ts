@@ -180,6 +180,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     logger,
     ...(rollouts ? { commitChoice: rollouts.choice } : {}),
   });
+  if (watch) rollouts?.watchedBy(watch.hub);
   return { app, fastPath, console: operatorConsole, watch, audit, security, gate, rollouts };
 }
 

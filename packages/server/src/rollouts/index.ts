@@ -38,7 +38,7 @@ export interface RolloutsInstall {
   readonly store?: RolloutStore;
   /** The default repository: its own ref is the 'git' store. Undefined for a uri template. */
   readonly repository: Pick<ConfigRepository, 'stateRef'> | undefined;
-  /** Undefined without a bus: instances then learn of a start by the watch stream and their report answers. */
+  /** Undefined without a bus: instances then learn of rollout changes by the watch stream (watchedBy). */
   readonly publisher: RefreshPublisher | undefined;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -53,9 +53,16 @@ export interface RolloutsFeature {
    * the audit log (the judge's automatic rollbacks are recorded there from then on).
    */
   registerRoutes(app: FastifyInstance, after: RolloutRoutesDependencies): void;
+  /** Rollout changes are told to the watch stream's watchers too (a fleet without a bus), once it exists. */
+  watchedBy(watchers: RolloutWatchers): void;
   /** Reads the store (a restart resumes) and starts judging. */
   open(): Promise<void>;
   close(): void;
+}
+
+/** The watch stream's hub, as the rollouts tell it of their changes (watch/watch-hub.ts). */
+export interface RolloutWatchers {
+  announce(applications: readonly string[], version: string): Promise<void>;
 }
 
 export interface RolloutRoutesDependencies {
@@ -70,6 +77,8 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
   const store = install.store ?? storeFromSettings(settings, install.repository, logger);
   // The audit log exists only once the HTTP app does, after the fast path that needs this feature's choice.
   let audit: AuditLog = noAuditLog;
+  // The watch stream is installed after the HTTP app too.
+  let watchers: RolloutWatchers | undefined;
   const engine = new RolloutEngine({
     audit: { record: (entry) => audit.record(entry) },
     store,
@@ -79,8 +88,10 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
     logger,
     verify: (plan) => verifyPlan(finder, plan),
     announce: async (applications, commit) => {
-      if (publisher === undefined) return;
-      await Promise.all(applications.map((name) => publisher.publishRefresh(name, commit)));
+      await Promise.all([
+        watchers?.announce(applications, commit),
+        ...(publisher ? applications.map((name) => publisher.publishRefresh(name, commit)) : []),
+      ]);
     },
   });
   let timer: NodeJS.Timeout | undefined;
@@ -92,6 +103,9 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
         return engine.holds;
       },
       choose: (request, headers) => engine.choose(request, instanceIdentityOf(headers)),
+    },
+    watchedBy(hub) {
+      watchers = hub;
     },
     registerRoutes(app, after) {
       audit = after.audit;

@@ -30,8 +30,8 @@ export interface RolloutEngineOptions {
   /** How often instances report during a rollout (ms), told in every report answer. */
   readonly reportIntervalMs: number;
   /**
-   * Tells the applications' instances to fetch again (a refresh on the bus, the watch stream): at a start and
-   * an end, when every instance's commit may change. Wave moves reach instances through their report answers.
+   * Tells the applications' instances to fetch again (a refresh on the bus, the watch stream): at a start, an
+   * end, and whenever more instances join B (picks, a next wave), so that those that never report follow too.
    */
   readonly announce: (applications: readonly string[], commit: string) => Promise<void>;
   /** Throws when a commit cannot serve the plan's applications (unknown commit): checked before a start. */
@@ -222,6 +222,8 @@ export class RolloutEngine {
       picked[state.wave] = [...(picked[state.wave] ?? []), ...picks];
       state = { ...state, picked };
       await this.commit(state);
+      // Reporting canaries would learn it from their next report answer; Spring apps report nothing.
+      this.announce(state, state.plan.to);
     }
     const canaries: CanaryRecord[] = [];
     const controls: HealthRecord[] = [];
@@ -287,7 +289,7 @@ export class RolloutEngine {
       this.announce(next, next.plan.to);
       return;
     }
-    await this.commit({
+    const next: RolloutState = {
       ...state,
       wave: state.wave + 1,
       waveStartedAt: now,
@@ -298,7 +300,9 @@ export class RolloutEngine {
         reason: `wave ${state.wave + 1} baked healthy: wave ${state.wave + 2} starts`,
         figures,
       }),
-    });
+    };
+    await this.commit(next);
+    this.announce(next, next.plan.to);
   }
 
   private commitFor(state: RolloutState, facts: Parameters<typeof inStartedWaves>[1] | undefined): string {

@@ -103,6 +103,19 @@ export class WatchHub {
     return run;
   }
 
+  /**
+   * Tells the watchers of these applications to fetch again, as a refresh event on the bus does: a staged
+   * rollout moved (its start, a wave, its end), which changes what some instances are served while the label's
+   * head the topics follow stays. `version` is the hint; a watcher already serving it does not fetch.
+   */
+  async announce(applications: readonly string[], version: string): Promise<void> {
+    for (const topic of [...this.#topics.values()]) {
+      if (!topic.request.applications.some((name) => applications.includes(name))) continue;
+      const event = this.#record(topic, version);
+      await fanOut(topic.watchers, deliveryOf({ event: event.id, version, from: null, keys: null }));
+    }
+  }
+
   #missed(topic: Topic, since: string): Delivery {
     const missed = topic.last && topic.last.change.from === since ? topic.last : this.#catchUp(topic);
     // The environment goes only where a GET would answer it: not after a commit that changed no value moved
@@ -220,11 +233,11 @@ export class WatchHub {
   }
 
   /** The change as a refresh event with the refresh events, where acks from watchers are recorded against it. */
-  #record(topic: Topic): RefreshBusEvent {
+  #record(topic: Topic, version = topic.version): RefreshBusEvent {
     const { request } = topic;
     const destination = `${request.applications[0] ?? request.name}:${request.profilesText || 'default'}`;
-    const event = { ...createRefreshEvent(this.options.origin, destination), configVersion: topic.version };
-    this.options.published(event, topic.version);
+    const event = { ...createRefreshEvent(this.options.origin, destination), configVersion: version };
+    this.options.published(event, version);
     return event;
   }
 }

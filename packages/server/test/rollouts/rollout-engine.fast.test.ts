@@ -110,6 +110,7 @@ describe('rollout engine: waves, stickiness, the fleet as judge', () => {
     const canary = fleet.on(B)[0]!;
     const lowest = fleet.ids().sort((x, y) => stickyHash(state.id, x) - stickyHash(state.id, y))[0];
     assert.equal(canary, lowest, 'the lowest sticky hash is picked');
+    assert.equal(announced.length, 2, 'the pick is announced: instances that never report fetch too');
 
     clock.advance(30_000);
     fleet.reportAll();
@@ -119,6 +120,8 @@ describe('rollout engine: waves, stickiness, the fleet as judge', () => {
     fleet.reportAll();
     await engine.tick();
     assert.equal(engine.get(state.id).wave, 1);
+    assert.deepEqual(announced.at(-1), { applications: ['orders'], commit: B }, 'so is every next wave');
+    assert.equal(announced.length, 3);
     fleet.reportAll();
     const second = fleet.on(B);
     const expected = fleet.ids().filter((id) => id === canary || stickyHash(state.id, id) < 0.3);
