@@ -37,6 +37,8 @@ describe('watch hub: rollout announcements', () => {
       origin: 'server:watch',
       logger: silentLogger,
       published: (event, version) => published.push({ event, version }),
+      // Keys only: an announcement never carries an environment (each instance's commit is its wave's).
+      maxEnvironmentBytes: 0,
     });
     const told: Record<string, Delivery[]> = { orders: [], billing: [] };
     for (const name of ['orders', 'billing'])
