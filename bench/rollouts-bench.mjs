@@ -8,7 +8,7 @@
 //      bake, then 100%: the other canaries turn DOWN; goal <= 5 s); first with the server on the bus (a RabbitMQ
 //      vhost of its own), then, the same fleet through the proxy, with a server without one (the canaries then
 //      learn of the rollback from their report answers). Baseline, same run and set-up: an operator's rollback by
-//      hand (POST /rollouts/{id}/rollback until the canary serves A), the same path without the judge;
+//      hand (POST /-/rollouts/{id}/rollback until the canary serves A), the same path without the judge;
 //   2. the cached GET path with the rollouts feature on and idle (no rollout ever started, its Git store synced
 //      every 2 s) against the same server with confbus.server.rollouts.enabled=false (goal >= 0.95x): the
 //      server's CPU time per request (robust to a loaded machine) and throughput (lib/rollout-idle-get.mjs).
@@ -76,7 +76,7 @@ async function measureRollbacks({ root, log, details }) {
       : ['--spring.cloud.bus.enabled=false'];
   const reports = [];
   const proxy = await startRecordingProxy('http://127.0.0.1:9', ({ method, url, body, headers, at }) => {
-    if (method !== 'POST' || !url.endsWith('/rollouts/reports')) return;
+    if (method !== 'POST' || !url.endsWith('/-/rollouts/reports')) return;
     const report = JSON.parse(body.toString('utf8'));
     reports.push({
       at,
@@ -87,10 +87,10 @@ async function measureRollbacks({ root, log, details }) {
   });
   let server;
   let clients;
-  const view = (id) => json('GET', `${server.url}/rollouts/${id}`);
+  const view = (id) => json('GET', `${server.url}/-/rollouts/${id}`);
   /** Started, then released: master moves to the new commit and the Git host's webhook tells the server. */
   const startRollout = async (to, plan) => {
-    const started = await json('POST', `${server.url}/rollouts`, {
+    const started = await json('POST', `${server.url}/-/rollouts`, {
       application: 'sample',
       from: A,
       to,
@@ -146,7 +146,7 @@ async function measureRollbacks({ root, log, details }) {
       clients[0].applied.some((a) => a.version === B) ? true : undefined,
     );
     const t0 = Date.now();
-    await json('POST', `${server.url}/rollouts/${started.id}/rollback`, { reason: 'bench' });
+    await json('POST', `${server.url}/-/rollouts/${started.id}/rollback`, { reason: 'bench' });
     const back = await until('the canary serves A again', async () => backAt(clients[0], B, A), 60_000);
     return { ms: back.at - t0, judgeMs: NaN, canaries: 1, triggers: back.trigger };
   };
@@ -174,7 +174,7 @@ async function measureRollbacks({ root, log, details }) {
     // sync it serves the head and refuses writes (docs/rollouts.md, limits), so the bench waits for it.
     if (round > 0)
       await until('the new server read the rollouts', async () =>
-        (await json('GET', `${server.url}/rollouts`)).rollouts.length > 0 ? true : undefined,
+        (await json('GET', `${server.url}/-/rollouts`)).rollouts.length > 0 ? true : undefined,
       );
     proxy.retarget(server.url);
     clients = [];

@@ -42,7 +42,7 @@ describe(
     let commitA: string;
 
     const comment = async (app: SpringProcess) => (await getJsonOk<Group>(app.url, '/dynamic')).comment;
-    const rollout = async (id: string) => getJsonOk<RolloutView>(server.base, `/rollouts/${id}`);
+    const rollout = async (id: string) => getJsonOk<RolloutView>(server.base, `/-/rollouts/${id}`);
     const send = async (path: string, body: unknown) => {
       const response = await fetch(`${server.base}${path}`, {
         method: 'POST',
@@ -89,7 +89,7 @@ describe(
       assert.equal(await comment(withoutHeaders), 'first');
       // B on a side branch, the rollout started, then master moved: from then on the waves decide.
       const commitB = await remote.commit({ 'sample.yml': yaml('second') }, { branch: 'next' });
-      const started = await send('/rollouts', {
+      const started = await send('/-/rollouts', {
         application: 'sample',
         from: commitA,
         to: commitB,
@@ -125,7 +125,7 @@ describe(
       assert.equal(await comment(withHeaders), 'second');
 
       // Promoted: everyone is served B, announced on the bus, the app without the headers too.
-      await send(`/rollouts/${started.id}/promote`, { reason: 'test' });
+      await send(`/-/rollouts/${started.id}/promote`, { reason: 'test' });
       await waitFor(
         'the Spring app without the headers serves B once promoted',
         async () => (await comment(withoutHeaders)) === 'second',

@@ -62,7 +62,7 @@ describe('staged rollouts across a server restart and two replicas', { timeout: 
     return ids;
   };
   const rollout = async (base: string, id: string) =>
-    (await getJson(`${base}/rollouts/${id}`)).body as RolloutView;
+    (await getJson(`${base}/-/rollouts/${id}`)).body as RolloutView;
   /** The commit each of these instances is served by `base`: the fleet, and ids no process has. */
   const ids = () => [...clients.keys(), ...Array.from({ length: 20 }, (_, index) => `elsewhere-${index}`)];
   const answers = async (base: string) => {
@@ -112,7 +112,7 @@ describe('staged rollouts across a server restart and two replicas', { timeout: 
   it('the replica answers like the first server; a restart mid-rollout resumes it, judge included', async () => {
     const A = ((await getJson(`${server.url}/sample/default`)).body as { version: string }).version;
     const B = await remote.commit({ 'sample.yml': yaml('second') }, { branch: 'next' });
-    const response = await fetch(`${server.url}/rollouts`, {
+    const response = await fetch(`${server.url}/-/rollouts`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ application: 'sample', from: A, to: B, waves: '1,40%,100%', bakeSeconds: 3600 }),

@@ -27,7 +27,7 @@ interface RolloutView {
 }
 
 // Each new commit is first pushed to a side branch, the rollout started for it, and only then is master moved:
-// a push straight to master would be served to any instance fetching before POST /rollouts (the repository
+// a push straight to master would be served to any instance fetching before POST /-/rollouts (the repository
 // setting that makes every push to a branch a rollout is not built; docs/rollouts.md, "Limits").
 describe('staged rollouts with real processes', { timeout: 600_000 }, () => {
   let vhost: TestVhost;
@@ -64,13 +64,13 @@ describe('staged rollouts with real processes', { timeout: 600_000 }, () => {
     const { body } = await getJson(`${clients.get(id)!.url}/dynamic`);
     return (body as { comment: string }).comment;
   };
-  const rollout = async (id: string) => (await getJson(`${server.url}/rollouts/${id}`)).body as RolloutView;
+  const rollout = async (id: string) => (await getJson(`${server.url}/-/rollouts/${id}`)).body as RolloutView;
   const post = async (path: string) => {
     const response = await fetch(`${server.url}${path}`, { method: 'POST' });
     assert.equal(response.status, 200, await response.text());
   };
   const start = async (body: unknown) => {
-    const response = await fetch(`${server.url}/rollouts`, {
+    const response = await fetch(`${server.url}/-/rollouts`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -152,7 +152,7 @@ describe('staged rollouts with real processes', { timeout: 600_000 }, () => {
       return onB.length === 1 ? onB : undefined;
     });
     // Held in wave 1 while an instance outside it restarts: it comes back on A.
-    await post(`/rollouts/${started.id}/pause`);
+    await post(`/-/rollouts/${started.id}/pause`);
     const view1 = await rollout(started.id);
     assert.equal(view1.wave, 0);
     assert.deepEqual(
@@ -164,7 +164,7 @@ describe('staged rollouts with real processes', { timeout: 600_000 }, () => {
     await startClient(outside);
     assert.equal(await comment(outside), 'first');
     assert.deepEqual(await onComment('second'), wave1);
-    await post(`/rollouts/${started.id}/resume`);
+    await post(`/-/rollouts/${started.id}/resume`);
 
     await waitFor('the rollout completes', async () => (await rollout(started.id)).status === 'completed', {
       timeoutMs: 120_000,

@@ -21,7 +21,7 @@ describe('rollout reports: a client told by its fetch answer reports its health 
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/rollouts/reports') {
+      if (req.method === 'POST' && req.url === '/-/rollouts/reports') {
         reports.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString()) });
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ rollout: 'r1', version: told, reportIntervalMs: interval }));

@@ -5,11 +5,11 @@ export const serverErrors = defineErrors({
   CONFBUS_ROLLOUT_BAD_REQUEST: {
     status: 400,
     description:
-      'A rollout request (POST /rollouts, an action, a health report) is malformed; the message names the field and what is accepted',
+      'A rollout request (POST /-/rollouts, an action, a health report) is malformed; the message names the field and what is accepted',
   },
   CONFBUS_ROLLOUT_NOT_FOUND: {
     status: 404,
-    description: 'No rollout with that id (GET /rollouts lists them)',
+    description: 'No rollout with that id (GET /-/rollouts lists them)',
   },
   CONFBUS_ROLLOUT_CONFLICT: {
     status: 409,

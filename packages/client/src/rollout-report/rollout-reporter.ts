@@ -1,6 +1,6 @@
 /**
  * Reports this instance's health to the config server while a staged rollout holds its application: started
- * when an environment answer carries ROLLOUT_HEADER, it posts `POST {server}/rollouts/reports` (the commit it
+ * when an environment answer carries ROLLOUT_HEADER, it posts `POST {server}/-/rollouts/reports` (the commit it
  * serves, its health, its error count, whether it rejected the last configuration) and does what the answer
  * says: fetch again when it names another commit for this instance (a new wave, a rollback), report again after
  * `reportIntervalMs`, or stop (0). A server without rollouts (404) stops it until the next notice.
@@ -138,12 +138,12 @@ export class RolloutReporter {
   }
 }
 
-/** `{base}/rollouts/reports` from the environment URL `{base}/{name}/{profiles}[/{label}]` (as watch-urls.ts). */
+/** `{base}/-/rollouts/reports` from the environment URL `{base}/{name}/{profiles}[/{label}]` (as watch-urls.ts). */
 export function reportsUrl(environmentUrl: URL, label: string | undefined): URL {
   const segments = environmentUrl.pathname.split('/');
   const tail = label === undefined ? 2 : 3;
   const url = new URL(environmentUrl);
-  url.pathname = `${segments.slice(0, segments.length - tail).join('/')}/rollouts/reports`;
+  url.pathname = `${segments.slice(0, segments.length - tail).join('/')}/-/rollouts/reports`;
   url.search = '';
   return url;
 }

@@ -12,7 +12,7 @@ export const INSTANCE_TAGS_HEADER = 'x-confbus-instance-tags';
 
 /**
  * On an environment answer: a staged rollout holds this application, so a confbus client reports its health to
- * `POST /rollouts/reports` (the answer says how often, and which commit to serve) until told to stop.
+ * `POST /-/rollouts/reports` (the answer says how often, and which commit to serve) until told to stop.
  */
 export const ROLLOUT_HEADER = 'x-confbus-rollout';
 

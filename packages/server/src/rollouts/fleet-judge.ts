@@ -4,7 +4,7 @@
  * with its reason and figures out (the decision log shows them as they were).
  */
 
-/** What an instance last said about itself (POST /rollouts/reports), as the registry keeps it. */
+/** What an instance last said about itself (POST /-/rollouts/reports), as the registry keeps it. */
 export interface HealthRecord {
   readonly id: string;
   /** The commit it serves, as it reported. */

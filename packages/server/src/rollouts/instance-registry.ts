@@ -7,7 +7,7 @@
 import type { HealthRecord } from './fleet-judge.js';
 import type { InstanceFacts } from './wave-membership.js';
 
-/** A health report as an instance sends it (POST /rollouts/reports). */
+/** A health report as an instance sends it (POST /-/rollouts/reports). */
 export interface InstanceReport {
   readonly instance: string;
   readonly tags: Readonly<Record<string, string>>;

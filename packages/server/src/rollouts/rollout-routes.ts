@@ -1,10 +1,10 @@
 /**
  * The rollouts API (docs/rollouts.md), beside the environment endpoints under the prefix:
- *   GET  /rollouts                                   → every rollout, newest first
- *   POST /rollouts {application(s), from, to?, label?, waves?, bakeSeconds?}   → 201, the rollout started
- *   GET  /rollouts/{id}                              → the rollout, its instances (on which commit, health)
- *   POST /rollouts/{id}/pause|resume|promote|abort|rollback {reason?}           → the rollout after it
- *   POST /rollouts/reports {application, profiles?, version, status, errors?, rejected?}  → what to serve
+ *   GET  /-/rollouts                                   → every rollout, newest first
+ *   POST /-/rollouts {application(s), from, to?, label?, waves?, bakeSeconds?}   → 201, the rollout started
+ *   GET  /-/rollouts/{id}                              → the rollout, its instances (on which commit, health)
+ *   POST /-/rollouts/{id}/pause|resume|promote|abort|rollback {reason?}           → the rollout after it
+ *   POST /-/rollouts/reports {application, profiles?, version, status, errors?, rejected?}  → what to serve
  * The reporting instance is named by its X-Confbus-Instance-Id header (or `instance` in the body).
  * Access (security/install-security.ts): reading rollouts needs viewer, starting and moving them operator; a
  * report needs only valid credentials whose applications include the one reported on — the client's own
@@ -19,7 +19,7 @@ import type { InstanceReport } from './instance-registry.js';
 import type { OperatorAction, RolloutEngine } from './rollout-engine.js';
 import { type RolloutPlan, type RolloutState, type WaveSpec, parseRolloutPlan } from './rollout-plan.js';
 
-export const ROLLOUTS_PATH = '/rollouts';
+export const ROLLOUTS_PATH = '/-/rollouts';
 const ACTIONS: readonly OperatorAction[] = ['pause', 'resume', 'promote', 'abort', 'rollback'];
 const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 

@@ -11,7 +11,7 @@ export const rolloutSettingSpecs: readonly SettingSpec[] = [
     type: 'boolean',
     default: true,
     description:
-      'Staged rollouts: /rollouts API, per-instance commits while one runs, health reports (POST /rollouts/reports)',
+      'Staged rollouts: /-/rollouts API, per-instance commits while one runs, health reports (POST /-/rollouts/reports)',
   },
   {
     key: `${ROLLOUTS}.default-waves`,

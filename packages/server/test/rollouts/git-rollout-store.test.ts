@@ -55,7 +55,7 @@ describe('rollouts kept on a Git ref: replicas and restarts', () => {
 
   it('two replicas answer every instance alike; a restart resumes the rollout where it was', async () => {
     const [one, two] = [await start(), await start()];
-    const started = await post(one, '/rollouts', {
+    const started = await post(one, '/-/rollouts', {
       application: 'orders',
       from: A,
       to: B,
@@ -67,7 +67,7 @@ describe('rollouts kept on a Git ref: replicas and restarts', () => {
     assert.ok(onOne.includes(A) && onOne.includes(B), 'the 40% wave splits the fleet');
     await waitFor(
       'the second replica follows the ref',
-      async () => (await two.get(`/rollouts/${id}`)).status === 200,
+      async () => (await two.get(`/-/rollouts/${id}`)).status === 200,
     ).catch((error: unknown) => {
       throw new Error(
         `${String(error)}: ${JSON.stringify(two.logs.filter((l) => l.component === 'rollouts').slice(-3))}`,
@@ -78,16 +78,16 @@ describe('rollouts kept on a Git ref: replicas and restarts', () => {
     assert.match(await remote.git('log', '--format=%s', 'refs/confbus/rollouts'), /start \(operator\)/);
 
     // The first replica pauses it; the second follows. A write from a stale replica is refused, then it catches up.
-    assert.equal((await post(one, `/rollouts/${id}/pause`, {})).status, 200);
+    assert.equal((await post(one, `/-/rollouts/${id}/pause`, {})).status, 200);
     await waitFor('the second replica sees the pause', async () => {
-      const view = (await two.get(`/rollouts/${id}`)).json() as { status: string };
+      const view = (await two.get(`/-/rollouts/${id}`)).json() as { status: string };
       return view.status === 'paused';
     });
 
     await one.stop();
     servers.splice(servers.indexOf(one), 1);
     const restarted = await start();
-    const view = (await restarted.get(`/rollouts/${id}`)).json() as { status: string; wave: number };
+    const view = (await restarted.get(`/-/rollouts/${id}`)).json() as { status: string; wave: number };
     assert.equal(view.status, 'paused');
     assert.deepEqual(
       await answers(restarted),
@@ -99,12 +99,12 @@ describe('rollouts kept on a Git ref: replicas and restarts', () => {
   it('two replicas acting at once: one wins, the other is refused (503 from the lost push, or 409 once synced)', async () => {
     const [one, two] = servers;
     assert.ok(one && two);
-    const list = (await one.get('/rollouts')).json() as { rollouts: Array<{ id: string }> };
+    const list = (await one.get('/-/rollouts')).json() as { rollouts: Array<{ id: string }> };
     const id = list.rollouts[0]!.id;
     // Both act at once: git accepts one push, refuses the other (force-with-lease).
     const [x, y] = await Promise.all([
-      post(one, `/rollouts/${id}/resume`, {}),
-      post(two, `/rollouts/${id}/promote`, {}),
+      post(one, `/-/rollouts/${id}/resume`, {}),
+      post(two, `/-/rollouts/${id}/promote`, {}),
     ]);
     const statuses = [x.status, y.status].sort();
     assert.ok(statuses[0] === 200, JSON.stringify([x.body, y.body]));
@@ -120,7 +120,7 @@ describe('rollouts kept on a Git ref: replicas and restarts', () => {
     const winner = x.status === 200 ? x.body : y.body;
     await waitFor('both replicas agree', async () => {
       const views = await Promise.all(
-        [one, two].map(async (s) => (await s.get(`/rollouts/${id}`)).json() as { status: string }),
+        [one, two].map(async (s) => (await s.get(`/-/rollouts/${id}`)).json() as { status: string }),
       );
       return views.every((view) => view.status === winner.status);
     });

@@ -48,26 +48,30 @@ describe('rollouts API access', () => {
   };
   const report = (application: string, authorization?: string) =>
     post(
-      '/rollouts/reports',
+      '/-/rollouts/reports',
       { application, version: A, status: 'UP' },
       { 'x-confbus-instance-id': 'orders-0', ...(authorization ? { authorization } : {}) },
     );
 
   it('lets a viewer read, only an operator start and act; a client only reports on its own applications', async () => {
-    assert.equal((await t.get('/rollouts', {})).status, 401, 'no credentials');
-    assert.equal((await t.get('/rollouts', { authorization: ORDERS })).status, 403, 'a client is no viewer');
-    assert.equal((await t.get('/rollouts', { authorization: VIEWER })).status, 200);
+    assert.equal((await t.get('/-/rollouts', {})).status, 401, 'no credentials');
+    assert.equal(
+      (await t.get('/-/rollouts', { authorization: ORDERS })).status,
+      403,
+      'a client is no viewer',
+    );
+    assert.equal((await t.get('/-/rollouts', { authorization: VIEWER })).status, 200);
 
     const plan = { application: 'orders', from: A, waves: '1,100%', bakeSeconds: 60 };
-    const byViewer = await post('/rollouts', plan, { authorization: VIEWER });
+    const byViewer = await post('/-/rollouts', plan, { authorization: VIEWER });
     assert.equal(byViewer.status, 403);
     assert.equal(byViewer.body.code, 'CONFBUS_FORBIDDEN');
-    assert.equal((await post('/rollouts', plan, { authorization: ORDERS })).status, 403);
-    const started = await post('/rollouts', plan, { authorization: OPERATOR });
+    assert.equal((await post('/-/rollouts', plan, { authorization: ORDERS })).status, 403);
+    const started = await post('/-/rollouts', plan, { authorization: OPERATOR });
     assert.equal(started.status, 201, JSON.stringify(started.body));
     const id = String(started.body.id);
-    assert.equal((await post(`/rollouts/${id}/pause`, {}, { authorization: ORDERS })).status, 403);
-    assert.equal((await post(`/rollouts/${id}/explode`, {}, { authorization: VIEWER })).status, 403);
+    assert.equal((await post(`/-/rollouts/${id}/pause`, {}, { authorization: ORDERS })).status, 403);
+    assert.equal((await post(`/-/rollouts/${id}/explode`, {}, { authorization: VIEWER })).status, 403);
 
     assert.equal((await report('orders')).status, 401, 'a report needs credentials');
     const own = await report('orders', ORDERS);
@@ -77,7 +81,7 @@ describe('rollouts API access', () => {
     assert.equal(foreign.status, 403, 'not on an application the client may not read');
     assert.equal(foreign.body.code, 'CONFBUS_APPLICATION_FORBIDDEN');
 
-    const paused = await post(`/rollouts/${id}/pause`, { reason: 'checking' }, { authorization: OPERATOR });
+    const paused = await post(`/-/rollouts/${id}/pause`, { reason: 'checking' }, { authorization: OPERATOR });
     assert.equal(paused.status, 200);
     const audited = t.audit
       .filter((entry) => entry.action.startsWith('rollout.') || entry.action === 'access.denied')

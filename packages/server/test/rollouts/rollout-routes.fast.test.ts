@@ -15,7 +15,7 @@ describe('rollouts over HTTP: the API, and every fetch answered by its wave (rou
         'confbus.server.rollouts.tick-ms': '60000',
         'spring.cloud.bus.enabled': 'true',
       },
-      { files: { 'orders.yml': 'greeting: from-a\n' } },
+      { files: { 'orders.yml': 'greeting: from-a\n', 'rollouts.yml': 'greeting: an app named rollouts\n' } },
     );
     A = (await t.get('/orders/default').then((r) => r.json() as { version: string })).version;
     B = t.repository.push({ 'orders.yml': 'greeting: from-b\n' });
@@ -36,24 +36,31 @@ describe('rollouts over HTTP: the API, and every fetch answered by its wave (rou
     return (response.json() as { version: string }).version;
   };
 
+  it('lives under /-/: an application named rollouts is served at /rollouts/{profiles} as Spring serves it', async () => {
+    const app = await t.get('/rollouts/default');
+    assert.equal(app.status, 200);
+    assert.equal((app.json() as { name: string }).name, 'rollouts');
+    assert.equal((await t.get('/-/rollouts')).status, 200);
+  });
+
   it('refuses bad requests with the field named, unknown rollouts with 404', async () => {
-    const missing = await post('/rollouts', { from: A, to: B });
+    const missing = await post('/-/rollouts', { from: A, to: B });
     assert.equal(missing.status, 400);
     assert.equal(missing.body.code, 'CONFBUS_ROLLOUT_BAD_REQUEST');
     assert.match(String(missing.body.message), /'application'/);
-    const unknown = await post('/rollouts', { application: 'orders', from: A, to: 'c'.repeat(40) });
+    const unknown = await post('/-/rollouts', { application: 'orders', from: A, to: 'c'.repeat(40) });
     assert.equal(unknown.status, 400);
     assert.match(String(unknown.body.message), /'to' commit c{40} cannot serve 'orders'/);
-    const nope = await t.get('/rollouts/00000000-0000-0000-0000-000000000000');
+    const nope = await t.get('/-/rollouts/00000000-0000-0000-0000-000000000000');
     assert.equal(nope.status, 404);
     assert.equal((nope.json() as { code: string }).code, 'CONFBUS_ROLLOUT_NOT_FOUND');
-    const noId = await post('/rollouts/reports', { application: 'orders', status: 'UP', version: A });
+    const noId = await post('/-/rollouts/reports', { application: 'orders', status: 'UP', version: A });
     assert.equal(noId.status, 400);
     assert.match(String(noId.body.message), /X-Confbus-Instance-Id/);
   });
 
   it('serves A outside the wave and B inside, on the first request and on repeats (fast path), and tells reporters', async () => {
-    const started = await post('/rollouts', {
+    const started = await post('/-/rollouts', {
       application: 'orders',
       from: A,
       waves: '1,100%',
@@ -77,7 +84,7 @@ describe('rollouts over HTTP: the API, and every fetch answered by its wave (rou
     const onB = [];
     for (const instance of ids) {
       const answer = await post(
-        '/rollouts/reports',
+        '/-/rollouts/reports',
         { application: 'orders', version: A, status: 'UP', errors: 0 },
         { 'x-confbus-instance-id': instance },
       );
@@ -95,32 +102,32 @@ describe('rollouts over HTTP: the API, and every fetch answered by its wave (rou
     const other = await t.get('/other/default', { 'x-confbus-instance-id': 'orders-0' });
     assert.equal(other.headers.get('x-confbus-rollout'), null, 'not for an application no rollout holds');
 
-    const detail = await t.get(`/rollouts/${id}`);
+    const detail = await t.get(`/-/rollouts/${id}`);
     const body = detail.json() as { instances: Array<{ id: string; side: string }> };
     assert.deepEqual(
       body.instances.filter((i) => i.side === 'to').map((i) => i.id),
       onB,
     );
 
-    const paused = await post(`/rollouts/${id}/pause`, { reason: 'lunch' });
+    const paused = await post(`/-/rollouts/${id}/pause`, { reason: 'lunch' });
     assert.equal(paused.status, 200);
     assert.equal(paused.body.status, 'paused');
-    const again = await post(`/rollouts/${id}/pause`, {});
+    const again = await post(`/-/rollouts/${id}/pause`, {});
     assert.equal(again.status, 409);
     assert.equal(again.body.code, 'CONFBUS_ROLLOUT_CONFLICT');
-    const bad = await post(`/rollouts/${id}/explode`, {});
+    const bad = await post(`/-/rollouts/${id}/explode`, {});
     assert.equal(bad.status, 400);
 
-    const rolledBack = await post(`/rollouts/${id}/rollback`, { reason: 'by hand' });
+    const rolledBack = await post(`/-/rollouts/${id}/rollback`, { reason: 'by hand' });
     assert.equal(rolledBack.body.status, 'rolled-back');
     for (const instance of ids) assert.equal(await fetchAs(instance), A, 'everyone on A again');
-    const list = await t.get('/rollouts');
+    const list = await t.get('/-/rollouts');
     assert.equal((list.json() as { rollouts: unknown[] }).rollouts.length, 1);
     const rollouts = t.audit.filter((entry) => entry.action.startsWith('rollout.'));
     assert.deepEqual(
       rollouts.map(({ action, target, outcome, status }) => ({ action, target, outcome, status })),
       [
-        { action: 'rollout.start', target: 'POST /rollouts', outcome: 'failure', status: 400 },
+        { action: 'rollout.start', target: 'POST /-/rollouts', outcome: 'failure', status: 400 },
         { action: 'rollout.start', target: 'rollout of orders', outcome: 'failure', status: 400 },
         { action: 'rollout.start', target: 'rollout of orders', outcome: 'success', status: 201 },
         { action: 'rollout.pause', target: `rollout ${id}`, outcome: 'success', status: 200 },

@@ -39,7 +39,7 @@ describe('rollouts announced on the watch stream', () => {
     });
     try {
       await waitFor('a watcher', () => server.server.watch?.hub.watchers === 1);
-      const started = await fetch(`${server.base}/rollouts`, {
+      const started = await fetch(`${server.base}/-/rollouts`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ application: 'orders', from: A, to: B, waves: '100%' }),
@@ -57,7 +57,7 @@ describe('rollouts announced on the watch stream', () => {
       };
       assert.equal(fetched.version, B, 'the watcher fetches, and its wave (100%) is on B');
 
-      const rolledBack = await fetch(`${server.base}/rollouts/${id}/rollback`, { method: 'POST' });
+      const rolledBack = await fetch(`${server.base}/-/rollouts/${id}/rollback`, { method: 'POST' });
       assert.equal(rolledBack.status, 200);
       await waitFor('the rollback', () => changes().length === 2);
       assert.equal(changes()[1]!.version, A);

@@ -228,7 +228,7 @@ describe('GET /watch without a bus', () => {
     const from = ((await server.get('/baz/default')).json() as { version: string }).version;
     const to = await remote.commit({ 'baz.yml': 'greeting: rolled\n' });
     await monitor('baz.yml');
-    const started = await fetch(`${server.base}/rollouts`, {
+    const started = await fetch(`${server.base}/-/rollouts`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ application: 'baz', from, to, waves: '50%,100%' }),
