@@ -9,19 +9,21 @@ import { ConfbusError, type InstanceIdentity, type Logger } from '@confbus/core'
 import type { Clock } from '../clock.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import { serverErrors } from '../errors.js';
-import { type CanaryRecord, type HealthRecord, type JudgeSettings, judge } from './fleet-judge.js';
+import type { HealthRecord, JudgeSettings } from './fleet-judge.js';
 import { InstanceRegistry, type InstanceEntry, type InstanceReport } from './instance-registry.js';
 import {
-  type RolloutDecision,
   type RolloutPlan,
   type RolloutState,
-  type RolloutStatus,
+  type OperatorAction,
+  OPERATOR_ACTIONS,
   isActive,
   isHolding,
 } from './rollout-plan.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { RolloutStore } from './rollout-store.js';
-import { inStartedWaves, pickInstances } from './wave-membership.js';
+import { decideStep, logged } from './rollout-step.js';
+import { PinnedRequests } from './pinned-requests.js';
+import { commitFor, pickInstances } from './wave-membership.js';
 
 export interface RolloutEngineOptions {
   readonly store: RolloutStore;
@@ -50,26 +52,11 @@ export interface ReportAnswer {
   readonly reportIntervalMs: number;
 }
 
-export type OperatorAction = 'pause' | 'resume' | 'promote' | 'abort' | 'rollback';
-
-/** The statuses each operator action may start from, and what it leads to. */
-const ACTIONS: Record<OperatorAction, { from: readonly RolloutStatus[]; to: RolloutStatus }> = {
-  pause: { from: ['running'], to: 'paused' },
-  resume: { from: ['paused'], to: 'running' },
-  promote: { from: ['running', 'paused'], to: 'completed' },
-  abort: { from: ['running', 'paused'], to: 'aborted' },
-  rollback: { from: ['running', 'paused', 'completed'], to: 'rolled-back' },
-};
-
-/** Most decisions kept per rollout (a long pause-resume session must not grow the state without bound). */
-const MAX_DECISIONS = 200;
-
 export class RolloutEngine {
   private readonly states = new Map<string, RolloutState>();
   /** Per application, the newest rollout that decides its commits (running, paused, or ended on `from`). */
   private holding = new Map<string, RolloutState>();
-  /** Pinned copies of requests, per request object and commit, so a repeated URL keeps its cache key. */
-  private readonly pinned = new WeakMap<EnvironmentRequest, Map<string, EnvironmentRequest>>();
+  private readonly pinned = new PinnedRequests();
   /** One change at a time: a tick and an operator's action never interleave their read-modify-save. */
   private queue: Promise<unknown> = Promise.resolve();
   readonly registry = new InstanceRegistry();
@@ -110,9 +97,9 @@ export class RolloutEngine {
     const state = this.holdingFor(request.applications, request.label);
     if (state === undefined) return request;
     const facts = identity && { id: identity.id, tags: identity.tags, profiles: request.profiles };
-    const commit = this.commitFor(state, facts);
+    const commit = commitFor(state, facts);
     if (facts) this.registry.served(facts, request.applications, commit, this.options.clock.now());
-    return this.pin(request, commit);
+    return this.pinned.pin(request, commit);
   }
 
   /** An instance's health report; the answer tells it which commit to serve. */
@@ -120,7 +107,7 @@ export class RolloutEngine {
     this.registry.reported(report, this.options.clock.now());
     const state = this.holdingFor([report.application], undefined);
     if (state === undefined) return { rollout: null, version: null, reportIntervalMs: 0 };
-    const version = this.commitFor(state, {
+    const version = commitFor(state, {
       id: report.instance,
       tags: report.tags,
       profiles: report.profiles,
@@ -169,7 +156,7 @@ export class RolloutEngine {
   act(id: string, action: OperatorAction, reason?: string): Promise<RolloutState> {
     return this.serialized(async () => {
       const state = this.get(id);
-      const rule = ACTIONS[action];
+      const rule = OPERATOR_ACTIONS[action];
       if (!rule.from.includes(state.status))
         throw new ConfbusError(
           serverErrors.CONFBUS_ROLLOUT_CONFLICT,
@@ -208,7 +195,7 @@ export class RolloutEngine {
   ): Array<{ entry: InstanceEntry; onNew: boolean; health: HealthRecord | undefined }> {
     return this.registry.of(state.plan.applications, state.createdAt).map((entry) => ({
       entry,
-      onNew: this.commitFor(state, entry) === state.plan.to,
+      onNew: commitFor(state, entry) === state.plan.to,
       health: this.registry.healthOf(entry),
     }));
   }
@@ -225,90 +212,33 @@ export class RolloutEngine {
       // Reporting canaries would learn it from their next report answer; Spring apps report nothing.
       this.announce(state, state.plan.to);
     }
-    const canaries: CanaryRecord[] = [];
-    const controls: HealthRecord[] = [];
-    let pending = 0;
-    for (const entry of known) {
-      const health = this.registry.healthOf(entry);
-      // Never reported during this rollout (a Spring app, or a report from an earlier one): not judged.
-      if (health === undefined || health.lastReportAt < state.createdAt) continue;
-      if (!inStartedWaves(state, entry)) {
-        controls.push(health);
-        continue;
-      }
-      const onNew = health.version === state.plan.to;
-      if (!onNew) pending++; // told to move, not there yet
-      canaries.push({ ...health, onNew });
-    }
-    const verdict = judge(canaries, controls, now, this.options.judge);
-    if (!verdict.healthy) {
-      const next: RolloutState = {
-        ...state,
-        status: 'rolled-back',
-        decisions: logged(state, {
-          at: now,
-          action: 'rollback',
-          by: 'judge',
-          reason: verdict.reason,
-          figures: verdict.figures,
-        }),
-      };
-      await this.commit(next);
-      this.options.logger.warn(
-        { rollout: state.id, ...verdict.figures },
-        `Rollout rolled back: ${verdict.reason}`,
-      );
-      // No request made this change: the server's own judge is the principal, from no remote address.
-      this.options.audit.record({
-        action: 'rollout.rollback',
-        target: `rollout ${state.id}`,
-        principal: 'rollout-judge',
-        remoteAddress: 'server',
-        outcome: 'success',
-        detail: verdict.reason,
-      });
-      this.announce(next, next.plan.from);
+    const outcome = decideStep(
+      state,
+      known,
+      (entry) => this.registry.healthOf(entry),
+      now,
+      this.options.judge,
+    );
+    if (outcome.kind === 'wait') return;
+    await this.commit(outcome.next);
+    if (outcome.kind !== 'rollback') {
+      this.announce(outcome.next, outcome.next.plan.to);
       return;
     }
-    // A wave has baked once its time is up and every canary that reports has applied the new commit.
-    if (now - state.waveStartedAt < state.plan.bakeMs || pending > 0) return;
-    const figures = { ...verdict.figures, wave: state.wave + 1, bakeSeconds: state.plan.bakeMs / 1000 };
-    if (state.wave + 1 >= state.plan.waves.length) {
-      const next: RolloutState = {
-        ...state,
-        status: 'completed',
-        decisions: logged(state, {
-          at: now,
-          action: 'complete',
-          by: 'bake',
-          reason: 'the last wave baked healthy',
-          figures,
-        }),
-      };
-      await this.commit(next);
-      this.announce(next, next.plan.to);
-      return;
-    }
-    const next: RolloutState = {
-      ...state,
-      wave: state.wave + 1,
-      waveStartedAt: now,
-      decisions: logged(state, {
-        at: now,
-        action: 'next-wave',
-        by: 'bake',
-        reason: `wave ${state.wave + 1} baked healthy: wave ${state.wave + 2} starts`,
-        figures,
-      }),
-    };
-    await this.commit(next);
-    this.announce(next, next.plan.to);
-  }
-
-  private commitFor(state: RolloutState, facts: Parameters<typeof inStartedWaves>[1] | undefined): string {
-    if (state.status === 'completed') return state.plan.to;
-    if (!isActive(state) || facts === undefined) return state.plan.from;
-    return inStartedWaves(state, facts) ? state.plan.to : state.plan.from;
+    this.options.logger.warn(
+      { rollout: state.id, ...outcome.figures },
+      `Rollout rolled back: ${outcome.reason}`,
+    );
+    // No request made this change: the server's own judge is the principal, from no remote address.
+    this.options.audit.record({
+      action: 'rollout.rollback',
+      target: `rollout ${state.id}`,
+      principal: 'rollout-judge',
+      remoteAddress: 'server',
+      outcome: 'success',
+      detail: outcome.reason,
+    });
+    this.announce(outcome.next, outcome.next.plan.from);
   }
 
   private holdingFor(
@@ -322,20 +252,6 @@ export class RolloutEngine {
       if (state && (label === undefined || state.plan.label === label)) return state;
     }
     return undefined;
-  }
-
-  private pin(request: EnvironmentRequest, commit: string): EnvironmentRequest {
-    let byCommit = this.pinned.get(request);
-    if (byCommit === undefined) {
-      byCommit = new Map();
-      this.pinned.set(request, byCommit);
-    }
-    let pinned = byCommit.get(commit);
-    if (pinned === undefined) {
-      pinned = { ...request, commit };
-      byCommit.set(commit, pinned);
-    }
-    return pinned;
   }
 
   /** Keeps the state in the store, then here; the store refusing leaves everything as it was. */
@@ -375,8 +291,4 @@ export class RolloutEngine {
     this.queue = run.catch(() => undefined);
     return run;
   }
-}
-
-function logged(state: RolloutState, decision: RolloutDecision): RolloutDecision[] {
-  return [...state.decisions, decision].slice(-MAX_DECISIONS);
 }

@@ -165,3 +165,15 @@ function checked(wave: WaveSpec, where: string): WaveSpec {
     throw bad(`${where}.percent must be above 0 and at most 100`);
   return wave;
 }
+
+export type OperatorAction = 'pause' | 'resume' | 'promote' | 'abort' | 'rollback';
+
+/** The statuses each operator action may start from, and what it leads to. */
+export const OPERATOR_ACTIONS: Record<OperatorAction, { from: readonly RolloutStatus[]; to: RolloutStatus }> =
+  {
+    pause: { from: ['running'], to: 'paused' },
+    resume: { from: ['paused'], to: 'running' },
+    promote: { from: ['running', 'paused'], to: 'completed' },
+    abort: { from: ['running', 'paused'], to: 'aborted' },
+    rollback: { from: ['running', 'paused', 'completed'], to: 'rolled-back' },
+  };

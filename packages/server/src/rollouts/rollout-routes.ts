@@ -16,11 +16,18 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ReadTarget } from '../security/principal.js';
 import { serverErrors } from '../errors.js';
 import type { InstanceReport } from './instance-registry.js';
-import type { OperatorAction, RolloutEngine } from './rollout-engine.js';
-import { type RolloutPlan, type RolloutState, type WaveSpec, parseRolloutPlan } from './rollout-plan.js';
+import type { RolloutEngine } from './rollout-engine.js';
+import {
+  OPERATOR_ACTIONS,
+  type OperatorAction,
+  type RolloutPlan,
+  type RolloutState,
+  type WaveSpec,
+  parseRolloutPlan,
+} from './rollout-plan.js';
 
 export const ROLLOUTS_PATH = '/-/rollouts';
-const ACTIONS: readonly OperatorAction[] = ['pause', 'resume', 'promote', 'abort', 'rollback'];
+const ACTIONS = Object.keys(OPERATOR_ACTIONS) as OperatorAction[];
 const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 export interface RolloutRoutesOptions {

@@ -4,7 +4,7 @@
  * Waves only add instances, so an instance once on the new commit stays there until the rollout ends.
  */
 import { createHash } from 'node:crypto';
-import type { RolloutState, WaveSpec } from './rollout-plan.js';
+import { type RolloutState, type WaveSpec, isActive } from './rollout-plan.js';
 
 export interface InstanceFacts {
   readonly id: string;
@@ -23,6 +23,16 @@ function matchesWave(state: RolloutState, wave: WaveSpec, instance: InstanceFact
     return true;
   if (wave.profiles && wave.profiles.some((profile) => instance.profiles.includes(profile))) return true;
   return false;
+}
+
+/**
+ * The commit a rollout serves an instance: B once completed, A when paused or ended otherwise, and while it runs
+ * B inside the waves started so far, A outside (and to a request that names no instance).
+ */
+export function commitFor(state: RolloutState, instance: InstanceFacts | undefined): string {
+  if (state.status === 'completed') return state.plan.to;
+  if (!isActive(state) || instance === undefined) return state.plan.from;
+  return inStartedWaves(state, instance) ? state.plan.to : state.plan.from;
 }
 
 /** True when the instance is in one of the waves started so far (picked instances included). */
