@@ -140,10 +140,6 @@ export type {
   ConsoleEventType,
   ConsoleEvents,
   ConsoleFleet,
-  ConsoleHold,
-  ConsoleHoldRelease,
-  ConsoleHoldViolation,
-  ConsoleHolds,
   ConsoleInstance,
   ConsoleLabel,
   ConsoleOverriddenValue,
@@ -156,7 +152,6 @@ export type {
   ConsoleRefreshOutcome,
   ConsoleRefreshPublished,
   ConsoleRefreshRequest,
-  ConsoleReleaseRequest,
   ConsoleRepositoryState,
   ConsoleSession,
   ConsoleAuditEntry,
@@ -165,6 +160,13 @@ export type {
   ConsoleTimelinePoint,
   ConsoleValue,
 } from './console/console-api.js';
+export type {
+  ConsoleHold,
+  ConsoleHoldRelease,
+  ConsoleHoldViolation,
+  ConsoleHolds,
+  ConsoleReleaseRequest,
+} from './console/console-holds.js';
 export { AesTextEncryptor, type AesMode } from './encryption/aes-encryptor.js';
 export {
   CIPHER_MARKER,
