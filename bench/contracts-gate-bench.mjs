@@ -4,12 +4,13 @@
 //   1. the gate's verdict: from POST /monitor (the webhook) to its answer, which comes only once every
 //      environment the push changes has been built and validated (goal: p95 <= 2 s);
 //   2. the cached GET path with the gate on (every application guarded) against the same server with
-//      confbus.contracts.gate.enabled=false, throughput of a repeated environment request (goal: >= 0.95x).
+//      confbus.contracts.gate.enabled=false, throughput of a repeated environment request (goal: >= 0.95x), and
+//      the server CPU each such request costs (what a loaded machine's throughput figures hide).
 // Run alone: `npx tsc -b && node bench/contracts-gate-bench.mjs` (CONFBUS_GATE_BENCH_APPS / _ROUNDS to vary).
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { compareThroughput } from './lib/load.mjs';
+import { compareThroughput, processCpuSeconds } from './lib/load.mjs';
 import { startConfbusServer } from './lib/processes.mjs';
 import { createConfigRepo, makeTempDir } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
@@ -59,9 +60,13 @@ export async function run({ log }) {
     const first = await webhook(gated.url);
     log(`first verdict after start: ${fmt(first)} ms`);
     const verdicts = [];
+    // The server CPU each verdict cost: what the wall time is made of when the machine is not loaded.
+    const cpuMs = [];
     for (let round = 0; round < ROUNDS; round++) {
       await repo.push({ 'application.yml': files['application.yml'].replace('8080', String(9000 + round)) });
+      const cpuBefore = processCpuSeconds(gated.child.pid);
       verdicts.push(await webhook(gated.url));
+      cpuMs.push((processCpuSeconds(gated.child.pid) - cpuBefore) * 1000);
       log(`round ${round + 1}/${ROUNDS}: webhook -> /monitor answer ${fmt(verdicts.at(-1))} ms`);
     }
     const url = (server) => `${server.url}/app7/prod`;
@@ -69,7 +74,15 @@ export async function run({ log }) {
       const response = await globalThis.fetch(url(server));
       if (response.status !== 200) throw new Error(`GET answered ${response.status}`);
     }
-    const cached = await compareThroughput({ a: url(gated), b: url(ungated), rounds: 6, balanced: true });
+    const cached = await compareThroughput({
+      a: url(gated),
+      b: url(ungated),
+      rounds: 6,
+      balanced: true,
+      // Requests per second on a loaded machine mostly say which process got the cores: the CPU each request
+      // cost its server is compared too.
+      cpu: { a: () => processCpuSeconds(gated.child.pid), b: () => processCpuSeconds(ungated.child.pid) },
+    });
     const environments = applications * 3;
     const rows = [
       {
@@ -88,10 +101,21 @@ export async function run({ log }) {
         goal: '>= 0.95x',
         pass: cached.ratio >= 0.95,
       },
+      {
+        measure:
+          'cached GET with the gate on vs gate off, server CPU per request, µs (ratio: requests per CPU second)',
+        confbus: fmt(cached.cpuPerRequest.a),
+        baseline: fmt(cached.cpuPerRequest.b),
+        ratio: `${fmt(cached.cpuRatio)}x`,
+        goal: '>= 0.95x',
+        pass: cached.cpuRatio >= 0.95,
+      },
     ];
     const lines = [
       `- verdicts: median ${fmt(median(verdicts))}, p95 ${fmt(p95(verdicts))}, max ${fmt(Math.max(...verdicts))} ms over ${ROUNDS} pushes`,
+      `- server CPU per verdict: median ${fmt(median(cpuMs))}, max ${fmt(Math.max(...cpuMs))} ms`,
       `- cached GET per-round ratios: ${cached.perRound.map((r) => fmt(r)).join(', ')}`,
+      `- cached GET per-round CPU-per-request ratios (off/on): ${cached.cpuPerRound.map((r) => fmt(r)).join(', ')}`,
     ];
     for (const line of lines) log(line.slice(2));
     return { rows, sections: [{ title: 'Contract gate (bench/contracts-gate-bench.mjs)', lines }] };

@@ -2,6 +2,7 @@
 // latencies (autocannon's histogram has 1 ms resolution), and a burst of N simultaneous requests.
 import { Buffer } from 'node:buffer';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
@@ -41,6 +42,11 @@ export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
  * - `ratioOfMedians`: a.rps / b.rps, the ratio of the two per-side medians a table shows beside it;
  * - `ratioInterval`: a distribution-free 95% confidence interval of the per-round median, `[low, high]`
  *   (null below 6 rounds, too few for one): whether a run can tell a few percent apart at all.
+ * With `cpu` ({ a, b }: each side's server process CPU seconds so far, e.g. processCpuSeconds(pid)), each round
+ * also weighs the CPU each request cost its server, which other load on a shared machine barely moves (requests
+ * per second there mostly measure who got the cores):
+ * - `cpuPerRequest`: { a, b }, the median µs of server CPU per request;
+ * - `cpuRatio`: the median of the per-round ratios b/a of those (a's requests per CPU second over b's).
  */
 export async function compareThroughput({
   a,
@@ -51,6 +57,7 @@ export async function compareThroughput({
   seconds = 4,
   balanced = false,
   headers = { a: {}, b: {} },
+  cpu,
 }) {
   const opts = { connections, timeout: 30 };
   await autocannon({ ...opts, url: a, headers: headers.a, duration: warmupSeconds });
@@ -58,13 +65,16 @@ export async function compareThroughput({
   const runs = { a: [], b: [] };
   for (let i = 0; i < rounds; i++) {
     for (const side of balanced && i % 2 === 1 ? ['b', 'a'] : ['a', 'b']) {
+      const cpuBefore = cpu?.[side]();
       const r = await autocannon({
         ...opts,
         url: side === 'a' ? a : b,
         headers: headers[side],
         duration: seconds,
       });
+      const cpuUs = cpu === undefined ? undefined : ((cpu[side]() - cpuBefore) * 1e6) / r.requests.total;
       runs[side].push({
+        cpuUs,
         rps: (r['2xx'] - r.mismatches) / seconds,
         p50: r.latency.p50,
         p99: r.latency.p99,
@@ -81,8 +91,16 @@ export async function compareThroughput({
   });
   const perRound = runs.a.map((r, i) => r.rps / runs.b[i].rps);
   const sides = { a: side(runs.a), b: side(runs.b) };
+  const cpuPerRound = cpu === undefined ? undefined : runs.a.map((r, i) => runs.b[i].cpuUs / r.cpuUs);
   return {
     ...sides,
+    ...(cpu === undefined
+      ? {}
+      : {
+          cpuPerRequest: { a: median(runs.a.map((r) => r.cpuUs)), b: median(runs.b.map((r) => r.cpuUs)) },
+          cpuRatio: median(cpuPerRound),
+          cpuPerRound,
+        }),
     ratio: median(perRound),
     ratioOfMedians: sides.a.rps / sides.b.rps,
     ratioInterval: medianInterval(perRound),
@@ -229,3 +247,17 @@ export async function timeGit(args, runs = 20) {
   times.sort((a, b) => a - b);
   return percentile(times, 50);
 }
+
+/**
+ * CPU seconds a process has used so far (user + system, /proc/<pid>/stat; Linux only, clock ticks of 10 ms),
+ * for compareThroughput's `cpu`.
+ */
+export function processCpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): state is the 3rd field, utime the 14th, stime the 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** USER_HZ: 100 on every Linux the benchmarks run on (getconf CLK_TCK). */
+const CLOCK_TICKS = 100;

@@ -26,6 +26,7 @@ import {
 import type { RepositoryFiles } from '../environment/config-repository.js';
 import type { EnvironmentService } from '../environment/environment-service.js';
 import { LruCache } from '../support/lru-cache.js';
+import { changedPaths, changedSinceOnce, concerns } from './commit-changes.js';
 import type { PublishedContracts } from './published-contracts.js';
 
 /** A violation as the gate reports it: the contracts library's, with the file and line as repository paths. */
@@ -70,6 +71,11 @@ interface CommitScope {
   readonly targets: Map<string, Map<string, CheckTarget[]>>;
   /** Applications with a contract or a configuration file of their own (a changed file is attributed to one). */
   readonly known: ReadonlySet<string>;
+  /**
+   * The paths changed since `parent` (the commit's first parent), worked out once per commit and shared by every
+   * application's #inherited: a diff of 2,000 blob ids for each of 500 applications was a third of a push's CPU.
+   */
+  changedSince(parent: string): Promise<readonly string[] | undefined>;
 }
 
 /** Files read for their documents' profiles at once (pipelined through one cat-file process). */
@@ -194,11 +200,9 @@ export class CommitVerdicts {
     const key = `${parent}\u0000${application}\u0000${this.options.published.keyOf(application)}`;
     const known = this.#settled.get(key);
     if (known === undefined) return undefined;
-    const before = await this.#scope(parent);
-    if (before.blobIds === undefined) return undefined;
-    for (const path of changedPaths(before.blobIds, scope.blobIds)) {
-      if (concerns(path, application, scope.known)) return undefined;
-    }
+    const changed = await scope.changedSince(parent);
+    if (changed === undefined) return undefined;
+    for (const path of changed) if (concerns(path, application, scope.known)) return undefined;
     return known;
   }
 
@@ -294,6 +298,12 @@ export class CommitVerdicts {
     const known = new Set<string>(contracts.map((c) => c.application));
     for (const path of configFiles) known.add(stemOf(path));
     known.delete(EVERY_APPLICATION);
+    const changed = changedSinceOnce(async (parent) => {
+      const before = await this.#scope(parent);
+      return blobIds === undefined || before.blobIds === undefined
+        ? undefined
+        : changedPaths(before.blobIds, blobIds);
+    });
     return {
       commit,
       files,
@@ -303,6 +313,7 @@ export class CommitVerdicts {
       documentProfiles: () => (documentProfiles ??= readProfiles()),
       targets: new Map(),
       known,
+      changedSince: changed,
     };
   }
 }
@@ -328,30 +339,4 @@ function requestOf(target: CheckTarget) {
 
 function isConfbusError(error: unknown, code: string): boolean {
   return error instanceof ConfbusError && error.code === code;
-}
-
-/** Paths added, removed or changed between two commits' blob ids. */
-function changedPaths(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
-  const changed: string[] = [];
-  for (const [path, id] of after) if (before.get(path) !== id) changed.push(path);
-  for (const path of before.keys()) if (!after.has(path)) changed.push(path);
-  return changed;
-}
-
-/**
- * Whether a changed path can change what an application reads or is judged by: its own or the common contract;
- * `application*` files; its own files (`shop.yml`, `shop-prod.yml`); and, to stay on the safe side, any
- * configuration file that belongs to no other known application (an imported file, a search-path directory).
- */
-export function concerns(path: string, application: string, known: ReadonlySet<string>): boolean {
-  const contractOf = contractApplicationOf(path);
-  if (contractOf !== undefined) return contractOf === application || contractOf === EVERY_APPLICATION;
-  if (!isConfigPath(path)) return false;
-  const stem = stemOf(path);
-  if (stem === EVERY_APPLICATION || stem.startsWith(`${EVERY_APPLICATION}-`)) return true;
-  if (stem === application || stem.startsWith(`${application}-`)) return true;
-  for (let end = stem.length; end > 0; end = stem.lastIndexOf('-', end - 1)) {
-    if (known.has(stem.slice(0, end))) return false;
-  }
-  return true;
 }

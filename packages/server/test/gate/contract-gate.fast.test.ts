@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPresenceAnnouncement } from '@confbus/core';
-import { concerns } from '../../src/gate/commit-verdicts.js';
+import { concerns } from '../../src/gate/commit-changes.js';
 import { type FakeTestServer, startTestServer } from '../server-harness.js';
 
 const SHOP_CONTRACT = JSON.stringify({
