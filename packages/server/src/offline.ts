@@ -7,3 +7,10 @@ export {
   type OfflineEnvironmentsOptions,
 } from './environment/offline-environments.js';
 export { LocalGitRepository } from './git/local-git-repository.js';
+export {
+  configImpact,
+  profilesInDocuments,
+  type ConfigImpact,
+  type EnvironmentImpact,
+  type ImpactSource,
+} from './impact/config-impact.js';

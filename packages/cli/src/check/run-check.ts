@@ -12,12 +12,14 @@ import {
   checkTargets,
   contractApplicationOf,
   contractsFor,
-  isConfigPath,
   parseContract,
-  profilesActivating,
   validateEnvironment,
 } from '@confbus/contracts';
-import { type OfflineEnvironments, openOfflineEnvironments } from '@confbus/server/offline';
+import {
+  type OfflineEnvironments,
+  openOfflineEnvironments,
+  profilesInDocuments,
+} from '@confbus/server/offline';
 import type { CheckedRepository } from './checked-repository.js';
 import type { CheckOptions } from './check-options.js';
 
@@ -47,8 +49,6 @@ export interface CheckResult {
 
 /** Environments built and checked at once: enough to keep git and the parser busy on two cores. */
 const CONCURRENCY = 8;
-/** Files read for their documents' profiles at once: reads are pipelined through one cat-file process. */
-const FILES_AT_ONCE = 32;
 
 /**
  * `environments` builds from `checked.repository` (openCheckEnvironments); `published`: contracts running services
@@ -102,26 +102,6 @@ export async function runCheck(
     progress(++done, targets.length);
   });
   return { targets, contracts, violations: found.flat(), failures };
-}
-
-/**
- * The profiles each configuration file's documents activate on (`spring.config.activate.on-profile`), read
- * through the builder's parse cache, so the builds that follow parse nothing again. A file that does not parse
- * names none here; its build reports it.
- */
-export async function profilesInDocuments(
-  environments: OfflineEnvironments,
-  revision: string,
-  files: readonly string[],
-): Promise<Map<string, string[]>> {
-  const named = new Map<string, string[]>();
-  const configFiles = files.filter(isConfigPath);
-  await eachWithin(configFiles, FILES_AT_ONCE, async (path) => {
-    const documents = await environments.documents(revision, path).catch(() => []);
-    const profiles = documents.flatMap((d) => (d.activation ? profilesActivating(d.activation) : []));
-    if (profiles.length > 0) named.set(path, profiles);
-  });
-  return named;
 }
 
 async function checkOne(

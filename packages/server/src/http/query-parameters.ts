@@ -18,3 +18,14 @@ export function integerParameter(
   }
   return value;
 }
+
+/** `true` or `false` (absent or empty: the default); anything else is a 400 naming the parameter. */
+export function booleanParameter(query: unknown, name: string, fallback: boolean): boolean {
+  const raw = (query as Record<string, unknown> | undefined)?.[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new ConfbusError(
+    serverErrors.CONFBUS_BAD_QUERY_PARAMETER,
+    `Query parameter '${name}' must be true or false`,
+  );
+}

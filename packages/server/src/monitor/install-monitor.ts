@@ -10,6 +10,7 @@ import type { ContractGate } from '../gate/contract-gate.js';
 import type { ServedRepository } from '../repositories/served-repository.js';
 import { registerMonitorRoutes } from './monitor-controller.js';
 import type { RefreshPublisher } from '../bus/server-bus.js';
+import { servedImpactSource } from '../impact/served-impact-source.js';
 import { MonitorService } from './monitor-service.js';
 import type { MonitorSettings } from './monitor-settings.js';
 
@@ -33,6 +34,7 @@ export function installMonitor(app: FastifyInstance, install: MonitorInstall): v
   const { repository, tracker } = install;
   const refresh = repository?.mirror.refresh;
   if (repository === undefined || refresh === undefined) return;
+  const impact = servedImpactSource(repository);
   const service = new MonitorService({
     ...install.settings,
     repository: refresh,
@@ -40,6 +42,7 @@ export function installMonitor(app: FastifyInstance, install: MonitorInstall): v
     publisher: install.publisher,
     watchEnabled: install.watchEnabled,
     ...(install.gate ? { gate: install.gate } : {}),
+    ...(impact ? { impact: { ...impact, maxEnvironments: install.settings.maxImpactEnvironments } } : {}),
     published: tracker,
     logger: install.logger.child({ component: 'monitor' }),
     clock: install.clock,

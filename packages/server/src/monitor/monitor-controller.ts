@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import { coreErrors, springErrorBody } from '@confbus/core';
 import { serverErrors } from '../errors.js';
-import { integerParameter } from '../http/query-parameters.js';
+import { booleanParameter, integerParameter } from '../http/query-parameters.js';
 import { WebhookError, parsePushWebhook } from './index.js';
 import type { MonitorService, PushOutcome } from './monitor-service.js';
 import { type WebhookHost, pushedCommit, webhookHostFromHeaders } from './push-webhook.js';
@@ -30,9 +30,10 @@ export function registerMonitorRoutes(app: FastifyInstance, options: MonitorRout
   app.register(async (scope) => {
     addRawBodyParsers(scope);
     // Operators only when it is not open (confbus.security.monitor-open); audited either way.
-    scope.post('/monitor', { config: { audit: { action: 'monitor.push' } } }, async (request, reply) =>
-      answer(await receivePush(request as RawBodyRequest, options.service), request, reply),
-    );
+    scope.post('/monitor', { config: { audit: { action: 'monitor.push' } } }, async (request, reply) => {
+      const outcome = await receivePush(request as RawBodyRequest, options.service);
+      return withImpact(outcome, answer(outcome, request, reply));
+    });
   });
   // Paginated: the listing is bounded whatever the bus sent (see RefreshTracker's limits).
   app.get('/actuator/refresh-events', async (request, reply) => {
@@ -93,7 +94,9 @@ async function receivePush(request: RawBodyRequest, service: MonitorService): Pr
   // The sender's headers decide which secret checks the request, whatever shape its body has.
   const host: WebhookHost = webhookHostFromHeaders(request.headers) ?? push.host;
   service.verifySignature(host, request.headers, rawBody);
-  return service.handlePush({ ...push, commit: pushedCommit(request.body) });
+  // `?impact=true`: the answer also says what the push changed, per application and profile (keys, no values).
+  const impact = booleanParameter(request.query, 'impact', false);
+  return service.handlePush({ ...push, commit: pushedCommit(request.body) }, { impact });
 }
 
 /** `?limit&offset&acks` of /actuator/refresh-events, within their bounds. */
@@ -106,6 +109,16 @@ function refreshEventsPage(
     offset: integerParameter(query, 'offset', { default: 0, min: 0, max: 1_000_000 }),
     ackLimit: integerParameter(query, 'acks', { default: 200, min: 0, max: maxAcksPerEvent }),
   };
+}
+
+/**
+ * The answer with the push's blast radius when it was asked for: Spring's array of services becomes
+ * `{services, impact}` (only then: a Spring-shaped caller never asks), and an error body gains `impact`.
+ */
+function withImpact(outcome: PushOutcome, body: unknown): unknown {
+  if (outcome.impact === undefined) return body;
+  if (Array.isArray(body)) return { services: body, impact: outcome.impact };
+  return { ...(body as object), impact: outcome.impact };
 }
 
 /**

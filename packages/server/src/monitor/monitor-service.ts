@@ -9,6 +9,8 @@ import { guessServiceNames, messageOf } from '@confbus/core/internal';
 import type { RefreshPublisher } from '../bus/server-bus.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { RepositoryRefresh, ResolvedRevision } from '../environment/config-repository.js';
+import { type ConfigImpact, configImpact } from '../impact/config-impact.js';
+import type { ServedImpactSource } from '../impact/served-impact-source.js';
 import type { ParsedFiles } from '../environment/parsed-files.js';
 import { serverErrors } from '../errors.js';
 import type { GateVerdict, Hold } from '../gate/contract-gate.js';
@@ -49,6 +51,20 @@ export interface MonitorServiceOptions {
   readonly logger: Logger;
   /** For signature timestamps (default: the system clock). */
   readonly clock?: Clock;
+  /** Where a push's blast radius is computed (`POST /monitor?impact=true`); absent: it cannot be asked for. */
+  readonly impact?: PushImpactSource;
+}
+
+/** The default repository as the blast radius reads it (impact/served-impact-source.ts), and its bound. */
+export interface PushImpactSource extends ServedImpactSource {
+  /** Environments compared at most per push (beyond, counted as `skipped`). */
+  readonly maxEnvironments: number;
+}
+
+/** A push's blast radius, in /monitor's answer when asked for: from which commit to which, what changed. */
+export interface PushImpact extends ConfigImpact {
+  readonly base: string | null;
+  readonly commit: string;
 }
 
 export interface UnparsableFile {
@@ -69,6 +85,8 @@ export type PushOutcome =
     /** The applications the contract gate held back at this commit (nothing published for them). */
     readonly held?: readonly Hold[];
     readonly commit?: string;
+    /** The push's blast radius, when asked for (`?impact=true`). */
+    readonly impact?: PushImpact;
   };
 
 export class MonitorService {
@@ -111,7 +129,27 @@ export class MonitorService {
    * Re-reads Git and publishes the refreshes a verified push calls for. Throws a 503 ConfbusError when Git
    * could not be fetched (publishing would make clients re-read the old state) or an event was not published.
    */
-  async handlePush(push: WebhookPush): Promise<PushOutcome> {
+  async handlePush(push: WebhookPush, wanted: { impact?: boolean } = {}): Promise<PushOutcome> {
+    const source = this.options.impact;
+    if (!wanted.impact || source === undefined) return this.#handle(push);
+    // The head before the push is what its blast radius is measured from (none yet: everything is new).
+    const base = await this.options.repository.resolveFetched(null).then(
+      (head) => head.commit,
+      () => undefined,
+    );
+    const outcome = await this.#handle(push);
+    const commit = (await this.options.repository.resolveFetched(null)).commit;
+    const files = base === undefined ? push.paths : await source.changedPaths(base, commit);
+    const impact = await configImpact(source, {
+      revision: commit,
+      base,
+      files,
+      maxEnvironments: source.maxEnvironments,
+    });
+    return { ...outcome, impact: { ...impact, base: base ?? null, commit } };
+  }
+
+  async #handle(push: WebhookPush): Promise<PushOutcome> {
     const { repository, maxFiles } = this.options;
     if (push.paths.length === 0) return { kind: 'published', services: [] };
     const fetchStarted = performance.now();

@@ -30,6 +30,15 @@ export const monitorSettingSpecs: readonly SettingSpec[] = [
     description:
       'Changed files (and guessed services) /monitor announces one by one; beyond, one refresh for every service (*)',
   },
+  {
+    key: 'confbus.monitor.max-impact-environments',
+    type: 'integer',
+    default: 2000,
+    min: 1,
+    max: 100_000,
+    description:
+      'Environments POST /monitor?impact=true compares at most (built at the commit before and after the push); beyond, counted as skipped',
+  },
 ];
 
 export interface MonitorSettings {
@@ -40,6 +49,8 @@ export interface MonitorSettings {
   readonly allowUnsigned: boolean;
   /** Most changed files considered one by one; beyond, the push refreshes every service. */
   readonly maxFiles: number;
+  /** Most environments a push's blast radius compares (`?impact=true`). */
+  readonly maxImpactEnvironments: number;
 }
 
 export function readMonitorSettings(settings: Settings): MonitorSettings {
@@ -53,5 +64,6 @@ export function readMonitorSettings(settings: Settings): MonitorSettings {
     requireSignature: settings.boolean('confbus.monitor.require-signature'),
     allowUnsigned: settings.boolean('confbus.monitor.allow-unsigned'),
     maxFiles: settings.number('confbus.monitor.max-files'),
+    maxImpactEnvironments: settings.number('confbus.monitor.max-impact-environments'),
   };
 }
