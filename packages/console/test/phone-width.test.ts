@@ -39,6 +39,16 @@ const instance = (id: string, state: string) => ({
   lastSeenAt: NOW,
   state,
   latest: HASH,
+  // A long reason must wrap inside its cell at phone width.
+  lastRefresh:
+    state === 'current'
+      ? { outcome: 'applied', at: NOW }
+      : {
+          outcome: 'rejected',
+          reason:
+            "the new configuration is rejected by the application's schema: orders.pool-size must be >= 1",
+          at: NOW,
+        },
 });
 const API: Record<string, unknown> = {
   session: { authEnabled: false, csrfToken: 't', csrfHeader: 'x-csrf', busEnabled: true },
@@ -62,6 +72,7 @@ const API: Record<string, unknown> = {
         publishedAt: NOW,
         ackCount: 2,
         onCommit: 1,
+        rejected: 1,
         slowestMs: 120,
         timeline: [],
         diffTarget: { application: 'orders-service-with-a-long-name', profiles: 'production' },

@@ -48,6 +48,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly validLabels = new Set<string>();
   private startPromise: Promise<void> | undefined;
   private openPromise: Promise<void> | undefined;
+  private madePromise: Promise<void> | undefined;
   /** What open() found in basedir; `empty`: the first start() creates the bare mirror there. */
   private basedirState: BasedirState | undefined;
 
@@ -153,11 +154,27 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     return this.startPromise;
   }
 
+  /**
+   * Opens basedir and makes the mirror there if it is new (an empty repository with the remote), without the first
+   * fetch: what the server's own state ref (stateRef) needs, which is read while the first clone runs.
+   */
+  private made(): Promise<void> {
+    this.madePromise ??= this.open()
+      .then(async () => {
+        if (this.basedirState?.empty) await createMirror(this.basedir, this.safeUri, this.git.run);
+      })
+      .catch((error: unknown) => {
+        this.madePromise = undefined; // tried again by the next caller
+        throw error;
+      });
+    return this.madePromise;
+  }
+
   private async doStart(): Promise<void> {
     await this.open();
     const state = this.basedirState;
     try {
-      if (state?.empty) await createMirror(this.basedir, this.safeUri, this.git.run);
+      await this.made();
       await this.checks.requestFresh();
       if (!this.refs.fetched) {
         const lastError = this.checks.lastError;
@@ -171,6 +188,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
           this.logger.warn({ basedir: this.basedir, err: discardError }, 'Could not remove a failed clone'),
         );
         this.openPromise = undefined;
+        this.madePromise = undefined;
       }
       throw error;
     }
@@ -249,7 +267,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   /** All blob paths at `commit` (a 40-hex id from resolve()), cached per commit. */
   /** A ref of the server's own in the upstream (git/state-ref.ts): the rollouts' shared, durable state. */
   stateRef(ref: string): GitStateRef {
-    return new GitStateRef(this.git, this.upstream, ref);
+    return new GitStateRef(this.git, this.upstream, ref, () => this.made());
   }
 
   listFiles(commit: string): Promise<readonly string[]> {

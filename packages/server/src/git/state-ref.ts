@@ -26,9 +26,12 @@ export class GitStateRef implements StateRef {
     private readonly git: MirrorGit,
     private readonly upstream: Upstream,
     readonly ref: string,
+    /** Resolves once the mirror exists (its first clone may still be running): git needs a repository to work in. */
+    private readonly made: () => Promise<void>,
   ) {}
 
   async read(): Promise<{ commit: string; content: Buffer } | undefined> {
+    await this.made();
     const commit = await this.upstream.fetchRef(this.git.run, this.ref);
     if (commit === undefined) return undefined;
     const { stdout } = await this.git.run(['cat-file', 'blob', `${commit}:${FILE}`]);
@@ -36,6 +39,7 @@ export class GitStateRef implements StateRef {
   }
 
   async write(content: Buffer, expected: string | undefined, message: string): Promise<string> {
+    await this.made();
     const scratch = join(this.git.gitDir, `confbus-state-${randomBytes(6).toString('hex')}`);
     try {
       await writeFile(`${scratch}.json`, content);
