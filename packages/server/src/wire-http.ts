@@ -119,6 +119,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     principalOf: security.principalOf,
     audit,
     holds: gate?.holds,
+    rollouts: rollouts?.engine,
     serverAddress: config.http.address,
     logger,
   });
