@@ -8,11 +8,7 @@
  * An action is a console action like a bus refresh (CSRF header, JSON body, the server's own Host), then the
  * engine's own `act`, the one /-/rollouts calls; it is audited as `rollout.<action>` on `rollout <id>`, as there.
  */
-import {
-  ConfbusError,
-  type ConsoleRolloutDetails,
-  type ConsoleRollouts,
-} from '@confbus/core';
+import { ConfbusError, type ConsoleRolloutDetails, type ConsoleRollouts } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import { serverErrors } from '../errors.js';
 import type { RolloutEngine } from '../rollouts/rollout-engine.js';

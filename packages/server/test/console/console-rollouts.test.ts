@@ -129,7 +129,10 @@ describe('console: rollouts', () => {
     assert.equal(answer.status, 'paused');
     assert.deepEqual(answer.actions, ['resume', 'promote', 'abort', 'rollback']);
     const last = answer.decisions[answer.decisions.length - 1];
-    assert.deepEqual([last?.action, last?.by, last?.reason], ['pause', 'operator', 'checking the dashboards']);
+    assert.deepEqual(
+      [last?.action, last?.by, last?.reason],
+      ['pause', 'operator', 'checking the dashboards'],
+    );
     // The /-/rollouts API reads the same state: one engine.
     const direct = (await server.get(`/-/rollouts/${id}`)).json() as { status: string };
     assert.equal(direct.status, 'paused');
