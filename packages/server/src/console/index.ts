@@ -245,6 +245,11 @@ export class OperatorConsole {
       });
   }
 
+  /** A staged rollout moved its applications' instances: open Rollouts views re-read. */
+  async announce(applications: readonly string[], commit: string): Promise<void> {
+    this.context.events.publish('rollout', { applications: [...applications], commit });
+  }
+
   /** A refresh published elsewhere (a webhook on /monitor). */
   refreshPublished(event: RefreshBusEvent): void {
     this.context.events.publish('refresh', { id: event.id, destination: event.destinationService });

@@ -1,13 +1,15 @@
 /**
- * The console's view of staged rollouts on real Git: a rollout started through /-/rollouts is listed by the
- * console API with its plan, and one rollout shows its instances on A or B with their health and error rate,
- * both sides' figures and the decision log. An action from the console needs the CSRF token, goes through the
+ * The console's view of staged rollouts on real Git: a rollout started through /-/rollouts is announced to open
+ * console pages and listed by the console API with its plan, and one rollout shows its instances on A or B with
+ * their health and error rate, both sides' figures and the decision log. An action from the console needs the CSRF token, goes through the
  * engine as /-/rollouts does, and is audited the same way.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ConsoleRolloutDetails, ConsoleRollouts } from '@confbus/core';
+import { openEventStream } from '@confbus/testkit/event-stream';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { waitFor } from '@confbus/testkit/wait-for';
 import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 describe('console: rollouts', () => {
@@ -51,15 +53,26 @@ describe('console: rollouts', () => {
   it('lists a rollout started through /-/rollouts, newest first, with its plan', async () => {
     const empty = (await server.get('/-/console/api/rollouts')).json() as ConsoleRollouts;
     assert.deepEqual(empty, { enabled: true, rollouts: [] });
-    const started = await post('/-/rollouts', {
-      application: 'orders',
-      from: A,
-      to: B,
-      waves: '50%,100%',
-      bakeSeconds: 120,
+    const stream = await openEventStream(`${server.base}/-/console/api/events`, {
+      accept: 'text/event-stream',
     });
-    assert.equal(started.status, 201, await started.clone().text());
-    id = ((await started.json()) as { id: string }).id;
+    try {
+      const started = await post('/-/rollouts', {
+        application: 'orders',
+        from: A,
+        to: B,
+        waves: '50%,100%',
+        bakeSeconds: 120,
+      });
+      assert.equal(started.status, 201, await started.clone().text());
+      id = ((await started.json()) as { id: string }).id;
+      // Open Rollouts views hear of it.
+      await waitFor('the rollout event', () => stream.events.some((event) => event.event === 'rollout'));
+      const event = stream.events.find((e) => e.event === 'rollout');
+      assert.deepEqual(JSON.parse(event?.data ?? '{}'), { applications: ['orders'], commit: B });
+    } finally {
+      stream.close();
+    }
     const listed = (await server.get('/-/console/api/rollouts')).json() as ConsoleRollouts;
     assert.equal(listed.enabled, true);
     assert.equal(listed.rollouts.length, 1);
