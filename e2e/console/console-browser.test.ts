@@ -199,13 +199,13 @@ describe('operator console in a browser', () => {
     const { id } = (await started.json()) as { id: string };
     await visit('rollouts-list', '#/rollouts', '[data-testid=rollouts] [data-status=running]');
     await visit('rollout', `#/rollouts/${id}`, '[data-testid=rollout-actions] button');
-    await page.locator('[data-testid=decisions] >> text=start').waitFor(WAIT);
+    await page.locator('[data-testid=decisions] td[data-label=decision]', { hasText: 'start' }).waitFor(WAIT);
     // An operator's pause, confirmed with a reason, sent with the page's CSRF token.
     await page.locator('[data-testid=rollout-actions] button', { hasText: 'pause' }).click();
     await page.locator('#rollout-reason').fill('checking from the browser');
     await page.locator('[data-testid=rollout-confirm] button[type=submit]').click();
     await page.locator('[data-testid=rollout-status]:has-text("paused")').waitFor(WAIT);
-    await page.locator('[data-testid=decisions] >> text=checking from the browser').waitFor(WAIT);
+    await cell('[data-testid=decisions] td[data-label=why]', 'checking from the browser').waitFor(WAIT);
   });
 
   /** The fleet tab's rows, as [data-state, data-version of the config version] per instance. */
