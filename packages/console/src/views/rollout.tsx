@@ -149,7 +149,7 @@ function DecisionLog({ rollout }: { rollout: RolloutDetails }) {
             <td data-label="why">{decision.reason}</td>
             <td data-label="figures" class="figures">
               {Object.entries(decision.figures)
-                .map(([name, value]) => `${name} ${value}`)
+                .map(([name, value]) => `${name}: ${value}`)
                 .join(', ')}
             </td>
           </tr>
