@@ -186,6 +186,26 @@ describe('operator console in a browser', () => {
 
     await visit('actions', '#/actions', 'button[type=submit]');
     await visit('holds', '#/holds', '[data-testid=no-holds]');
+    await visit('rollouts', '#/rollouts', '[data-testid=no-rollouts]');
+    // A rollout of an application no client of this test fetches, to a commit on another branch: the fleet and
+    // the default label stay as they are for the tests below.
+    const next = await remote.commit({ 'billing.yml': 'plan: next\n' }, { branch: 'next' });
+    const started = await fetch(`${server.base}/-/rollouts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ application: 'billing', from: commits[0], to: next, waves: '1,100%' }),
+    });
+    assert.equal(started.status, 201, await started.clone().text());
+    const { id } = (await started.json()) as { id: string };
+    await visit('rollouts-list', '#/rollouts', '[data-testid=rollouts] [data-status=running]');
+    await visit('rollout', `#/rollouts/${id}`, '[data-testid=rollout-actions] button');
+    await page.locator('[data-testid=decisions] td[data-label=decision]', { hasText: 'start' }).waitFor(WAIT);
+    // An operator's pause, confirmed with a reason, sent with the page's CSRF token.
+    await page.locator('[data-testid=rollout-actions] button', { hasText: 'pause' }).click();
+    await page.locator('#rollout-reason').fill('checking from the browser');
+    await page.locator('[data-testid=rollout-confirm] button[type=submit]').click();
+    await page.locator('[data-testid=rollout-status]:has-text("paused")').waitFor(WAIT);
+    await cell('[data-testid=decisions] td[data-label=why]', 'checking from the browser').waitFor(WAIT);
   });
 
   /** The fleet tab's rows, as [data-state, data-version of the config version] per instance. */

@@ -63,18 +63,36 @@ export interface Loaded<T> {
   data: T | undefined;
   error: ApiError | Error | undefined;
   loading: boolean;
+  /** Reads again now (after an action that changed what was read). */
+  reload?: () => void;
 }
 
-/** GETs `path` now, again when the params change, and again on each of the live events named. */
+/** Re-reads every `everyMs` while `when` holds for the data last read (a change no live event tells of). */
+export interface Poll<T> {
+  readonly everyMs: number;
+  readonly when: (data: T) => boolean;
+}
+
+/**
+ * GETs `path` now, again when the params change, again on each of the live events named, and every
+ * `poll.everyMs` while `poll.when` holds for the last answer.
+ */
 export function useApi<T>(
   path: string | undefined,
   params: Params,
   liveOn: readonly LiveEventType[] = [],
+  poll?: Poll<T>,
 ): Loaded<T> {
   const [state, setState] = useState<Loaded<T>>({ data: undefined, error: undefined, loading: true });
   const [generation, setGeneration] = useState(0);
   const key = path === undefined ? '' : apiUrl(path, params);
   useEffect(() => onLiveEvent(liveOn, () => setGeneration((g) => g + 1)), [liveOn.join(',')]);
+  const polling = poll !== undefined && state.data !== undefined && poll.when(state.data) ? poll.everyMs : 0;
+  useEffect(() => {
+    if (polling === 0) return;
+    const timer = setInterval(() => setGeneration((g) => g + 1), polling);
+    return () => clearInterval(timer);
+  }, [polling]);
   useEffect(() => {
     if (path === undefined) return;
     let current = true;
@@ -87,5 +105,5 @@ export function useApi<T>(
       current = false;
     };
   }, [key, generation]);
-  return state;
+  return { ...state, reload: () => setGeneration((g) => g + 1) };
 }

@@ -11,6 +11,8 @@ import { FleetView } from './views/fleet.js';
 import { HoldsView } from './views/holds.js';
 import { OverviewView } from './views/overview.js';
 import { RefreshEventView } from './views/refresh-events.js';
+import { RolloutView } from './views/rollout.js';
+import { RolloutsView } from './views/rollouts.js';
 
 const NAV = [
   ['', 'Overview'],
@@ -20,6 +22,7 @@ const NAV = [
   ['fleet', 'Fleet'],
   ['actions', 'Actions'],
   ['holds', 'Holds'],
+  ['rollouts', 'Rollouts'],
   ['audit', 'Audit'],
 ] as const;
 
@@ -40,6 +43,8 @@ function View({ route }: { route: Route }) {
       return <ActionsView />;
     case 'holds':
       return <HoldsView />;
+    case 'rollouts':
+      return second ? <RolloutView id={second} /> : <RolloutsView />;
     case 'audit':
       return <AuditView />;
     default:

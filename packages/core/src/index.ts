@@ -167,6 +167,19 @@ export type {
   ConsoleHolds,
   ConsoleReleaseRequest,
 } from './console/console-holds.js';
+export type {
+  ConsoleRollout,
+  ConsoleRolloutAction,
+  ConsoleRolloutActionRequest,
+  ConsoleRolloutDecision,
+  ConsoleRolloutDetails,
+  ConsoleRolloutGroup,
+  ConsoleRolloutHealth,
+  ConsoleRolloutInstance,
+  ConsoleRolloutStatus,
+  ConsoleRolloutWave,
+  ConsoleRollouts,
+} from './console/console-rollouts.js';
 export { AesTextEncryptor, type AesMode } from './encryption/aes-encryptor.js';
 export {
   CIPHER_MARKER,

@@ -119,6 +119,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     principalOf: security.principalOf,
     audit,
     holds: gate?.holds,
+    rollouts: rollouts?.engine,
     serverAddress: config.http.address,
     logger,
   });
@@ -181,6 +182,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     ...(rollouts ? { commitChoice: rollouts.choice } : {}),
   });
   if (watch) rollouts?.watchedBy(watch.hub);
+  if (operatorConsole) rollouts?.watchedBy(operatorConsole);
   return { app, fastPath, console: operatorConsole, watch, audit, security, gate, rollouts };
 }
 

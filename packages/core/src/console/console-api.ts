@@ -325,6 +325,8 @@ export interface ConsoleEvents {
   ack: { ackId: string; service: string; configVersion: string | null };
   /** A confbus instance announced itself or left. */
   presence: { service: string; leaving: boolean };
+  /** A staged rollout moved its applications' instances (started, a wave, promoted, aborted, rolled back). */
+  rollout: { applications: string[]; commit: string };
 }
 
 export type ConsoleEventType = keyof ConsoleEvents;

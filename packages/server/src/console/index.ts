@@ -21,6 +21,8 @@ import type { RepositoryRouter } from '../repositories/repository-router.js';
 import { registerActionRoutes } from './action-routes.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { registerHoldRoutes } from './hold-routes.js';
+import { registerConsoleRolloutRoutes } from './rollout-routes.js';
+import type { RolloutEngine } from '../rollouts/index.js';
 import type { HoldOperations } from '../gate/hold-operations.js';
 import type { AuditTrail } from '../audit/index.js';
 import type { Principal } from '../security/principal.js';
@@ -102,6 +104,8 @@ export interface ConsoleOptions {
   audit: AuditTrail | undefined;
   /** The contract gate's holds, listed and released from the console; undefined without a gate. */
   holds: HoldOperations | undefined;
+  /** The staged rollouts, listed and moved from the console; undefined when they are off. */
+  rollouts: RolloutEngine | undefined;
   /** Upstream checks while a console is open, so a push shows without a webhook; 0 = none. */
   watchIntervalSeconds: number;
   /** Presence requests on the bus; an instance silent for three intervals leaves the fleet. */
@@ -173,6 +177,7 @@ export class OperatorConsole {
     registerActionRoutes(app, this.context, this.options.logger);
     registerAuditRoutes(app, this.options.audit);
     registerHoldRoutes(app, this.context, this.options.holds);
+    registerConsoleRolloutRoutes(app, this.context, this.options.rollouts);
     await registerConsoleAssets(app, consoleAssetsDir());
     // Open event streams would keep the HTTP server from closing.
     app.addHook('preClose', (done) => {
@@ -238,6 +243,11 @@ export class OperatorConsole {
         service: announcement.service,
         leaving: announcement.leaving,
       });
+  }
+
+  /** A staged rollout moved its applications' instances: open Rollouts views re-read. */
+  async announce(applications: readonly string[], commit: string): Promise<void> {
+    this.context.events.publish('rollout', { applications: [...applications], commit });
   }
 
   /** A refresh published elsewhere (a webhook on /monitor). */

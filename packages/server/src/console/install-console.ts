@@ -7,6 +7,7 @@ import type { Logger } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditTrail } from '../audit/index.js';
 import type { HoldOperations } from '../gate/hold-operations.js';
+import type { RolloutEngine } from '../rollouts/index.js';
 import type { Principal } from '../security/principal.js';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import type { RepositoryRouter } from '../repositories/repository-router.js';
@@ -36,6 +37,8 @@ export interface ConsoleInstall {
   readonly audit: AuditTrail | undefined;
   /** The contract gate's holds (undefined without a gate). */
   readonly holds: HoldOperations | undefined;
+  /** The staged rollouts (undefined when they are off). */
+  readonly rollouts: RolloutEngine | undefined;
   /** server.address: a host name console actions are accepted under. */
   readonly serverAddress: string;
   readonly logger: Logger;
@@ -71,6 +74,7 @@ export async function installConsole(
     principalOf: install.principalOf,
     audit: install.audit,
     holds: install.holds,
+    rollouts: install.rollouts,
     // refresh-rate < 0 means "never check upstream": an open console does not override that.
     watchIntervalSeconds: refreshRateSeconds < 0 ? 0 : settings.watchIntervalSeconds,
     presenceIntervalSeconds: settings.presenceIntervalSeconds,

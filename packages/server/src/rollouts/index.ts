@@ -53,7 +53,10 @@ export interface RolloutsFeature {
    * the audit log (the judge's automatic rollbacks are recorded there from then on).
    */
   registerRoutes(app: FastifyInstance, after: RolloutRoutesDependencies): void;
-  /** Rollout changes are told to the watch stream's watchers too (a fleet without a bus), once it exists. */
+  /**
+   * Rollout changes are told to the watch stream's watchers too (a fleet without a bus), once it exists, and to
+   * the operator console's open pages.
+   */
   watchedBy(watchers: RolloutWatchers): void;
   /** Reads the store (a restart resumes) and starts judging. */
   open(): Promise<void>;
@@ -77,8 +80,8 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
   const store = install.store ?? storeFromSettings(settings, install.repository, logger);
   // The audit log exists only once the HTTP app does, after the fast path that needs this feature's choice.
   let audit: AuditLog = noAuditLog;
-  // The watch stream is installed after the HTTP app too.
-  let watchers: RolloutWatchers | undefined;
+  // The watch stream and the console are installed after the HTTP app too.
+  const watchers: RolloutWatchers[] = [];
   const engine = new RolloutEngine({
     audit: { record: (entry) => audit.record(entry) },
     store,
@@ -89,7 +92,7 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
     verify: (plan) => verifyPlan(finder, plan),
     announce: async (applications, commit) => {
       await Promise.all([
-        watchers?.announce(applications, commit),
+        ...watchers.map((watcher) => watcher.announce(applications, commit)),
         ...(publisher ? applications.map((name) => publisher.publishRefresh(name, commit)) : []),
       ]);
     },
@@ -104,8 +107,8 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
       },
       choose: (request, headers) => engine.choose(request, instanceIdentityOf(headers)),
     },
-    watchedBy(hub) {
-      watchers = hub;
+    watchedBy(watcher) {
+      watchers.push(watcher);
     },
     registerRoutes(app, after) {
       audit = after.audit;

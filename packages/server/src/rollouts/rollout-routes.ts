@@ -27,7 +27,7 @@ import {
 } from './rollout-plan.js';
 
 export const ROLLOUTS_PATH = '/-/rollouts';
-const ACTIONS = Object.keys(OPERATOR_ACTIONS) as OperatorAction[];
+export const ACTIONS = Object.keys(OPERATOR_ACTIONS) as OperatorAction[];
 const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 export interface RolloutRoutesOptions {
@@ -43,8 +43,8 @@ export interface RolloutRoutesOptions {
 const OPERATOR = 'operator' as const;
 const VIEWER = 'viewer' as const;
 
-/** The rollout an action names, for its audit entry. */
-const rolloutTarget = (request: FastifyRequest): string | undefined =>
+/** The rollout an action names, for its audit entry (the console's actions are audited with it too). */
+export const rolloutTarget = (request: FastifyRequest): string | undefined =>
   `rollout ${(request.params as { id?: string }).id ?? ''}`;
 
 /** The applications a start names, for its audit entry (the body is only read, never echoed). */
@@ -129,7 +129,7 @@ async function planOf(body: unknown, options: RolloutRoutesOptions): Promise<Rol
   return parseRolloutPlan(body, options.defaults);
 }
 
-function reasonOf(body: unknown): string | undefined {
+export function reasonOf(body: unknown): string | undefined {
   const reason = (body as { reason?: unknown } | undefined)?.reason;
   return typeof reason === 'string' && reason.trim() !== '' ? reason.slice(0, 500) : undefined;
 }
