@@ -156,6 +156,10 @@ describe('confbus rollout', { timeout: 300_000 }, () => {
       /^confbus rollout: CONFBUS_ROLLOUT_NOT_FOUND \(404\): No rollout 'no-such-rollout'/,
     );
 
+    const unknownJson = await rollout('show', 'no-such-rollout', '--server', server.url, '--json');
+    assert.equal(unknownJson.code, 1);
+    assert.equal((JSON.parse(unknownJson.stdout) as { code: string }).code, 'CONFBUS_ROLLOUT_NOT_FOUND');
+
     const badWaves = await rollout(
       'start',
       '--server',

@@ -22,6 +22,8 @@ export async function runRolloutCommand(args: readonly string[], io: RolloutComm
   const server = new RolloutServer(options.server);
   const answer = await send(server, options.request);
   if (answer.status < 200 || answer.status > 299) {
+    // A script asking for JSON gets the server's error body too (its `code`), beside the line for people.
+    if (options.json) io.out(JSON.stringify(answer.body, null, 2));
     io.err(`confbus rollout: ${errorText(answer)}`);
     return 1;
   }
