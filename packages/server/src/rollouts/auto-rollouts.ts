@@ -96,7 +96,9 @@ export class AutoRollouts implements ServedCommitPolicy {
     const accepted = this.#accepted.get(head.label);
     if (accepted !== undefined && accepted !== head.commit) return { ...head, commit: accepted };
     const label = head.label === this.#defaultLabel ? null : head.label;
-    const chosen = this.options.engine.choose({ ...request, label }, undefined);
+    // The repeat-request path comes here on every hit: no copy when the label is already the plan's.
+    const asked = request.label === label ? request : { ...request, label };
+    const chosen = this.options.engine.choose(asked, undefined);
     return chosen.commit === undefined || chosen.commit === head.commit
       ? head
       : { ...head, commit: chosen.commit };
