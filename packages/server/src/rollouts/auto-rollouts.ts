@@ -2,9 +2,9 @@
  * Rollouts on push (docs/rollouts.md, "Rollouts on push"): a rule's branch moving from commit A to B starts a
  * rollout A → B of the applications B changes, with the rule's plan, before B is served to anyone. It sits in
  * the serving path as a served-commit policy asked before the contract gate: a request that resolves the
- * branch's head to a commit not yet accepted waits until the rollout for it is started (a check that moved the
- * label starts it at once, so usually nothing waits), and is then answered as the rollout says for a request
- * without an instance id — the stable commit. Requests a rollout pinned are served as it chose.
+ * branch's head to a commit not yet accepted is served the accepted one (A) while the rollout for B is started
+ * (nothing waits: starting it builds environments through this same path), then as the rollout says for a
+ * request without an instance id — the stable commit. Requests a rollout pinned are served as it chose.
  */
 import type { Logger } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
@@ -32,7 +32,7 @@ export class AutoRollouts implements ServedCommitPolicy {
   readonly #rules: ReadonlyMap<string, AutoRolloutRule>;
   /** Per branch, the head whose rollout (if any) is started: served as the rollouts say from then on. */
   readonly #accepted = new Map<string, string>();
-  /** Per branch, the move being started (its commit), which requests for it wait on. */
+  /** Per branch, the move being started (its commit); a later move of the branch is started after it. */
   readonly #pending = new Map<string, { readonly commit: string; readonly done: Promise<void> }>();
   #defaultLabel: string | undefined;
 
