@@ -28,6 +28,8 @@ Commands:
   check           Check a config repository against its contracts (confbus check --help)
   contracts import FILE --application NAME
                   Make a contract from Spring Boot configuration metadata (.json or a jar)
+  rollout start|list|show|pause|resume|promote|abort|rollback --server URL
+                  Start, follow and steer staged rollouts on a config server (confbus rollout --help)
   help            Show this text and every server and client setting
 
 Settings come from --key=value arguments, then environment variables (SERVER_PORT), then a settings file
@@ -89,6 +91,10 @@ async function main(argv: string[]): Promise<number> {
     case 'contracts': {
       const { runContractsCommand } = await import('./contracts-commands.js');
       return runContractsCommand(command, rest, { cwd: process.cwd(), out: console.log, err: console.error });
+    }
+    case 'rollout': {
+      const { runRolloutCommand } = await import('./rollout/rollout-command.js');
+      return runRolloutCommand(rest, { out: console.log, err: console.error });
     }
     case 'help':
     case '--help':

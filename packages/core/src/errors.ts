@@ -41,6 +41,11 @@ export const coreErrors = defineErrors({
     description:
       "`confbus check --server URL`: the server's published contracts or fleet view could not be read (unreachable, refused or not the answer expected); the check still runs without them and exits 1",
   },
+  CONFBUS_ROLLOUT_SERVER_UNAVAILABLE: {
+    status: 503,
+    description:
+      "`confbus rollout …`: the config server could not be reached in time or did not answer JSON (an error the server answered is printed with the server's own code instead); exit 1",
+  },
   CONFBUS_TEMPLATE: {
     status: 500,
     description:

@@ -28,6 +28,7 @@ import { type AuditTrail, installAudit, noAuditLog } from './audit/index.js';
 import type { Wiring } from './server-wiring.js';
 import { type WatchFeature, installWatch } from './watch/index.js';
 import { type RolloutsFeature, installRollouts } from './rollouts/index.js';
+import { installAutoRollouts } from './rollouts/install-auto-rollouts.js';
 import type { CommitChoice } from './serving/commit-choice.js';
 
 export interface HttpSide {
@@ -106,6 +107,14 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     audit: audit ?? noAuditLog,
     principalOf: (request) => security.principalOf(request)?.name ?? 'anonymous',
   });
+  // After the gate, so that it goes before it: a new head on a rule's branch is a rollout before it is served.
+  if (rollouts)
+    installAutoRollouts({
+      rules: config.rollouts.auto,
+      engine: rollouts.engine,
+      repository: repositories.defaultRepository,
+      logger,
+    });
   const operatorConsole = await installConsole(app, {
     settings: config.console,
     repositories,

@@ -17,7 +17,7 @@ import type { LruCache } from '../support/lru-cache.js';
 import { propertySourcesBytes, servedObjectBytes } from './memory-estimates.js';
 import { ParsedFiles } from './parsed-files.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
-import type { ServedCommitPolicy } from './served-commit.js';
+import { type ServedCommitPolicy, composeServedCommits } from './served-commit.js';
 import { TimeSlice } from '../support/time-slice.js';
 import { directoriesOf, expandSearchDirectories } from './search-directories.js';
 
@@ -134,6 +134,11 @@ export class EnvironmentService {
    */
   serveCommitsBy(policy: ServedCommitPolicy): void {
     this.servedCommit = policy;
+  }
+
+  /** Puts a policy before the one set (rollouts on push decide before the contract gate judges their answer). */
+  serveCommitsFirstBy(policy: ServedCommitPolicy): void {
+    this.servedCommit = this.servedCommit ? composeServedCommits(policy, this.servedCommit) : policy;
   }
 
   /** The revision a request is served: a rollout's pin, else the contract gate's choice, else the head. */

@@ -1,6 +1,11 @@
 /** Staged rollouts' settings (docs/rollouts.md), read once: the default plan, the judge's limits, the timers. */
 import { type SettingSpec, type Settings, SettingsError } from '@confbus/core';
 import type { JudgeSettings } from './fleet-judge.js';
+import {
+  type AutoRolloutRule,
+  autoRolloutSettingSpec,
+  readAutoRolloutRules,
+} from './auto-rollout-settings.js';
 import { parseWaves, type WaveSpec } from './rollout-plan.js';
 
 const ROLLOUTS = 'confbus.server.rollouts';
@@ -90,6 +95,7 @@ export const rolloutSettingSpecs: readonly SettingSpec[] = [
     description:
       "How often a server reads the rollouts' store again ('git': one ls-remote of the ref), so a rollout another replica started or moved is followed",
   },
+  autoRolloutSettingSpec,
 ];
 
 export interface RolloutSettings {
@@ -102,6 +108,8 @@ export interface RolloutSettings {
   readonly store: 'git' | 'memory';
   readonly ref: string;
   readonly syncMs: number;
+  /** Branches whose new commits become rollouts (auto.<name>.*). */
+  readonly auto: readonly AutoRolloutRule[];
 }
 
 export function readRolloutSettings(settings: Settings): RolloutSettings {
@@ -121,10 +129,11 @@ export function readRolloutSettings(settings: Settings): RolloutSettings {
   } catch (error) {
     invalid(settings, 'default-waves', (error as Error).message.replace("'waves'", 'the waves'));
   }
+  const defaultBakeMs = settings.number(`${ROLLOUTS}.default-bake-seconds`) * 1000;
   return {
     enabled: settings.boolean(`${ROLLOUTS}.enabled`),
     defaultWaves,
-    defaultBakeMs: settings.number(`${ROLLOUTS}.default-bake-seconds`) * 1000,
+    defaultBakeMs,
     reportIntervalMs: settings.number(`${ROLLOUTS}.report-interval-ms`),
     judge: {
       silenceMs: settings.number(`${ROLLOUTS}.silence-ms`),
@@ -135,6 +144,7 @@ export function readRolloutSettings(settings: Settings): RolloutSettings {
     store,
     ref,
     syncMs: settings.number(`${ROLLOUTS}.sync-ms`),
+    auto: readAutoRolloutRules(settings, { waves: defaultWaves, bakeMs: defaultBakeMs }),
   };
 }
 
