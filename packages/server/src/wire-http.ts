@@ -128,7 +128,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     principalOf: security.principalOf,
     audit,
     holds: gate?.holds,
-    rollouts: rollouts?.engine,
+    rollouts,
     serverAddress: config.http.address,
     logger,
   });

@@ -6,7 +6,8 @@
 import { type Poll, useApi } from '../api.js';
 import { CommitId, DataTable, Loader, Section, Time } from '../components.js';
 import { link } from '../router.js';
-import type { Rollout, Rollouts } from '../types.js';
+import type { Rollout, Rollouts, Session } from '../types.js';
+import { StartRolloutForm } from './rollout-start.js';
 
 export const ROLLOUT_POLL_MS = 3_000;
 
@@ -17,17 +18,19 @@ const POLL: Poll<Rollouts> = { everyMs: ROLLOUT_POLL_MS, when: (data) => data.ro
 
 export function RolloutsView() {
   const rollouts = useApi<Rollouts>('rollouts', {}, ['rollout', 'refresh'], POLL);
+  const session = useApi<Session>('session', {});
   return (
     <Loader state={rollouts}>
       {(data) => (
         <Section title="Rollouts">
+          {data.enabled && session.data ? <StartRolloutForm session={session.data} /> : null}
           {!data.enabled ? (
             <p class="muted" data-testid="rollouts-off">
               Rollouts are off on this server (confbus.server.rollouts.enabled=false).
             </p>
           ) : data.rollouts.length === 0 ? (
             <p class="muted" data-testid="no-rollouts">
-              No rollout yet: start one with <code>confbus rollout start</code> or{' '}
+              No rollout yet: start one above, with <code>confbus rollout start</code> or{' '}
               <code>POST /-/rollouts</code> (docs/rollouts.md).
             </p>
           ) : (

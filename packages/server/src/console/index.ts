@@ -22,7 +22,7 @@ import { registerActionRoutes } from './action-routes.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { registerHoldRoutes } from './hold-routes.js';
 import { registerConsoleRolloutRoutes } from './rollout-routes.js';
-import type { RolloutEngine } from '../rollouts/index.js';
+import type { RolloutsFeature } from '../rollouts/index.js';
 import type { HoldOperations } from '../gate/hold-operations.js';
 import type { AuditTrail } from '../audit/index.js';
 import type { Principal } from '../security/principal.js';
@@ -105,7 +105,7 @@ export interface ConsoleOptions {
   /** The contract gate's holds, listed and released from the console; undefined without a gate. */
   holds: HoldOperations | undefined;
   /** The staged rollouts, listed and moved from the console; undefined when they are off. */
-  rollouts: RolloutEngine | undefined;
+  rollouts: Pick<RolloutsFeature, 'engine' | 'start'> | undefined;
   /** Upstream checks while a console is open, so a push shows without a webhook; 0 = none. */
   watchIntervalSeconds: number;
   /** Presence requests on the bus; an instance silent for three intervals leaves the fleet. */

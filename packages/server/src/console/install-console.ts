@@ -7,7 +7,7 @@ import type { Logger } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditTrail } from '../audit/index.js';
 import type { HoldOperations } from '../gate/hold-operations.js';
-import type { RolloutEngine } from '../rollouts/index.js';
+import type { RolloutsFeature } from '../rollouts/index.js';
 import type { Principal } from '../security/principal.js';
 import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import type { RepositoryRouter } from '../repositories/repository-router.js';
@@ -38,7 +38,7 @@ export interface ConsoleInstall {
   /** The contract gate's holds (undefined without a gate). */
   readonly holds: HoldOperations | undefined;
   /** The staged rollouts (undefined when they are off). */
-  readonly rollouts: RolloutEngine | undefined;
+  readonly rollouts: Pick<RolloutsFeature, 'engine' | 'start'> | undefined;
   /** server.address: a host name console actions are accepted under. */
   readonly serverAddress: string;
   readonly logger: Logger;

@@ -1,6 +1,8 @@
 /**
  * Console API, rollouts side (docs/console.md):
  *   GET  /-/console/api/rollouts                 every rollout, newest first; `enabled: false` when rollouts are off
+ *   POST /-/console/api/rollouts                 a plan ({applications, from, to?, waves?, bakeSeconds?, reason?})
+ *                                                → 201, the rollout started (operators), as POST /-/rollouts
  *   GET  /-/console/api/rollouts/{id}            the rollout, its instances on A or B with their health, both
  *                                                sides' figures and the decision log
  *   POST /-/console/api/rollouts/{id}/{action}   {reason} → the rollout after pause, resume, promote, abort or
@@ -11,8 +13,8 @@
 import { ConfbusError, type ConsoleRolloutDetails, type ConsoleRollouts } from '@confbus/core';
 import type { FastifyInstance } from 'fastify';
 import { serverErrors } from '../errors.js';
-import type { RolloutEngine } from '../rollouts/rollout-engine.js';
-import { ACTIONS, reasonOf, rolloutTarget } from '../rollouts/rollout-routes.js';
+import type { RolloutsFeature } from '../rollouts/index.js';
+import { ACTIONS, reasonOf, rolloutTarget, startTarget } from '../rollouts/rollout-routes.js';
 import { checkActionRequest } from './action-routes.js';
 import { CONSOLE_API, type ConsoleContext } from './console-context.js';
 import { viewOfRollout, viewOfRolloutDetails } from './rollout-view.js';
@@ -22,26 +24,40 @@ const PATH = `${CONSOLE_API}/rollouts`;
 export function registerConsoleRolloutRoutes(
   app: FastifyInstance,
   context: ConsoleContext,
-  engine: RolloutEngine | undefined,
+  feature: Pick<RolloutsFeature, 'engine' | 'start'> | undefined,
 ): void {
-  const enabled = (): RolloutEngine => {
-    if (engine === undefined)
+  const enabled = (): Pick<RolloutsFeature, 'engine' | 'start'> => {
+    if (feature === undefined)
       throw new ConfbusError(
         serverErrors.CONFBUS_ROLLOUT_NOT_FOUND,
         'Rollouts are off (confbus.server.rollouts.enabled=false)',
       );
-    return engine;
+    return feature;
   };
 
   app.get<{ Reply: ConsoleRollouts }>(PATH, async () =>
-    engine === undefined
+    feature === undefined
       ? { enabled: false, rollouts: [] }
-      : { enabled: true, rollouts: engine.list().map(viewOfRollout) },
+      : { enabled: true, rollouts: feature.engine.list().map(viewOfRollout) },
+  );
+
+  app.post<{ Reply: ConsoleRolloutDetails }>(
+    PATH,
+    {
+      bodyLimit: 64 * 1024,
+      config: { access: 'operator', audit: { action: 'rollout.start', target: startTarget } },
+    },
+    async (request, reply) => {
+      checkActionRequest(request, context);
+      const { engine, start } = enabled();
+      const state = await start(request.body);
+      return reply.code(201).send(viewOfRolloutDetails(engine, state));
+    },
   );
 
   app.get<{ Params: { id: string }; Reply: ConsoleRolloutDetails }>(`${PATH}/:id`, async (request) => {
-    const rollouts = enabled();
-    return viewOfRolloutDetails(rollouts, rollouts.get(request.params.id));
+    const { engine } = enabled();
+    return viewOfRolloutDetails(engine, engine.get(request.params.id));
   });
 
   // One route per action, so that each is audited under its own name (as /-/rollouts does).
@@ -54,9 +70,9 @@ export function registerConsoleRolloutRoutes(
       },
       async (request) => {
         checkActionRequest(request, context);
-        const rollouts = enabled();
-        const state = await rollouts.act(request.params.id, action, reasonOf(request.body));
-        return viewOfRolloutDetails(rollouts, state);
+        const { engine } = enabled();
+        const state = await engine.act(request.params.id, action, reasonOf(request.body));
+        return viewOfRolloutDetails(engine, state);
       },
     );
 }

@@ -17,8 +17,8 @@ import type { EnvironmentRequest } from '../environment/environment-service.js';
 import { serverErrors } from '../errors.js';
 import type { CommitChoice } from '../serving/commit-choice.js';
 import { RolloutEngine } from './rollout-engine.js';
-import type { RolloutPlan } from './rollout-plan.js';
-import { registerRolloutRoutes } from './rollout-routes.js';
+import type { RolloutPlan, RolloutState } from './rollout-plan.js';
+import { registerRolloutRoutes, startRollout } from './rollout-routes.js';
 import type { RolloutSettings } from './rollout-settings.js';
 import { MemoryRolloutStore, type RolloutStore } from './rollout-store.js';
 import { GitRolloutStore } from './git-rollout-store.js';
@@ -46,6 +46,8 @@ export interface RolloutsInstall {
 
 export interface RolloutsFeature {
   readonly engine: RolloutEngine;
+  /** Starts a rollout from a plan's JSON, as POST /-/rollouts does (the console's start form uses it too). */
+  start(body: unknown): Promise<RolloutState>;
   /** The serving path's hook (environment routes and fast path). */
   readonly choice: CommitChoice;
   /**
@@ -97,6 +99,13 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
       ]);
     },
   });
+  // What a start reads a plan with: the settings' defaults, and the label's head for a plan without `to`.
+  const starting = {
+    engine,
+    defaults: { waves: settings.defaultWaves, bakeMs: settings.defaultBakeMs },
+    headOf: async (application: string, label: string | null) =>
+      (await finder.find(requestFor(application, label))).revision.commit,
+  };
   let timer: NodeJS.Timeout | undefined;
   let sync: NodeJS.Timeout | undefined;
   return {
@@ -110,16 +119,10 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
     watchedBy(watcher) {
       watchers.push(watcher);
     },
+    start: (body) => startRollout(body, starting),
     registerRoutes(app, after) {
       audit = after.audit;
-      registerRolloutRoutes(app, {
-        requireRead: after.requireRead,
-        engine,
-        prefix: install.prefix,
-        defaults: { waves: settings.defaultWaves, bakeMs: settings.defaultBakeMs },
-        headOf: async (application, label) =>
-          (await finder.find(requestFor(application, label))).revision.commit,
-      });
+      registerRolloutRoutes(app, { ...starting, requireRead: after.requireRead, prefix: install.prefix });
     },
     async open() {
       // The timers first: a store that cannot be read now (its upstream down at start) is read again by the sync.

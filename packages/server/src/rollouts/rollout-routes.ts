@@ -48,7 +48,7 @@ export const rolloutTarget = (request: FastifyRequest): string | undefined =>
   `rollout ${(request.params as { id?: string }).id ?? ''}`;
 
 /** The applications a start names, for its audit entry (the body is only read, never echoed). */
-const startTarget = (request: FastifyRequest): string | undefined => {
+export const startTarget = (request: FastifyRequest): string | undefined => {
   const body = request.body as { application?: unknown; applications?: unknown } | undefined;
   const names = typeof body?.application === 'string' ? [body.application] : body?.applications;
   return Array.isArray(names)
@@ -69,8 +69,7 @@ export function registerRolloutRoutes(app: FastifyInstance, options: RolloutRout
       config: { access: OPERATOR, audit: { action: 'rollout.start', target: startTarget } },
     },
     async (request, reply) => {
-      const plan = await planOf(request.body, options);
-      const state = await engine.start(plan, reasonOf(request.body) ?? 'started by an operator');
+      const state = await startRollout(request.body, options);
       return reply.code(201).send(view(engine, state, true));
     },
   );
@@ -114,7 +113,19 @@ export function registerRolloutRoutes(app: FastifyInstance, options: RolloutRout
   );
 }
 
-async function planOf(body: unknown, options: RolloutRoutesOptions): Promise<RolloutPlan> {
+/** Starts a rollout from a plan's JSON as POST /-/rollouts reads it (the console's start reads it the same way). */
+export async function startRollout(
+  body: unknown,
+  options: Pick<RolloutRoutesOptions, 'engine' | 'defaults' | 'headOf'>,
+): Promise<RolloutState> {
+  const plan = await planOf(body, options);
+  return options.engine.start(plan, reasonOf(body) ?? 'started by an operator');
+}
+
+async function planOf(
+  body: unknown,
+  options: Pick<RolloutRoutesOptions, 'defaults' | 'headOf'>,
+): Promise<RolloutPlan> {
   const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (
     input.to === undefined &&

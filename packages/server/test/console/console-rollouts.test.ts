@@ -166,6 +166,33 @@ describe('console: rollouts', () => {
     const missing = await post('/-/console/api/rollouts/no-such-rollout/resume', { reason: 'x' }, csrf);
     assert.equal(missing.status, 404);
   });
+
+  it('starts a rollout from the console with the CSRF token only, reading the plan as /-/rollouts does', async () => {
+    // orders is held by the paused rollout above: end it first, from the console too.
+    const session = (await server.get('/-/console/api/session')).json() as {
+      csrfToken: string;
+      csrfHeader: string;
+    };
+    const csrf = { [session.csrfHeader]: session.csrfToken };
+    assert.equal((await post(`/-/console/api/rollouts/${id}/abort`, { reason: 'done' }, csrf)).status, 200);
+    const plan = { applications: ['orders'], from: A, to: B, waves: '50%,100%', reason: 'from the console' };
+    const refused = await post('/-/console/api/rollouts', plan);
+    assert.equal(refused.status, 403);
+    const malformed = await post('/-/console/api/rollouts', { ...plan, waves: 'lots' }, csrf);
+    assert.equal(malformed.status, 400);
+    assert.equal(((await malformed.json()) as { code: string }).code, 'CONFBUS_ROLLOUT_BAD_REQUEST');
+    const started = await post('/-/console/api/rollouts', plan, csrf);
+    assert.equal(started.status, 201, await started.clone().text());
+    const view = (await started.json()) as ConsoleRolloutDetails;
+    assert.deepEqual([view.status, view.from, view.to, view.applications], ['running', A, B, ['orders']]);
+    assert.equal(view.decisions[0]?.reason, 'from the console');
+    const direct = (await server.get(`/-/rollouts/${view.id}`)).json() as { status: string };
+    assert.equal(direct.status, 'running', 'the same engine');
+    const audit = (await server.get('/-/console/api/audit')).json() as {
+      entries: Array<{ action: string; outcome: string }>;
+    };
+    assert.ok(audit.entries.some((e) => e.action === 'rollout.start' && e.outcome === 'success'));
+  });
 });
 
 describe('console: rollouts off', () => {
