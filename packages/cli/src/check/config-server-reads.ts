@@ -1,9 +1,10 @@
 /**
- * What `confbus check --server URL` reads from a config server: JSON over HTTP(S), credentials in the URL
- * (`https://user:password@host`) sent as basic auth and never printed, a deadline per request, and one error for
- * a server that cannot answer (the check still runs and reports it, exit 1).
+ * What `confbus check --server URL` reads from a config server, through the CLI's ServerClient: JSON answers
+ * of an expected shape, and one error for a server that cannot answer (the check still runs and reports it,
+ * exit 1).
  */
 import { ConfbusError, coreErrors } from '@confbus/core';
+import { ServerClient, ServerUnreachable } from '../server-client.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -15,19 +16,10 @@ export class CheckServerUnavailableError extends ConfbusError {
 }
 
 export class ConfigServerReads {
-  readonly #base: URL;
-  readonly #headers: Record<string, string> = { accept: 'application/json' };
+  readonly #client: ServerClient;
 
   constructor(server: URL) {
-    const base = new URL(server);
-    if (base.username !== '' || base.password !== '') {
-      const user = decodeURIComponent(base.username);
-      const password = decodeURIComponent(base.password);
-      this.#headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-      base.username = '';
-      base.password = '';
-    }
-    this.#base = base;
+    this.#client = new ServerClient(server, TIMEOUT_MS);
   }
 
   /** GETs `path` below the server's URL; `what` names the answer expected, `isAnswer` checks its shape. */
@@ -37,24 +29,18 @@ export class ConfigServerReads {
     what: string,
     isAnswer: (body: unknown) => body is T,
   ): Promise<T> {
-    const url = new URL(`${this.#base.pathname.replace(/\/+$/, '')}${path}`, this.#base);
-    url.search = new URLSearchParams(query).toString();
-    let response: Response;
+    let answer;
     try {
-      response = await fetch(url, { headers: this.#headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      answer = await this.#client.request(path, { query });
     } catch (error) {
-      throw new CheckServerUnavailableError(`${url.origin}: ${what} cannot be read: ${describe(error)}`);
+      if (!(error instanceof ServerUnreachable)) throw error;
+      throw new CheckServerUnavailableError(`${error.url.origin}: ${what} cannot be read: ${error.reason}`);
     }
-    if (response.status !== 200)
-      throw new CheckServerUnavailableError(`${url.origin}: GET ${url.pathname} answered ${response.status}`);
-    const body: unknown = await response.json().catch(() => undefined);
+    const { status, body, url } = answer;
+    if (status !== 200)
+      throw new CheckServerUnavailableError(`${url.origin}: GET ${url.pathname} answered ${status}`);
     if (!isAnswer(body))
       throw new CheckServerUnavailableError(`${url.origin}: GET ${url.pathname} did not answer ${what}`);
     return body;
   }
-}
-
-function describe(error: unknown): string {
-  const cause = (error as { cause?: { code?: string } }).cause?.code;
-  return cause ?? (error instanceof Error ? error.message : String(error));
 }
