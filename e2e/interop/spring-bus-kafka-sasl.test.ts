@@ -42,7 +42,14 @@ import {
   stopFleet,
   waitUntil,
 } from '../support/fleet.js';
-import { type Group, getJsonOk, post, skipWithoutJava, springConfigImport } from './support/spring-fleet.js';
+import {
+  type Group,
+  getJsonOk,
+  post,
+  skipWithoutJava,
+  springConfigImport,
+  untilSpringAcks,
+} from './support/spring-fleet.js';
 
 const dev = (comment: string) => `group:\n  profile: dev\n  comment: ${comment}\n`;
 const USERS = [
@@ -179,25 +186,12 @@ describe('Spring Boot and confbus on one Kafka bus over SASL_SSL', { skip: skipW
     observer.on('observed', (event) => refreshes.push(event));
     await observer.start();
     assert.ok(observer.connected, 'the observer joined the bus over SASL_SSL');
-    // Spring's binder starts at the end of the topic and says nothing when it is ready: send refreshes
-    // addressed to it alone until it acks one.
-    await waitUntil(
+    await untilSpringAcks(
+      observer,
+      acks,
+      { id: springId, process: spring.process },
       'the Spring app acking an event over SASL_SSL',
-      async () => {
-        const probe = await observer.publishRefresh(springId);
-        return waitUntil(
-          'an ack of the probe',
-          () => acks.some((ack) => ack.ackId === probe.id && ack.originService === springId),
-          5_000,
-        ).then(
-          () => true,
-          () => false,
-        );
-      },
-      120_000,
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; Spring app log:\n${spring.process.lines.slice(-40).join('\n')}`);
-    });
+    );
   });
 
   after(async () => {

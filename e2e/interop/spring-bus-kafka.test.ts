@@ -33,7 +33,14 @@ import {
   stopFleet,
   waitUntil,
 } from '../support/fleet.js';
-import { type Group, getJsonOk, post, skipWithoutJava, springConfigImport } from './support/spring-fleet.js';
+import {
+  type Group,
+  getJsonOk,
+  post,
+  skipWithoutJava,
+  springConfigImport,
+  untilSpringAcks,
+} from './support/spring-fleet.js';
 
 const dev = (comment: string) => `group:\n  profile: dev\n  comment: ${comment}\n`;
 const real = (comment: string) => `group:\n  profile: real\n  comment: ${comment}\n`;
@@ -100,25 +107,12 @@ describe('Spring Boot on the Kafka binder and confbus on one Kafka bus', { skip:
     observer.on('ack', (ack) => acks.push(ack));
     observer.on('observed', (event) => refreshes.push(event));
     await observer.start();
-    // Events sent before Spring's consumer has its position are not for it (it starts at the end of the
-    // topic): send refreshes addressed to it alone until it acks one.
-    await waitUntil(
+    await untilSpringAcks(
+      observer,
+      acks,
+      { id: springId, process: spring.process },
       'the Spring app acking an event over Kafka',
-      async () => {
-        const probe = await observer.publishRefresh(springId);
-        return waitUntil(
-          'an ack of the probe',
-          () => acks.some((ack) => ack.ackId === probe.id && ack.originService === springId),
-          5_000,
-        ).then(
-          () => true,
-          () => false,
-        );
-      },
-      120_000,
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; Spring app log:\n${spring.process.lines.slice(-40).join('\n')}`);
-    });
+    );
   });
 
   after(async () => {

@@ -3,8 +3,11 @@
  * suites print when not), the Spring client's settings for a confbus server and a test vhost, and small
  * HTTP readers for its endpoints.
  */
+import type { BusNode } from '@confbus/bus';
+import type { AckBusEvent } from '@confbus/core';
 import { RABBIT_HOST, RABBIT_PASSWORD, RABBIT_PORT, RABBIT_USER } from '@confbus/testkit/rabbit-vhost';
-import { springPeersUnavailable } from '@confbus/testkit/spring-peers';
+import { type SpringProcess, springPeersUnavailable } from '@confbus/testkit/spring-peers';
+import { waitUntil } from '../../support/fleet.js';
 
 /** A further tool a suite needs beside Java and Maven (e.g. `keytoolAvailable()`). */
 export type Availability = { ok: true } | { ok: false; reason: string };
@@ -54,4 +57,34 @@ export async function post(base: string, path: string): Promise<number> {
   const response = await fetch(`${base}${path}`, { method: 'POST' });
   await response.arrayBuffer();
   return response.status;
+}
+
+/**
+ * Waits until a Spring app on the Kafka bus acks a refresh addressed to it alone. Spring's binder starts at the
+ * end of the topic and says nothing when it is ready, so events sent before are not for it: probes are sent
+ * until one is acked (`acks` is filled by the observer's 'ack' listener). Fails with the app's last log lines.
+ */
+export async function untilSpringAcks(
+  observer: BusNode,
+  acks: readonly AckBusEvent[],
+  spring: { id: string; process: Pick<SpringProcess['process'], 'lines'> },
+  what: string,
+): Promise<void> {
+  await waitUntil(
+    what,
+    async () => {
+      const probe = await observer.publishRefresh(spring.id);
+      return waitUntil(
+        'an ack of the probe',
+        () => acks.some((ack) => ack.ackId === probe.id && ack.originService === spring.id),
+        5_000,
+      ).then(
+        () => true,
+        () => false,
+      );
+    },
+    120_000,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; Spring app log:\n${spring.process.lines.slice(-40).join('\n')}`);
+  });
 }
