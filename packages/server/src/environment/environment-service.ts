@@ -46,6 +46,15 @@ export interface EnvironmentRequest {
   commit?: string;
 }
 
+/** A request as a client names it: the applications (joined, as its URL segment), the profiles, the label. */
+export function environmentRequest(
+  applications: readonly string[],
+  profiles: readonly string[],
+  label: string | null,
+): EnvironmentRequest {
+  return { name: applications.join(','), applications, profilesText: profiles.join(','), profiles, label };
+}
+
 /** The request with the client's version hint, when it sent one. */
 export function withVersionHint(
   request: EnvironmentRequest,

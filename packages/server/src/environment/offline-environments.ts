@@ -9,7 +9,7 @@ import { resolveServerSettings } from '../server-settings.js';
 import { ConfigFileParser } from './config-file-parser.js';
 import type { RepositoryFiles } from './config-repository.js';
 import { EnvironmentCaches } from './environment-caches.js';
-import { EnvironmentService } from './environment-service.js';
+import { EnvironmentService, environmentRequest } from './environment-service.js';
 import { EnvironmentWorkers } from './environment-workers.js';
 import { type EnvironmentSettings, readEnvironmentSettings } from './environment-settings.js';
 
@@ -49,19 +49,12 @@ export function openOfflineEnvironments(options: OfflineEnvironmentsOptions): Of
     // An application with no file of its own still gets application.yml: every application is checked.
     acceptEmpty: true,
   });
-  const requestOf = (applications: readonly string[], profiles: readonly string[], label: string) => ({
-    name: applications.join(','),
-    applications,
-    profilesText: profiles.join(','),
-    profiles,
-    label,
-  });
   return {
     async find(applications, profiles, revision) {
-      return (await service.find(requestOf(applications, profiles, revision))).resolved.environment;
+      return (await service.find(environmentRequest(applications, profiles, revision))).resolved.environment;
     },
     searchDirectories: (applications, profiles, revision) =>
-      service.searchDirectories(requestOf(applications, profiles, revision.label), revision),
+      service.searchDirectories(environmentRequest(applications, profiles, revision.label), revision),
     documents: async (commit, path) => (await service.files.readOne(commit, path)).documents,
     close: () => workers.close(),
   };

@@ -24,7 +24,7 @@ import {
   validateEnvironment,
 } from '@confbus/contracts';
 import type { RepositoryFiles } from '../environment/config-repository.js';
-import type { EnvironmentService } from '../environment/environment-service.js';
+import { type EnvironmentService, environmentRequest } from '../environment/environment-service.js';
 import { LruCache } from '../support/lru-cache.js';
 import { changedPaths, changedSinceOnce, concerns } from './commit-changes.js';
 import type { PublishedContracts } from './published-contracts.js';
@@ -328,13 +328,7 @@ function brokenStandIns(scope: CommitScope): Contract[] {
 
 function requestOf(target: CheckTarget) {
   // Named as a client asks (label null: the default label), so the environments judged are the ones it reads.
-  return {
-    name: target.application,
-    applications: [target.application],
-    profilesText: target.profiles.join(','),
-    profiles: target.profiles,
-    label: null,
-  };
+  return environmentRequest([target.application], target.profiles, null);
 }
 
 function isConfbusError(error: unknown, code: string): boolean {

@@ -3,6 +3,7 @@
  * as clients are served them, from the same caches) and the changed paths from its blob ids. Undefined for a
  * repository that has no blob ids (not a Git mirror): its pushes carry no impact.
  */
+import { environmentRequest } from '../environment/environment-service.js';
 import type { ServedRepository } from '../repositories/served-repository.js';
 import { changedPaths } from '../gate/commit-changes.js';
 import type { ImpactSource } from './config-impact.js';
@@ -18,13 +19,7 @@ export function servedImpactSource(repository: ServedRepository): ServedImpactSo
   return {
     listFiles: (commit) => mirror.listFiles(commit),
     find: async (applications, profiles, commit) => {
-      const request = {
-        name: applications.join(','),
-        applications,
-        profilesText: profiles.join(','),
-        profiles,
-        label: commit,
-      };
+      const request = environmentRequest(applications, profiles, commit);
       const found = await environments.findAtRevision(request, { label: commit, commit, stale: false });
       return found.resolved.environment;
     },

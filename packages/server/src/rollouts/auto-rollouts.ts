@@ -9,7 +9,7 @@
 import type { Logger } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
 import type { ResolvedRevision } from '../environment/config-repository.js';
-import type { EnvironmentRequest } from '../environment/environment-service.js';
+import { type EnvironmentRequest, environmentRequest } from '../environment/environment-service.js';
 import type { ServedCommitPolicy, ServedRevision } from '../environment/served-commit.js';
 import type { AutoRolloutRule } from './auto-rollout-settings.js';
 import type { RolloutEngine } from './rollout-engine.js';
@@ -149,11 +149,5 @@ export class AutoRollouts implements ServedCommitPolicy {
 }
 
 function requestFor(application: string, label: string | null): EnvironmentRequest {
-  return {
-    name: application,
-    applications: [application],
-    profilesText: 'default',
-    profiles: ['default'],
-    label,
-  };
+  return environmentRequest([application], ['default'], label);
 }

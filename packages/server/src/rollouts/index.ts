@@ -13,7 +13,7 @@ import type { ReadTarget } from '../security/principal.js';
 import type { RefreshPublisher } from '../bus/server-bus.js';
 import type { Clock } from '../clock.js';
 import type { EnvironmentFinder } from '../environment/environment-finder.js';
-import type { EnvironmentRequest } from '../environment/environment-service.js';
+import { type EnvironmentRequest, environmentRequest } from '../environment/environment-service.js';
 import { serverErrors } from '../errors.js';
 import type { CommitChoice } from '../serving/commit-choice.js';
 import { RolloutEngine } from './rollout-engine.js';
@@ -169,14 +169,8 @@ function storeFromSettings(
 }
 
 function requestFor(application: string, label: string | null, commit?: string): EnvironmentRequest {
-  return {
-    name: application,
-    applications: [application],
-    profilesText: 'default',
-    profiles: ['default'],
-    label,
-    ...(commit === undefined ? {} : { commit }),
-  };
+  const request = environmentRequest([application], ['default'], label);
+  return commit === undefined ? request : { ...request, commit };
 }
 
 /** Both commits build each application's environment (an unknown commit, a broken file: refused before start). */
