@@ -1,8 +1,8 @@
 /**
  * A CLI command's requests to a config server (`confbus check --server`, `confbus rollout`): JSON over HTTP(S)
  * below the server's URL (its prefix kept), credentials in the URL (`https://user:password@host`) sent as basic
- * auth and never printed, a deadline per request. The answer comes back whatever its status; the caller decides
- * what a status means and which error a server that cannot be reached is.
+ * auth and never printed, a deadline per request. The answer comes back whatever its status, and no answer is a
+ * value too (NoAnswer): the caller decides what a status means and which error each command reports.
  */
 
 export interface ServerAnswer {
@@ -14,14 +14,10 @@ export interface ServerAnswer {
 }
 
 /** The request never got an answer: `reason` says why (ECONNREFUSED, the deadline, ...). */
-export class ServerUnreachable extends Error {
-  override readonly name = 'ServerUnreachable';
-  constructor(
-    readonly url: URL,
-    readonly reason: string,
-  ) {
-    super(`${url.origin}${url.pathname}: ${reason}`);
-  }
+export interface NoAnswer {
+  readonly unreachable: true;
+  readonly url: URL;
+  readonly reason: string;
 }
 
 export class ServerClient {
@@ -45,11 +41,11 @@ export class ServerClient {
     this.#base = base;
   }
 
-  /** `path` below the server's URL; a body makes it a POST of JSON. Throws ServerUnreachable without an answer. */
+  /** `path` below the server's URL; a body makes it a POST of JSON. */
   async request(
     path: string,
     options: { query?: Record<string, string>; body?: unknown } = {},
-  ): Promise<ServerAnswer> {
+  ): Promise<ServerAnswer | NoAnswer> {
     const url = new URL(`${this.#base.pathname.replace(/\/+$/, '')}${path}`, this.#base);
     if (options.query) url.search = new URLSearchParams(options.query).toString();
     const { body } = options;
@@ -63,7 +59,7 @@ export class ServerClient {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
-      throw new ServerUnreachable(url, this.#describe(error));
+      return { unreachable: true, url, reason: this.#describe(error) };
     }
     const text = await response.text().catch(() => '');
     let parsed: unknown;

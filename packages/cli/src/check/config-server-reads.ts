@@ -4,7 +4,7 @@
  * exit 1).
  */
 import { ConfbusError, coreErrors } from '@confbus/core';
-import { ServerClient, ServerUnreachable } from '../server-client.js';
+import { ServerClient } from '../server-client.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -29,13 +29,9 @@ export class ConfigServerReads {
     what: string,
     isAnswer: (body: unknown) => body is T,
   ): Promise<T> {
-    let answer;
-    try {
-      answer = await this.#client.request(path, { query });
-    } catch (error) {
-      if (!(error instanceof ServerUnreachable)) throw error;
-      throw new CheckServerUnavailableError(`${error.url.origin}: ${what} cannot be read: ${error.reason}`);
-    }
+    const answer = await this.#client.request(path, { query });
+    if ('unreachable' in answer)
+      throw new CheckServerUnavailableError(`${answer.url.origin}: ${what} cannot be read: ${answer.reason}`);
     const { status, body, url } = answer;
     if (status !== 200)
       throw new CheckServerUnavailableError(`${url.origin}: GET ${url.pathname} answered ${status}`);

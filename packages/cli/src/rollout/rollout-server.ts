@@ -4,7 +4,7 @@
  * "no JSON answer at all" throws CONFBUS_ROLLOUT_SERVER_UNAVAILABLE.
  */
 import { ConfbusError, coreErrors } from '@confbus/core';
-import { ServerClient, ServerUnreachable } from '../server-client.js';
+import { ServerClient } from '../server-client.js';
 
 const TIMEOUT_MS = 15_000;
 
@@ -23,18 +23,14 @@ export class RolloutServer {
   /** `path` below `{server}/-/rollouts` ('' for the collection); a body makes it a POST. */
   async send(path: string, body?: unknown): Promise<ServerAnswer> {
     const method = body === undefined ? 'GET' : 'POST';
-    try {
-      const answer = await this.#client.request(`/-/rollouts${path}`, { body });
-      if (answer.body === undefined)
-        throw unavailable(
-          `${method} ${answer.url.origin}${answer.url.pathname} answered ${answer.status} without JSON: is this a` +
-            ' confbus server (and its prefix in the URL)?',
-        );
-      return { status: answer.status, body: answer.body };
-    } catch (error) {
-      if (error instanceof ServerUnreachable) throw unavailable(`${method} ${error.message}`);
-      throw error;
-    }
+    const answer = await this.#client.request(`/-/rollouts${path}`, { body });
+    const where = `${method} ${answer.url.origin}${answer.url.pathname}`;
+    if ('unreachable' in answer) throw unavailable(`${where}: ${answer.reason}`);
+    if (answer.body === undefined)
+      throw unavailable(
+        `${where} answered ${answer.status} without JSON: is this a confbus server (and its prefix in the URL)?`,
+      );
+    return { status: answer.status, body: answer.body };
   }
 }
 
