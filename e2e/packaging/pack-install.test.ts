@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -173,6 +173,23 @@ test('npx confbus help works outside the repository', async () => {
   assert.match(stdout, /Usage: confbus <command>/);
   assert.match(stdout, /--server\.port=<integer>/);
   assert.match(stdout, /--spring\.cloud\.config\.uri=/);
+});
+
+test('confbus run starts from its bundle in an installation', async () => {
+  const dir = installs.get('confbus') as string;
+  await access(join(dir, 'node_modules/confbus/dist/bundle/follow-main.js'));
+  // No server at that address: the client loads, fetches, fails, and the child never starts.
+  const failure = await run(
+    'npx',
+    ['--no-install', 'confbus', 'run', '--spring.cloud.config.uri=http://127.0.0.1:9', '--', 'true'],
+    { cwd: dir },
+  ).then(
+    () => undefined,
+    (error: { code: number; stderr: string }) => error,
+  );
+  assert.ok(failure, 'the command fails');
+  assert.equal(failure.code, 1);
+  assert.match(failure.stderr, /127\.0\.0\.1:9/);
 });
 
 test('the sample-client command says what to install when the optional sample is absent', async () => {

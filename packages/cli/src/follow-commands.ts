@@ -9,7 +9,7 @@ export interface FollowCommandIo {
   readonly cwd: string;
 }
 
-const USAGE = {
+export const FOLLOW_USAGE = {
   run: 'Usage: confbus run [--key=value ...] [options] -- COMMAND ARGS...',
   render: 'Usage: confbus render --template=FILE --out=FILE [--exec=CMD] [--key=value ...] [options]',
 } as const;
@@ -37,7 +37,7 @@ function wantsHelp(args: readonly string[]): boolean {
 
 function printHelp(command: 'run' | 'render', specs: OptionSpecs): number {
   console.log(
-    `${USAGE[command]}\n\nOptions:\n${describeOptions(specs)}\n\n` +
+    `${FOLLOW_USAGE[command]}\n\nOptions:\n${describeOptions(specs)}\n\n` +
       "Settings are the config client's (confbus help lists them): --spring.application.name=..., " +
       '--spring.profiles.active=..., --spring.cloud.config.uri=..., the bus keys. See docs/run-and-render.md.',
   );

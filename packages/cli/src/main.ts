@@ -2,11 +2,12 @@
  * The `confbus` command: `confbus server [--key=value ...]`, `confbus sample-client [--key=value ...]`,
  * `confbus --help`, `confbus --version`. Settings use Spring's keys; see docs/settings.md for the full table.
  */
-import { ConfbusError, type SettingSpec, SettingsError, coreErrors, isConfbusError } from '@confbus/core';
+import { ConfbusError, type SettingSpec, coreErrors } from '@confbus/core';
 import { readFileSync } from 'node:fs';
 import type * as SampleClient from '@confbus/sample-client';
 import { cipherSettingSpecs, runCipherCommand } from './cipher-command.js';
 import { parseCommandLine, UsageError } from './command-line.js';
+import { settleCommand } from './command-outcome.js';
 import { readSettingsFile } from './settings-file.js';
 
 type SampleClientModule = typeof SampleClient;
@@ -191,21 +192,7 @@ function untilSignal(onSignal: (signal: string) => void): Promise<void> {
   });
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof UsageError) console.error(`confbus: ${error.message}\n\n${USAGE}`);
-    else if (error instanceof SettingsError || isConfbusError(error))
-      console.error(`confbus: ${error.message}`);
-    else console.error('confbus: failed to start:', error instanceof Error ? error.message : error);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
-    // A failed start has closed what it opened; should a library still hold a handle, exit all the same
-    // rather than linger (a lingering process would also take the signal meant to stop it).
-    setTimeout(() => process.exit(), 1000).unref();
-  },
-);
+settleCommand(main(process.argv.slice(2)), USAGE);
 
 /** Imports an optional peer dependency, turning "not installed" into an instruction instead of a stack trace. */
 async function importOptional<T>(name: string): Promise<T> {

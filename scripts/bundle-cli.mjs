@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// Bundles the lean entry of `confbus run` and `confbus render` (packages/cli/dist/follow-main.js) with what it
+// imports into a few files under packages/cli/dist/bundle/. Those commands start a child only after confbus
+// itself has started, and resolving and reading the ~250 module files of the config client, pino and yaml was
+// most of that start (docs/benchmarks.md, `confbus run`). esbuild splits what is loaded on demand (keystores,
+// the bus drivers, the template engine) into chunks of its own, so it stays on demand.
+//
+// Beside the bundle, inputs.json names the TypeScript build info of each workspace package it was made from and
+// when it was made: bin/confbus.js runs the compiled entry instead when one of them has changed since (a `tsc -b`
+// after `npm run build`), so a stale bundle never runs. A handful of stats, where checking every input file
+// (about 400) took 7 ms of the start this exists to shorten. Run by `npm run build` and the CLI's prepack.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cliDir = join(root, 'packages/cli');
+const outdir = join(cliDir, 'dist/bundle');
+
+/**
+ * The client reads its version from the package.json one level above its own module (client-version.ts);
+ * inside the bundle that path leads elsewhere, so the version is written in at bundle time.
+ */
+const clientVersionInline = {
+  name: 'client-version-inline',
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]client[\\/]dist[\\/]client-version\.js$/ }, (args) => {
+      const manifest = join(dirname(args.path), '../package.json');
+      const { version } = JSON.parse(readFileSync(manifest, 'utf8'));
+      return { contents: `export function clientVersion() { return ${JSON.stringify(version)}; }\n` };
+    });
+  },
+};
+
+const builtAtMs = Date.now();
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: [join(cliDir, 'dist/follow-main.js')],
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // CommonJS dependencies (yaml, pino) require Node's built-ins; an ES module has no require of its own.
+  banner: {
+    js: "import { createRequire as __confbusCreateRequire } from 'node:module'; const require = __confbusCreateRequire(import.meta.url);",
+  },
+  // Required at run time by name (only for a terminal): resolved from the installation, not bundled.
+  external: ['pino-pretty'],
+  // Mapped back to the TypeScript sources (through the compiled files' own maps): stack traces with
+  // --enable-source-maps, and coverage of the CLI's child processes in the tests.
+  sourcemap: true,
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [clientVersionInline],
+});
+/** The workspace packages (packages/<name>/dist/...) whose compiled files went into the bundle. */
+const packageDirs = new Set(
+  Object.keys(result.metafile.inputs)
+    .map((input) => /^((?:packages|examples)\/[^/]+)\/dist\//.exec(input)?.[1])
+    .filter((dir) => dir !== undefined),
+);
+const builds = [...packageDirs].map((dir) => relative(outdir, join(root, dir, 'tsconfig.tsbuildinfo')));
+writeFileSync(join(outdir, 'inputs.json'), `${JSON.stringify({ builtAtMs, builds })}\n`);
