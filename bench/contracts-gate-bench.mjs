@@ -5,7 +5,10 @@
 //      environment the push changes has been built and validated (goal: p95 <= 2 s);
 //   2. the cached GET path with the gate on (every application guarded) against the same server with
 //      confbus.contracts.gate.enabled=false, throughput of a repeated environment request (goal: >= 0.95x), and
-//      the server CPU each such request costs (what a loaded machine's throughput figures hide).
+//      the server CPU each such request costs (what a loaded machine's throughput figures hide). Both servers hear
+//      every push's webhook and serve the same commit: a server that has fetched and built since its start serves
+//      slower than one that has not (docs/benchmarks.md, "Several repositories"), so a baseline left at its first
+//      commit would credit the gate with that difference too.
 // Run alone: `npx tsc -b && node bench/contracts-gate-bench.mjs` (CONFBUS_GATE_BENCH_APPS / _ROUNDS to vary).
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,7 +27,8 @@ const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const median = (xs) => sorted(xs)[Math.floor((xs.length - 1) / 2)];
 const p95 = (xs) => sorted(xs)[Math.max(0, Math.ceil(0.95 * xs.length) - 1)];
 
-async function webhook(base) {
+/** ms from the webhook to /monitor's answer; `accepted` are the statuses that count as success. */
+async function webhook(base, accepted = [200]) {
   const started = performance.now();
   const response = await globalThis.fetch(`${base}/monitor`, {
     method: 'POST',
@@ -32,7 +36,8 @@ async function webhook(base) {
     body: JSON.stringify({ commits: [{ modified: ['application.yml'] }] }),
   });
   const body = await response.text();
-  if (response.status !== 200) throw new Error(`/monitor answered ${response.status}: ${body.slice(0, 500)}`);
+  if (!accepted.includes(response.status))
+    throw new Error(`/monitor answered ${response.status}: ${body.slice(0, 500)}`);
   return performance.now() - started;
 }
 
@@ -67,13 +72,19 @@ export async function run({ log }) {
       const cpuBefore = processCpuSeconds(gated.child.pid);
       verdicts.push(await webhook(gated.url));
       cpuMs.push((processCpuSeconds(gated.child.pid) - cpuBefore) * 1000);
+      // The baseline fetches the same commit (with no bus it answers 503 CONFBUS_BUS_DISABLED after fetching).
+      await webhook(ungated.url, [200, 503]);
       log(`round ${round + 1}/${ROUNDS}: webhook -> /monitor answer ${fmt(verdicts.at(-1))} ms`);
     }
     const url = (server) => `${server.url}/app7/prod`;
+    const versions = [];
     for (const server of [gated, ungated]) {
       const response = await globalThis.fetch(url(server));
       if (response.status !== 200) throw new Error(`GET answered ${response.status}`);
+      versions.push((await response.json()).version);
     }
+    if (versions[0] !== versions[1])
+      throw new Error(`the servers serve different commits: ${versions.join(', ')}`);
     const cached = await compareThroughput({
       a: url(gated),
       b: url(ungated),
