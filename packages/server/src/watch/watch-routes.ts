@@ -66,7 +66,15 @@ export function registerWatchRoutes(app: FastifyInstance, options: WatchRoutesOp
   app.get<{ Params: WatchParams }>(`${prefix}${WATCH_PATH}/:name/:profiles`, { config }, handler);
   app.get<{ Params: WatchParams }>(`${prefix}${WATCH_PATH}/:name/:profiles/:label`, { config }, handler);
   app.post(`${prefix}${WATCH_ACKS_PATH}`, { bodyLimit: 4096, config }, async (request, reply) => {
-    options.acked(ackOf(request.body));
+    const ack = ackOf(request.body);
+    // An instance speaks only for an application its caller may read: otherwise any client could fill another
+    // application's refresh events and fleet view with acks (or rejections) of instances that do not exist.
+    options.security.requireRead(request, {
+      applications: applicationsOf(ack.originService),
+      profiles: [],
+      label: null,
+    });
+    options.acked(ack);
     return reply.code(202).send({ recorded: true });
   });
 }
@@ -174,6 +182,14 @@ function ackOf(body: unknown): AckBusEvent {
   const ack = createAckEvent(service, createRefreshEvent('watch', '**', Date.now(), event));
   // `outcome` (applied | rejected) and `reason` as in a bus ack: read by the same rule, ignored when malformed.
   return { ...ack, ...(version === undefined ? {} : { configVersion: version }), ...refreshOutcome(fields) };
+}
+
+/**
+ * The applications a service id names: its first segment (`shop:prod:8080:9f2c…` → shop, as the client's and
+ * Spring's default ids begin), several when `spring.application.name` lists several (`a,b`).
+ */
+export function applicationsOf(service: string): string[] {
+  return (service.split(':')[0] ?? '').split(',').map((name) => name.trim());
 }
 
 function badRequest(message: string): ConfbusError {

@@ -1,6 +1,6 @@
 // Per-application access over a real server on loopback (fakes behind it): several clients with their own
 // credentials (bcrypt, {noop}, bearer tokens), their applications and roles; 403s with a JSON body for another
-// application's environment, file, plain text, watch and /decrypt; the fast path keeping the same check; failed
+// application's environment, file, plain text, watch (and its acks) and /decrypt; the fast path keeping the same check; failed
 // logins slowed with 429 + Retry-After; and one audit line for each action that changes something or reveals a secret.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -112,6 +112,21 @@ describe('per-application access', () => {
     assert.equal(profile.status, 403);
     assert.match((profile.json() as ErrorBody).message, /may not read profile 'dev'/);
     assert.equal((await server.get('/billing/prod', { authorization: BILLING })).status, 200);
+  });
+
+  it("refuses a watch ack for another application's instance", async () => {
+    const ack = (service: string) =>
+      JSON.stringify({ event: '0f8fad5b-d9cb-469f-a165-70867728950e', service, version: 'abc' });
+    const json = { 'content-type': 'application/json', authorization: ORDERS };
+    const own = await post(server, '/-/watch/acks', ack('orders:prod:8080:9f2c'), json);
+    assert.equal(own.status, 202, own.text);
+    for (const service of ['billing:8080:9f2c', 'orders,billing:8080:1', 'billing']) {
+      const refused = await post(server, '/-/watch/acks', ack(service), json);
+      assert.equal(refused.status, 403, service);
+      const body = JSON.parse(refused.text) as ErrorBody;
+      assert.equal(body.code, 'CONFBUS_APPLICATION_FORBIDDEN', service);
+      assert.match(body.message, /'orders' may not read application 'billing'/, service);
+    }
   });
 
   it('accepts bearer tokens and refuses a wrong one with 401', async () => {
