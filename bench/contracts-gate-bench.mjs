@@ -9,7 +9,8 @@
 //      every push's webhook and serve the same commit: a server that has fetched and built since its start serves
 //      slower than one that has not (docs/benchmarks.md, "Several repositories"), so a baseline left at its first
 //      commit would credit the gate with that difference too.
-// Run alone: `npx tsc -b && node bench/contracts-gate-bench.mjs` (CONFBUS_GATE_BENCH_APPS / _ROUNDS to vary).
+// Run alone: `npx tsc -b && node bench/contracts-gate-bench.mjs` (CONFBUS_GATE_BENCH_ROUNDS to vary;
+// CONFBUS_GATE_BENCH_WARM_BASELINE=1, below).
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -22,6 +23,24 @@ import { repositoryFiles } from './contracts-bench.mjs';
 export const title = 'Contract gate (server)';
 
 const ROUNDS = Number(process.env.CONFBUS_GATE_BENCH_ROUNDS ?? 10);
+/**
+ * CONFBUS_GATE_BENCH_WARM_BASELINE=1: the baseline reads every environment after each push too, so both servers
+ * hold the same environments in their caches (the gate builds them all): tells the gate's cost per request from
+ * that of a fuller cache.
+ */
+const WARM_BASELINE = process.env.CONFBUS_GATE_BENCH_WARM_BASELINE === '1';
+const PROFILES = ['default', 'dev', 'prod'];
+
+/** GETs every application's environments (the ones the gate judges), a few at a time. */
+async function readEvery(base, applications) {
+  const paths = [];
+  for (let app = 0; app < applications; app++)
+    for (const profile of PROFILES) paths.push(`${base}/app${app}/${profile}`);
+  for (let i = 0; i < paths.length; i += 16)
+    await Promise.all(
+      paths.slice(i, i + 16).map(async (path) => (await globalThis.fetch(path)).arrayBuffer()),
+    );
+}
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const median = (xs) => sorted(xs)[Math.floor((xs.length - 1) / 2)];
@@ -74,6 +93,7 @@ export async function run({ log }) {
       cpuMs.push((processCpuSeconds(gated.child.pid) - cpuBefore) * 1000);
       // The baseline fetches the same commit (with no bus it answers 503 CONFBUS_BUS_DISABLED after fetching).
       await webhook(ungated.url, [200, 503]);
+      if (WARM_BASELINE) await readEvery(ungated.url, applications);
       log(`round ${round + 1}/${ROUNDS}: webhook -> /monitor answer ${fmt(verdicts.at(-1))} ms`);
     }
     const url = (server) => `${server.url}/app7/prod`;
