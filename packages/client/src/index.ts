@@ -11,7 +11,8 @@ export type {
 } from './bus-member/client-bus-types.js';
 export type { ApplicationConfig } from './application-config.js';
 export type { ClientLogger, LogFunction } from './client-logger.js';
-export { clientSettingSpecs, type ClientSettings, type RetryPolicy } from './client-settings.js';
+export { clientSettingSpecs } from './client-setting-specs.js';
+export type { ClientSettings, RetryPolicy } from './client-settings.js';
 export {
   ConfigClient,
   type BusState,

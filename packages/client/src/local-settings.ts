@@ -10,7 +10,7 @@ import {
   type SettingValue,
   type Settings,
 } from '@confbus/core';
-import { clientSettingSpecs } from './client-settings.js';
+import { clientSettingSpecs } from './client-setting-specs.js';
 
 export interface LocalSettingsSources {
   /** Command-line arguments, `--key=value` (default: none; pass `process.argv.slice(2)`). */

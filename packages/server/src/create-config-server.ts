@@ -11,7 +11,7 @@ import { busFromSettings } from './bus/server-bus.js';
 import { systemClock } from './clock.js';
 import { loadServerEncryption } from './encryption/index.js';
 import { ServerTls } from './http/tls/server-tls.js';
-import { mirrorsFromSettings } from './repositories/open-repositories.js';
+import { mirrorsFromSettings } from './repositories/repository-stores.js';
 import { ensureSampleRepository } from './sample-repo/sample-repository.js';
 import { type RepositorySource, repositorySourceOf } from './settings/repository-source.js';
 import { resolveServerConfig } from './server-config.js';

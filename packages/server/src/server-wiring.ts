@@ -12,7 +12,7 @@ import type { ServerEncryption } from './encryption/index.js';
 import type { EnvironmentCaches } from './environment/environment-caches.js';
 import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import type { ServerTls } from './http/tls/server-tls.js';
-import type { OpenMirror } from './repositories/open-repositories.js';
+import type { OpenMirror } from './repositories/repository-stores.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import type { RolloutStore } from './rollouts/index.js';
 import type { ServerConfig } from './server-config.js';

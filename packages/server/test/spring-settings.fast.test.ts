@@ -7,10 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SettingsError } from '@confbus/core';
 import { resolveServerSettings } from '../src/index.js';
-import {
-  defaultRepositoryDefinition,
-  namedRepositoryDefinitions,
-} from '../src/repositories/repository-settings.js';
+import { defaultRepositoryDefinition } from '../src/repositories/default-repository-settings.js';
+import { namedRepositoryDefinitions } from '../src/repositories/named-repository-settings.js';
 
 const SPRING_SETTING = /is a Spring setting that confbus does not implement/;
 

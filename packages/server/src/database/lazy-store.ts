@@ -1,6 +1,6 @@
 /**
  * A store whose driver is loaded and connected on first use: the repository port is opened synchronously
- * (open-repositories.ts), and a driver is imported only when its backend is configured.
+ * (repository-stores.ts), and a driver is imported only when its backend is configured.
  */
 import type { PropertySourceQuery } from '../environment/config-repository.js';
 import type { PropertySourceStore } from './database-repository.js';

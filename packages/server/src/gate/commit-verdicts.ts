@@ -5,28 +5,23 @@
  * function of the commit and the published contracts only, so every replica, before or after a restart, reaches
  * the same one. Incremental: an application none of whose files or contracts changed since the parent commit
  * inherits the parent's verdict when it is known; compiled schemas and parsed files are cached by content.
+ * What a commit holds that every verdict at it reads (files, contracts, changed paths) is commit-scope.ts's.
  */
 import { ConfbusError } from '@confbus/core';
-import { eachWithin, messageOf } from '@confbus/core/internal';
+import { messageOf } from '@confbus/core/internal';
 import {
   type CheckTarget,
-  type Contract,
   EVERY_APPLICATION,
   SchemaCompiler,
   type Violation,
-  checkTargets,
-  contractApplicationOf,
   contractsFor,
-  isConfigPath,
-  parseContract,
-  profilesActivating,
-  stemOf,
   validateEnvironment,
 } from '@confbus/contracts';
 import type { RepositoryFiles } from '../environment/config-repository.js';
 import { type EnvironmentService, environmentRequest } from '../environment/environment-service.js';
 import { LruCache } from '../support/lru-cache.js';
-import { changedPaths, changedSinceOnce, concerns } from './commit-changes.js';
+import { type CommitScope, CommitScopes, targetsOf } from './commit-scope.js';
+import { concerns } from './commit-changes.js';
 import type { PublishedContracts } from './published-contracts.js';
 
 /** A violation as the gate reports it: the contracts library's, with the file and line as repository paths. */
@@ -57,37 +52,11 @@ export interface CommitVerdictsOptions {
   readonly compiler?: SchemaCompiler;
 }
 
-/** What a commit holds that every verdict at it reads: files, repository contracts, profiles documents name. */
-interface CommitScope {
-  readonly commit: string;
-  readonly files: readonly string[];
-  readonly blobIds: ReadonlyMap<string, string> | undefined;
-  readonly contracts: readonly Contract[];
-  /** Contract files that do not read, by the application they guard (EVERY_APPLICATION: all). */
-  readonly broken: ReadonlyMap<string, string>;
-  /** The profiles each configuration file's documents activate on: read once, when a verdict needs targets. */
-  documentProfiles(): Promise<ReadonlyMap<string, readonly string[]>>;
-  /** The targets, by application, per set of applications with published contracts (#targets). */
-  readonly targets: Map<string, Map<string, CheckTarget[]>>;
-  /** Applications with a contract or a configuration file of their own (a changed file is attributed to one). */
-  readonly known: ReadonlySet<string>;
-  /**
-   * The paths changed since `parent` (the commit's first parent), worked out once per commit and shared by every
-   * application's #inherited: a diff of 2,000 blob ids for each of 500 applications was a third of a push's CPU.
-   */
-  changedSince(parent: string): Promise<readonly string[] | undefined>;
-}
-
-/** Files read for their documents' profiles at once (pipelined through one cat-file process). */
-const FILES_AT_ONCE = 32;
-const COMMITS_KEPT = 8;
 const VERDICTS_KEPT = 50_000;
 
 export class CommitVerdicts {
-  readonly #scopes = new LruCache<string, Promise<CommitScope>>(COMMITS_KEPT);
+  readonly #scopes: CommitScopes;
   readonly #verdicts = new LruCache<string, Promise<ApplicationVerdict>>(VERDICTS_KEPT);
-  /** Parsed repository contracts by blob id: an unchanged contract file is not parsed again. */
-  readonly #parsed = new LruCache<string, Contract>(10_000);
   readonly #compiler: SchemaCompiler;
   /** Verdicts settled, for the parent a child inherits from (insertion order: the oldest go first). */
   readonly #settled = new Map<string, ApplicationVerdict>();
@@ -96,14 +65,19 @@ export class CommitVerdicts {
 
   constructor(private readonly options: CommitVerdictsOptions) {
     this.#compiler = options.compiler ?? new SchemaCompiler();
+    this.#scopes = new CommitScopes({
+      repository: options.repository,
+      environments: options.environments,
+      compiler: this.#compiler,
+    });
   }
 
   /** The applications that have a contract at a commit (repository or published), those a push is judged for. */
   async applicationsAt(commit: string): Promise<string[]> {
-    const scope = await this.#scope(commit);
+    const scope = await this.#scopes.scopeOf(commit);
     const published = this.options.published.applications();
     if (scope.contracts.length + scope.broken.size + published.length === 0) return [];
-    return (await this.#targets(scope, published)).reduce<string[]>((apps, target) => {
+    return (await targetsOf(scope, published)).reduce<string[]>((apps, target) => {
       if (apps.at(-1) !== target.application) apps.push(target.application);
       return apps;
     }, []);
@@ -111,13 +85,13 @@ export class CommitVerdicts {
 
   /** Every application the commit knows: a contract, or a configuration file of its own. */
   async knownApplications(commit: string): Promise<string[]> {
-    const scope = await this.#scope(commit);
+    const scope = await this.#scopes.scopeOf(commit);
     return [...new Set([...scope.known, ...this.options.published.applications()])].sort();
   }
 
   /** Whether any contract can guard `application` at `commit` (cheap once the commit's scope is read). */
   async guards(commit: string, application: string): Promise<boolean> {
-    const scope = await this.#scope(commit);
+    const scope = await this.#scopes.scopeOf(commit);
     return (
       contractsFor(application, scope.contracts).length > 0 ||
       scope.broken.has(application) ||
@@ -140,7 +114,7 @@ export class CommitVerdicts {
   }
 
   async #judge(commit: string, label: string, application: string): Promise<ApplicationVerdict> {
-    const scope = await this.#scope(commit);
+    const scope = await this.#scopes.scopeOf(commit);
     const contracts = [
       ...contractsFor(application, scope.contracts),
       ...this.options.published.contractsOf(application),
@@ -152,7 +126,7 @@ export class CommitVerdicts {
     if (inherited !== undefined) return this.#remember({ ...inherited, commit });
     const errors = brokenContract === undefined ? [] : [brokenContract];
     const violations: GateViolation[] = [];
-    const targets = await this.#targets(scope, this.options.published.applications(), [application]);
+    const targets = await targetsOf(scope, this.options.published.applications(), [application]);
     this.judged++;
     for (const target of targets) {
       try {
@@ -206,38 +180,6 @@ export class CommitVerdicts {
     return known;
   }
 
-  /**
-   * The (application, profile) environments the contracts cover at a commit, all of them or one application's:
-   * worked out once per commit and set of applications with published contracts (a walk over every file).
-   */
-  async #targets(
-    scope: CommitScope,
-    published: readonly string[],
-    applications?: readonly string[],
-  ): Promise<CheckTarget[]> {
-    const key = published.join(',');
-    let all = scope.targets.get(key);
-    if (all === undefined) {
-      // A stand-in per application with only published contracts: checkTargets covers those with a contract.
-      const standIns = published.map((application) => ({ application, name: '', schema: {} }));
-      const found = checkTargets(scope.files, [...scope.contracts, ...standIns, ...brokenStandIns(scope)], {
-        documentProfiles: await scope.documentProfiles(),
-      });
-      const byApplication = new Map<string, CheckTarget[]>();
-      for (const target of found) {
-        const list = byApplication.get(target.application) ?? [];
-        list.push(target);
-        byApplication.set(target.application, list);
-      }
-      all = byApplication;
-      scope.targets.clear();
-      scope.targets.set(key, all);
-    }
-    const grouped = all;
-    if (applications === undefined) return [...grouped.values()].flat();
-    return applications.flatMap((application) => grouped.get(application) ?? []);
-  }
-
   #located(violation: Violation): GateViolation {
     const { origin, ...rest } = violation;
     if (origin === undefined) return rest;
@@ -246,84 +188,10 @@ export class CommitVerdicts {
     const file = source.replace(/ \(document #\d+\)$/, '');
     return { ...rest, file, ...(origin.line === undefined ? {} : { line: origin.line }) };
   }
-
-  #scope(commit: string): Promise<CommitScope> {
-    let scope = this.#scopes.get(commit);
-    if (scope === undefined) {
-      scope = this.#readScope(commit);
-      this.#scopes.set(commit, scope);
-      scope.catch(() => this.#scopes.delete(commit));
-    }
-    return scope;
-  }
-
-  async #readScope(commit: string): Promise<CommitScope> {
-    const { repository, environments } = this.options;
-    const [files, blobIds] = await Promise.all([repository.listFiles(commit), repository.blobIds?.(commit)]);
-    const contracts: Contract[] = [];
-    const broken = new Map<string, string>();
-    await Promise.all(
-      files.map(async (path) => {
-        const application = contractApplicationOf(path);
-        if (application === undefined) return;
-        const id = blobIds?.get(path);
-        const cached = id === undefined ? undefined : this.#parsed.get(id);
-        if (cached !== undefined) return void contracts.push(cached);
-        try {
-          const bytes = await repository.readFile(commit, path);
-          if (bytes === undefined) return;
-          const contract = parseContract(path, application, bytes.toString('utf8'));
-          this.#compiler.compile(contract);
-          if (id !== undefined) this.#parsed.set(id, contract);
-          contracts.push(contract);
-        } catch (error) {
-          broken.set(application, messageOf(error));
-        }
-      }),
-    );
-    contracts.sort((a, b) => a.name.localeCompare(b.name));
-    const configFiles = files.filter(isConfigPath);
-    let documentProfiles: Promise<Map<string, string[]>> | undefined;
-    const readProfiles = async () => {
-      const named = new Map<string, string[]>();
-      await eachWithin(configFiles, FILES_AT_ONCE, async (path) => {
-        const file = await environments.files.readOne(commit, path).catch(() => undefined);
-        const profiles = (file?.documents ?? []).flatMap((d) =>
-          d.activation ? profilesActivating(d.activation) : [],
-        );
-        if (profiles.length > 0) named.set(path, profiles);
-      });
-      return named;
-    };
-    const known = new Set<string>(contracts.map((c) => c.application));
-    for (const path of configFiles) known.add(stemOf(path));
-    known.delete(EVERY_APPLICATION);
-    const changed = changedSinceOnce(async (parent) => {
-      const before = await this.#scope(parent);
-      return blobIds === undefined || before.blobIds === undefined
-        ? undefined
-        : changedPaths(before.blobIds, blobIds);
-    });
-    return {
-      commit,
-      files,
-      blobIds,
-      contracts,
-      broken,
-      documentProfiles: () => (documentProfiles ??= readProfiles()),
-      targets: new Map(),
-      known,
-      changedSince: changed,
-    };
-  }
 }
 
 function pass(commit: string, application: string): ApplicationVerdict {
   return { application, commit, passed: true, violations: [], errors: [], environments: 0 };
-}
-
-function brokenStandIns(scope: CommitScope): Contract[] {
-  return [...scope.broken.keys()].map((application) => ({ application, name: '', schema: {} }));
 }
 
 function requestOf(target: CheckTarget) {

@@ -6,20 +6,19 @@
 //   version-hint-checks.ts  a hinted request (the commit a refresh event announced) skips or shares a check
 //   label-resolver.ts       label -> commit in the fetched state (branches, tags, commit ids, main -> master)
 //   commit-files.ts         the files of a commit
+//   mirror-startup.ts       basedir prepared or adopted, the mirror made there, the first clone
 import { GitStateRef } from './state-ref.js';
 import { EventEmitter } from 'node:events';
 import { resolve as resolvePath } from 'node:path';
-import type { Logger } from '@confbus/core';
 import type { ResolvedRevision } from '../environment/config-repository.js';
-import { type BasedirState, createMirror, discardFailedMirror, prepareBasedir } from './basedir.js';
 import { CatFileBatch } from './cat-file-batch.js';
 import { CommitFiles } from './commit-files.js';
-import { RepositoryUnavailableError } from './errors.js';
 import { requireValidLabel } from './label.js';
 import { LabelResolver } from './label-resolver.js';
 import { LocalRefs } from './local-refs.js';
 import { MirrorGit } from './mirror-git.js';
 import type { FetchOutcome, GitMirrorEvents, GitMirrorOptions, MirrorHealth } from './mirror-types.js';
+import { MirrorStartup } from './mirror-startup.js';
 import { Upstream } from './upstream.js';
 import { UpstreamChecks } from './upstream-checks.js';
 import { UpstreamSync } from './upstream-sync.js';
@@ -34,7 +33,6 @@ const MAX_VALID_LABELS = 1000;
 export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly safeUri: string;
   private readonly basedir: string;
-  private readonly logger: Logger;
   private readonly upstream: Upstream;
   private readonly git: MirrorGit;
   private readonly refs: LocalRefs;
@@ -44,13 +42,9 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
   private readonly labels: LabelResolver;
   private readonly hints: VersionHintChecks;
   private readonly files: CommitFiles;
+  private readonly startup: MirrorStartup;
   /** Labels already validated (see requestedLabel). */
   private readonly validLabels = new Set<string>();
-  private startPromise: Promise<void> | undefined;
-  private openPromise: Promise<void> | undefined;
-  private madePromise: Promise<void> | undefined;
-  /** What open() found in basedir; `empty`: the first start() creates the bare mirror there. */
-  private basedirState: BasedirState | undefined;
 
   constructor(private readonly options: GitMirrorOptions) {
     super();
@@ -69,7 +63,6 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     const upstream = this.upstream;
     this.safeUri = upstream.safeUri;
     this.basedir = resolvePath(options.basedir);
-    this.logger = options.logger;
     this.git = new MirrorGit(this.basedir, upstream.secrets);
     this.reader = new CatFileBatch(this.basedir);
     this.refs = new LocalRefs(this.git, this.reader);
@@ -98,6 +91,17 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
       intervalMs: options.hintCheckIntervalMs ?? 1000,
     });
     this.files = new CommitFiles(this.git, this.reader);
+    this.startup = new MirrorStartup({
+      basedir: this.basedir,
+      safeUri: this.safeUri,
+      git: this.git,
+      upstream,
+      refs: this.refs,
+      checks: this.checks,
+      files: this.files,
+      ownFiles: options.ownFiles,
+      logger: options.logger,
+    });
   }
 
   /** The mirror's bare repository (absolute), for history queries. */
@@ -112,32 +116,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
    * call twice.
    */
   open(): Promise<void> {
-    if (this.git.closed) return Promise.reject(new Error('GitMirror is closed'));
-    this.openPromise ??= this.doOpen();
-    return this.openPromise;
-  }
-
-  private async doOpen(): Promise<void> {
-    const state = await prepareBasedir(this.basedir, this.safeUri, this.git.run);
-    this.basedirState = state;
-    // The server's own settings file in the upstream's work tree is served from no commit.
-    const { ownFiles } = this.options;
-    if (ownFiles !== undefined && ownFiles.paths.length > 0) {
-      const { trees, error } = await this.upstream.workTrees(this.git.run);
-      if (error !== undefined)
-        this.logger.warn(
-          { uri: this.safeUri, err: error },
-          "Could not tell whether the upstream's work tree holds the server's own files: hiding them as if it did",
-        );
-      this.files.hide(trees.flatMap((tree) => ownFiles.inside(tree)));
-    }
-    if (state.adopted)
-      this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Adopted the Git repository in basedir');
-    if (state.fetched) {
-      await this.refs.load();
-      this.refs.fetched = true;
-      this.logger.info({ uri: this.safeUri, basedir: this.basedir }, 'Reusing existing Git mirror');
-    }
+    return this.startup.open();
   }
 
   /**
@@ -145,54 +124,7 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
    * Safe to call twice.
    */
   start(): Promise<void> {
-    if (this.git.closed) return Promise.reject(new Error('GitMirror is closed'));
-    this.startPromise ??= this.doStart().catch((error: unknown) => {
-      // Allow a later call (e.g. the next request) to retry once the upstream is back.
-      this.startPromise = undefined;
-      throw error;
-    });
-    return this.startPromise;
-  }
-
-  /**
-   * Opens basedir and makes the mirror there if it is new (an empty repository with the remote), without the first
-   * fetch: what the server's own state ref (stateRef) needs, which is read while the first clone runs.
-   */
-  private made(): Promise<void> {
-    this.madePromise ??= this.open()
-      .then(async () => {
-        if (this.basedirState?.empty) await createMirror(this.basedir, this.safeUri, this.git.run);
-      })
-      .catch((error: unknown) => {
-        this.madePromise = undefined; // tried again by the next caller
-        throw error;
-      });
-    return this.madePromise;
-  }
-
-  private async doStart(): Promise<void> {
-    await this.open();
-    const state = this.basedirState;
-    try {
-      await this.made();
-      await this.checks.requestFresh();
-      if (!this.refs.fetched) {
-        const lastError = this.checks.lastError;
-        throw new RepositoryUnavailableError(this.safeUri, lastError ? new Error(lastError) : undefined);
-      }
-    } catch (error) {
-      // A first clone that failed leaves nothing in basedir (as Spring deletes it), and the next start() prepares
-      // it again: a retry, or another mirror of the same uri, never finds a half-made mirror in its way.
-      if (state?.empty && !this.refs.fetched) {
-        await discardFailedMirror(this.basedir, state).catch((discardError: unknown) =>
-          this.logger.warn({ basedir: this.basedir, err: discardError }, 'Could not remove a failed clone'),
-        );
-        this.openPromise = undefined;
-        this.madePromise = undefined;
-      }
-      throw error;
-    }
-    if (state) state.empty = false;
+    return this.startup.start();
   }
 
   /**
@@ -264,12 +196,12 @@ export class GitMirror extends EventEmitter<GitMirrorEvents> {
     return this.checks.requestFresh();
   }
 
-  /** All blob paths at `commit` (a 40-hex id from resolve()), cached per commit. */
   /** A ref of the server's own in the upstream (git/state-ref.ts): the rollouts' shared, durable state. */
   stateRef(ref: string): GitStateRef {
-    return new GitStateRef(this.git, this.upstream, ref, () => this.made());
+    return new GitStateRef(this.git, this.upstream, ref, () => this.startup.made());
   }
 
+  /** All blob paths at `commit` (a 40-hex id from resolve()), cached per commit. */
   listFiles(commit: string): Promise<readonly string[]> {
     return this.files.listFiles(commit);
   }

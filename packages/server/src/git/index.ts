@@ -10,7 +10,7 @@ export {
 } from './errors.js';
 export { requireValidLabel, validateLabel } from './label.js';
 export { localGitUri, redactUri } from './uri.js';
-export type { ProxySettings } from './upstream.js';
+export type { ProxySettings } from './upstream-transport.js';
 export type { SshSettings } from './ssh.js';
 export { GitHistory, MAX_LOG_PATHS } from './git-history.js';
 export type { CommitPage, LogQuery } from './git-history.js';

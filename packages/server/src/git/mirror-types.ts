@@ -1,7 +1,7 @@
 // The mirror's public shapes: its options, the outcome of an upstream check, its health and its events.
 import type { Logger } from '@confbus/core';
 import type { SshSettings } from './ssh.js';
-import type { ProxySettings } from './upstream.js';
+import type { ProxySettings } from './upstream-transport.js';
 import type { RepositoryHealth } from '../environment/config-repository.js';
 
 export interface GitMirrorOptions {

@@ -1,17 +1,18 @@
 // The network side of the mirror: how git reaches the upstream (credentials, SSH, TLS, proxy), the inactivity
 // timeout, and progress reporting. Every operation that reads the upstream goes through here, so each gets the
 // same environment and the same deadline (upstream-deadline.ts), and no secret reaches argv, logs or errors.
-import { readFileSync } from 'node:fs';
+// Which proxy git uses and whether refs may be listed without git is upstream-transport.ts's choice.
 import { ConfbusError, type Logger, coreErrors } from '@confbus/core';
 import { daemonAddress, readDaemonRefs, type DaemonAddress } from './git-daemon-refs.js';
-import { SmartHttpRefs, smartHttpRefsUrl } from './git-http-refs.js';
 import { GitCommandError } from './errors.js';
+import type { SmartHttpRefs } from './git-http-refs.js';
 import { basicAuthHeader, gitConfigEnv, type GitResult, type RunGitOptions } from './git-process.js';
 import { ProgressTracker } from './git-progress.js';
 import { parseLsRemote } from './refs.js';
 import { isSshUri, needsSshCommand, SshCommand, type SshSettings } from './ssh.js';
 import { redactUri, splitCredentials } from './uri.js';
 import { localUpstreamPath, upstreamWorkTree } from './upstream-work-tree.js';
+import { type ProxySettings, proxyFor, smartHttpFor } from './upstream-transport.js';
 
 /** Named in timeout errors, so an operator knows what to raise (a named repository names its own). */
 const TIMEOUT_SETTING = 'spring.cloud.config.server.git.timeout';
@@ -31,15 +32,6 @@ export interface UpstreamOptions {
   /** How often a running fetch logs its progress (ms). */
   progressLogIntervalMs: number;
   logger: Logger;
-}
-
-export interface ProxySettings {
-  host?: string;
-  port?: number;
-  username?: string;
-  password?: string;
-  /** Hosts reached directly, Java style: `*.internal|localhost`. */
-  nonProxyHosts?: string;
 }
 
 /** Runs git in the mirror (the mirror's runner: its cwd and its children registry). */
@@ -257,63 +249,4 @@ export class Upstream {
     if (!this.ssh) return git(args, base);
     return this.ssh.run((sshEnv) => git(args, { ...base, env: { ...env, ...sshEnv } }));
   }
-}
-
-/** Proxies git takes from the environment (git-process.ts passes them on), which Node would not use. */
-const GIT_PROXY_ENV = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
-
-/**
- * The smart-HTTP refs reader for an http(s) uri, trusting what git trusts (GIT_SSL_CAINFO's file when set, as
- * git passes it on), unless git would reach the server differently: through a proxy, configured or from the
- * environment, or with a CA file Node cannot read.
- */
-function smartHttpFor(
-  uri: string,
-  options: {
-    safeUri: string;
-    authorization: string | undefined;
-    skipSslValidation: boolean;
-    viaProxy: boolean;
-  },
-): SmartHttpRefs | undefined {
-  const url = smartHttpRefsUrl(uri);
-  if (url === undefined || options.viaProxy) return undefined;
-  if (GIT_PROXY_ENV.some((name) => (process.env[name] ?? '') !== '')) return undefined;
-  const caFile = process.env.GIT_SSL_CAINFO ?? '';
-  let ca: Buffer | undefined;
-  if (url.protocol === 'https:' && caFile !== '') {
-    try {
-      ca = readFileSync(caFile);
-    } catch {
-      return undefined;
-    }
-  }
-  return new SmartHttpRefs(url, { ...options, ca });
-}
-
-/**
- * The proxy URL git should use for `uri`, as Spring picks it: proxy.https for https:// uris, proxy.http for
- * http:// ones (other transports do not go through an HTTP proxy here), unless the host is a non-proxy host.
- */
-export function proxyFor(
-  uri: string,
-  proxies: { http?: ProxySettings; https?: ProxySettings } | undefined,
-): string | undefined {
-  const scheme = /^(https?):\/\//i.exec(uri)?.[1]?.toLowerCase();
-  const proxy = scheme === 'https' ? proxies?.https : scheme === 'http' ? proxies?.http : undefined;
-  if (proxy?.host === undefined) return undefined;
-  const host = new URL(uri).hostname;
-  const bypass = (proxy.nonProxyHosts ?? '')
-    .split('|')
-    .map((p) => p.trim())
-    .filter((p) => p !== '')
-    .some((pattern) =>
-      new RegExp(`^${pattern.replace(/[.+?^${}()[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(host),
-    );
-  if (bypass) return undefined;
-  const userinfo =
-    proxy.username === undefined
-      ? ''
-      : `${encodeURIComponent(proxy.username)}${proxy.password === undefined ? '' : `:${encodeURIComponent(proxy.password)}`}@`;
-  return `http://${userinfo}${proxy.host}:${proxy.port ?? 80}`;
 }

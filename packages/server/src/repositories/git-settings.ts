@@ -1,6 +1,7 @@
 /**
  * The Git backend's settings, with Spring's names and defaults (docs/git.md, docs/repositories.md), and the
- * properties a named repository (`repos.<name>.*`) accepts; repository-settings.ts reads them.
+ * properties a named repository (`repos.<name>.*`) accepts; default-repository-settings.ts and
+ * named-repository-settings.ts read them.
  */
 import type { SettingSpec } from '@confbus/core';
 

@@ -9,7 +9,7 @@ import { openSqlClient } from '../jdbc/sql-clients.js';
 import { openRedis, RedisStore } from '../redis/redis-store.js';
 import type { RedisSettings } from '../redis/redis-settings.js';
 import type { DatabaseBackendSettings } from './backend-settings.js';
-import type { OpenedMirror } from './open-repositories.js';
+import type { OpenedMirror } from './repository-stores.js';
 
 export function openDatabase(settings: DatabaseBackendSettings, logger: Logger): OpenedMirror {
   const child = logger.child({ component: settings.kind });

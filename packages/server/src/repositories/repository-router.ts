@@ -4,17 +4,16 @@
  * template, one candidate per requested profile, last first), the first that yields an environment wins; a
  * candidate that fails (unknown label, unreachable, declined) passes the request on; the default repository
  * answers everything else, and its errors are the answer. A request value a uri template refuses is answered
- * (400) wherever it is met: it is not a name to try elsewhere.
+ * (400) wherever it is met: it is not a name to try elsewhere. How one configured repository is tried is
+ * repository-entry.ts's.
  */
-import { type Logger, isConfbusError } from '@confbus/core';
+import type { Logger } from '@confbus/core';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
 import type { EnvironmentFinder, FoundEnvironment } from '../environment/environment-finder.js';
 import { LruCache } from '../support/lru-cache.js';
 import type { MirrorHealth } from '../git/index.js';
-import { PlaceholderRepositories } from './placeholder-repositories.js';
+import { RepositoryEntry, type UseEnvironment } from './repository-entry.js';
 import type { RepositoryDefinition } from './repository-settings.js';
-import { RepositoryPatterns } from './repository-patterns.js';
-import { isUriTemplate } from './uri-template.js';
 import type { OpenRepository, ServedRepository } from './served-repository.js';
 
 export interface RepositoryRouterOptions {
@@ -24,97 +23,6 @@ export interface RepositoryRouterOptions {
   /** confbus.server.git.max-placeholder-repositories, per uri template. */
   maxPlaceholderRepositories: number;
   logger: Pick<Logger, 'debug' | 'info'>;
-}
-
-/** What to do with the environment found, in the repository that served it. */
-export type UseEnvironment<T> = (served: ServedRepository, found: FoundEnvironment) => Promise<T>;
-
-/** A configured repository: one fixed mirror, or a uri template with its pool of mirrors. */
-class RepositoryEntry {
-  readonly fixed: ServedRepository | undefined;
-  readonly pool: PlaceholderRepositories | undefined;
-  readonly patterns: RepositoryPatterns;
-
-  constructor(
-    readonly definition: RepositoryDefinition,
-    options: RepositoryRouterOptions,
-  ) {
-    this.patterns = new RepositoryPatterns(definition.patterns);
-    if (isUriTemplate(definition.uri)) {
-      this.pool = new PlaceholderRepositories(
-        definition,
-        options.open,
-        options.maxPlaceholderRepositories,
-        (name) =>
-          options.logger.info({ repository: name }, 'Closed the least recently used placeholder mirror'),
-      );
-    } else {
-      this.fixed = options.open(definition, definition.uri, definition.name);
-    }
-  }
-
-  /**
-   * The profiles to try one by one, in Spring's order (last first): a template makes one repository per
-   * profile; a fixed repository is tried once, with the whole request.
-   */
-  attempts(request: EnvironmentRequest): string[] {
-    if (this.fixed) return [request.profilesText];
-    return [...(request.profiles.length === 0 ? ['default'] : request.profiles)].reverse();
-  }
-
-  /**
-   * serve(), telling a failure to find the environment (`missed`: the router may try another repository) from
-   * the answer: a failure in `use`, or a value refused for a uri template (400), is thrown.
-   */
-  async tryServe<T>(
-    request: EnvironmentRequest,
-    profile: string,
-    use: UseEnvironment<T>,
-    uriLabel: string | null = request.label,
-  ): Promise<{ readonly value: T } | { readonly missed: unknown }> {
-    let used = false;
-    const marked: UseEnvironment<T> = (served, found) => {
-      used = true;
-      return use(served, found);
-    };
-    try {
-      return { value: await this.serve(request, profile, marked, uriLabel) };
-    } catch (error) {
-      if (used || isRefusedValue(error)) throw error;
-      return { missed: error };
-    }
-  }
-
-  /** `uriLabel`: the `{label}` the uri is filled with, when not the request's (or the default label). */
-  async serve<T>(
-    request: EnvironmentRequest,
-    profile: string,
-    use: UseEnvironment<T>,
-    uriLabel: string | null = request.label,
-  ): Promise<T> {
-    if (this.fixed) return use(this.fixed, await this.fixed.environments.find(request));
-    const pool = this.pool as PlaceholderRepositories;
-    return pool.serve({ application: request.name, profile, label: uriLabel }, request, use);
-  }
-
-  /**
-   * Spring's try-master-branch for a `{label}` uri (MultipleJGitEnvironmentRepository.findOne, the default
-   * repository only): a request for `main` (named, or the default label) that the `main` uri cannot serve is
-   * served from the `master` one, so `{label}-config-repo` with no label finds master-config-repo.
-   */
-  fallsBackToMaster(request: EnvironmentRequest): boolean {
-    const { uri, defaultLabel, tryMasterBranch } = this.definition;
-    return (
-      this.pool !== undefined &&
-      uri.includes('{label}') &&
-      tryMasterBranch &&
-      (request.label ?? defaultLabel) === 'main'
-    );
-  }
-
-  served(): ServedRepository[] {
-    return this.fixed ? [this.fixed] : (this.pool?.all() ?? []);
-  }
 }
 
 export class RepositoryRouter implements EnvironmentFinder {
@@ -294,8 +202,4 @@ export class RepositoryRouter implements EnvironmentFinder {
     }
     return entries;
   }
-}
-
-function isRefusedValue(error: unknown): boolean {
-  return isConfbusError(error) && error.code === 'CONFBUS_INVALID_REPOSITORY_NAME';
 }

@@ -10,7 +10,7 @@ import { startHttpProxy, type HttpProxy } from '@confbus/testkit/http-proxy';
 import { makeTempDir } from '@confbus/testkit/temp-dir';
 import { selfSignedCertificate } from '@confbus/testkit/tls-certificate';
 import { GitMirror, type GitMirrorOptions, RepositoryUnavailableError } from '../../src/git/index.js';
-import { proxyFor } from '../../src/git/upstream.js';
+import { proxyFor } from '../../src/git/upstream-transport.js';
 import { captureLogger } from './helpers.js';
 
 describe('GitMirror: skip-ssl-validation and proxy', () => {

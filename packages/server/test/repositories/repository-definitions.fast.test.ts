@@ -3,10 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SettingsError, resolveSettings } from '@confbus/core';
 import { serverSettingSpecs } from '../../src/server-settings.js';
-import {
-  defaultRepositoryDefinition,
-  namedRepositoryDefinitions,
-} from '../../src/repositories/repository-settings.js';
+import { defaultRepositoryDefinition } from '../../src/repositories/default-repository-settings.js';
+import { namedRepositoryDefinitions } from '../../src/repositories/named-repository-settings.js';
 
 const GIT = 'spring.cloud.config.server.git';
 
