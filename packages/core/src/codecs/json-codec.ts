@@ -6,10 +6,10 @@
 import { JavaDouble, javaDoubleText } from './property-value.js';
 
 /**
- * JSON text like Jackson's: a Map as an object of its entries in their order, bigint as its digits, a JavaDouble as Java prints it (`1000.0`; NaN and the
- * infinities as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`, Jackson's default), control characters
- * escaped with upper-case hex. Otherwise as JSON.stringify: `undefined` members left out, `indent` spaces per
- * level (0: on one line).
+ * JSON text like Jackson's: a Map as an object of its entries in their order (properties keep theirs), bigint
+ * as its digits, a JavaDouble as Java prints it (`1000.0`; NaN and the infinities as the strings `"NaN"`,
+ * `"Infinity"`, `"-Infinity"`, Jackson's default), control characters escaped with upper-case hex. Otherwise as
+ * JSON.stringify: `undefined` members left out, `indent` spaces per level (0: on one line).
  */
 export function writeJson(value: unknown, indent = 0): string {
   return write(value, indent, '') ?? 'null';
