@@ -191,7 +191,7 @@ else
             label: null,
             version: null,
             state: null,
-            propertySources: [{ name: 'oracle', source: Object.fromEntries(entries) }],
+            propertySources: [{ name: 'oracle', source: new Map(entries) }],
           };
           const ours = await decryptEnvironment(environment, {
             prefixInvalidProperties: prefixInvalid === 'true',
@@ -199,7 +199,7 @@ else
           });
           // {key:unused} names no key-store entry: Spring and confbus both fail that value with a store.
           assert.deepEqual(
-            Object.entries(ours.environment.propertySources[0]?.source ?? {}),
+            [...(ours.environment.propertySources[0]?.source ?? [])],
             spring,
             `${config.name}, prefix-invalid-properties=${prefixInvalid}`,
           );

@@ -7,8 +7,14 @@
  * names its working copy), so both are replaced by `<repo>` first.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { sourceKeysOf } from '@confbus/testkit/environment-keys';
 import { waitFor } from '@confbus/testkit/wait-for';
-import { onlyCompoundKeysDiffer, onlyNumberKeysMoved, parseExact } from './rendered-keys.js';
+import {
+  onlyCompoundKeysDiffer,
+  onlyNumberKeysMoved,
+  parseExact,
+  parseExactInOrder,
+} from './rendered-keys.js';
 
 export interface Difference {
   readonly topic: string;
@@ -87,13 +93,13 @@ export async function compareEnvironment(endpoints: Endpoints, path: string): Pr
   }
   // Sources pair up by position when the lists are as long; otherwise the names difference says it all.
   if (a.propertySources.length === b.propertySources.length) {
+    // Keys as the answers list them (objects would move keys that are numbers first on both sides alike).
+    const keysA = sourceKeysOf(parseExactInOrder(ours.text));
+    const keysB = sourceKeysOf(parseExactInOrder(theirs.text));
     a.propertySources.forEach((source, i) => {
       const other = b.propertySources[i]!.source;
-      if (!isDeepStrictEqual(Object.keys(source.source), Object.keys(other))) {
-        add(
-          'key order',
-          `${namesA[i]}: confbus ${j(Object.keys(source.source))}, Spring ${j(Object.keys(other))}`,
-        );
+      if (!isDeepStrictEqual(keysA[i], keysB[i])) {
+        add('key order', `${namesA[i]}: confbus ${j(keysA[i])}, Spring ${j(keysB[i])}`);
       }
       for (const [key, value] of Object.entries(source.source)) {
         if (key in other && !isDeepStrictEqual(value, other[key])) {

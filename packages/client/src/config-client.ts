@@ -235,18 +235,19 @@ export class ConfigClient extends LiveConfigReads implements ApplicationConfig {
 
   /**
    * The property sources, highest precedence first, with raw (unresolved) values; `decryptedKeys` names those
-   * that were `{cipher}` text (decrypted by the server or this client): secrets whatever their names.
+   * that were `{cipher}` text (decrypted by the server or this client): secrets whatever their names. Each
+   * source's properties are in the order the server (or file) gave them.
    */
   propertySources(): Array<{
     name: string;
-    properties: Record<string, PropertyValue>;
+    properties: ReadonlyMap<string, PropertyValue>;
     decryptedKeys?: string[];
   }> {
     return this.live.snapshot.layers.map((layer) => {
-      const properties: Record<string, PropertyValue> = {};
+      const properties = new Map<string, PropertyValue>();
       for (const key of layer.keys()) {
         const value = layer.get(key);
-        if (value !== undefined) properties[key] = value;
+        if (value !== undefined) properties.set(key, value);
       }
       const decrypted = layer.decryptedKeys;
       return decrypted?.size

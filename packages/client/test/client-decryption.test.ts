@@ -97,13 +97,13 @@ describe('client-side decryption', () => {
     const [top] = sources;
     const lower = sources.find((source) => source.name === 'configserver:repo/source-1.yml');
     assert.equal(top?.name, 'decrypted');
-    assert.deepEqual(Object.keys(top?.properties ?? {}).sort(), [
+    assert.deepEqual([...(top?.properties.keys() ?? [])].sort(), [
       'api.token',
       'db.password',
       'hosts[0]',
       'hosts[1]',
     ]);
-    assert.match(String(lower?.properties['db.password']), /^\{cipher\}/);
+    assert.match(String(lower?.properties.get('db.password')), /^\{cipher\}/);
   });
 
   it('masks every decrypted value and every {cipher} value in /actuator/env, whatever its key', async () => {

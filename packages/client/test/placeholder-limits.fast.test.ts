@@ -13,8 +13,8 @@ describe('client placeholder limits', () => {
   it('fails a read of a 22-level placeholder bomb fast, naming the key and the property source', async () => {
     const outcome = await runWithDeadline<{ code: string; message: string } | string>(
       `const { ConfigSnapshot, mapLayer } = await import(${JSON.stringify(snapshotModule)});
-       const source = { p0: 'xx' };
-       for (let i = 1; i <= 22; i++) source['p' + i] = '\${p' + (i - 1) + '}\${p' + (i - 1) + '}';
+       const source = new Map([['p0', 'xx']]);
+       for (let i = 1; i <= 22; i++) source.set('p' + i, '\${p' + (i - 1) + '}\${p' + (i - 1) + '}');
        const snapshot = new ConfigSnapshot([mapLayer('configserver:https://git.example/repo/bomb.yml', source)], {});
        try {
          return String(snapshot.resolve('p22')).length;

@@ -19,7 +19,7 @@ function environment(properties: Record<string, string>): Environment {
     label: null,
     version: 'v1',
     state: null,
-    propertySources: [{ name: 'test', source: properties }],
+    propertySources: [{ name: 'test', source: new Map(Object.entries(properties)) }],
   };
 }
 

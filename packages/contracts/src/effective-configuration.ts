@@ -38,7 +38,7 @@ export function effectiveConfiguration(environment: Environment): EffectiveConfi
   const placeholders = renderingPlaceholders(sources, environment.name);
   const unjudged: string[] = [];
   const root: ConfigObject = {};
-  for (const [key, raw] of Object.entries(merged)) {
+  for (const [key, raw] of merged) {
     const value = judgedValue(key, raw, placeholders.inValue);
     if (value === undefined) unjudged.push(key);
     insert(root, pathOf(key), value ?? String(raw));
@@ -125,9 +125,9 @@ function keyAt(root: ConfigObject, pointer: string): string {
 
 function originOf(sources: readonly PropertySource[], key: string): ValueOrigin | undefined {
   for (const source of sources) {
-    const held = Object.hasOwn(source.source, key)
+    const held = source.source.has(key)
       ? key
-      : Object.keys(source.source).find((candidate) => isUnder(candidate, key));
+      : [...source.source.keys()].find((candidate) => isUnder(candidate, key));
     if (held === undefined) continue;
     const position = source.origins?.[held];
     const [line, column] = (position ?? '').split(':').map(Number);

@@ -5,7 +5,7 @@
 export { isConfigFileName, parseConfigFile } from './codecs/config-file.js';
 export type { FlatProperties } from './codecs/flatten.js';
 export { JavaDouble, isJavaDouble, javaDoubleText, type PropertyValue } from './codecs/property-value.js';
-export { parseJson, parseJsonExactIntegers, writeJson } from './codecs/json-codec.js';
+export { parseJson, parseJsonExactIntegers, parseJsonInOrder, writeJson } from './codecs/json-codec.js';
 export type { ProfileExpression, ProfileNode } from './codecs/profile-expression.js';
 export {
   ConfigParseError,

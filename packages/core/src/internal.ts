@@ -1,7 +1,7 @@
 // @confbus/core/internal: NOT public API. Helpers that confbus's own packages (server, client, bus, CLI) share
 // and that users of core do not need: they change with those packages, without notice or a major version. The
 // public API is index.ts (`@confbus/core`).
-export { setFlatProperty } from './codecs/flatten.js';
+export { setOwnProperty } from './codecs/flatten.js';
 export { reviveJavaDoubles, samePropertyValue } from './codecs/property-value.js';
 export { propertySourcesOf, type FileDocument } from './environment/config-file-order.js';
 export {

@@ -98,7 +98,10 @@ describe('property sources', () => {
         'https://git.example/repo/application.yml (document #0)',
       ],
     );
-    assert.deepEqual(sources[1]?.source, { 'spring.config.activate.on-profile': 'dev', x: 1 });
+    assert.deepEqual(Object.fromEntries(sources[1]?.source ?? []), {
+      'spring.config.activate.on-profile': 'dev',
+      x: 1,
+    });
   });
 
   it('treats no active profile as default, and evaluates expressions', () => {
@@ -124,7 +127,7 @@ describe('property sources', () => {
     ];
     const keys = (profiles: string[]) =>
       buildPropertySources(files, profiles, uri).flatMap((s) =>
-        Object.keys(s.source).filter((k) => k.length === 1),
+        [...s.source.keys()].filter((k) => k.length === 1),
       );
     assert.deepEqual(keys([]), ['b', 'a']);
     assert.deepEqual(keys(['dev', 'mq']), ['c']);

@@ -76,15 +76,16 @@ describe('v2 origins', () => {
       { prefixInvalidProperties: true, decryptValue: () => 'decrypted' },
     );
     const json = environmentForJson(served, true) as {
-      propertySources: Array<{ source: Record<string, unknown>; decryptedKeys?: string[] }>;
+      propertySources: Array<{ source: ReadonlyMap<string, unknown>; decryptedKeys?: string[] }>;
     };
     assert.deepEqual(json.propertySources[0], {
       name: 'repo/a.yml',
-      source: {
-        n: { value: new JavaDouble(Number.NaN), origin: '1:4' },
-        plain: { value: 'y', origin: '3:8' },
-        secret: 'decrypted',
-      },
+      // In order: the decrypted value moved to the end, as Spring's EnvironmentEncryptor puts it back.
+      source: new Map<string, unknown>([
+        ['n', { value: new JavaDouble(Number.NaN), origin: '1:4' }],
+        ['plain', { value: 'y', origin: '3:8' }],
+        ['secret', 'decrypted'],
+      ]),
       decryptedKeys: ['secret'],
     });
   });

@@ -25,7 +25,7 @@ function environment(source: Record<string, string | number | boolean>): Environ
     label: null,
     version: 'v1',
     state: null,
-    propertySources: [{ name: 'repo/app.yml', source }],
+    propertySources: [{ name: 'repo/app.yml', source: new Map(Object.entries(source)) }],
   };
 }
 
@@ -46,7 +46,11 @@ describe('decrypting environments (CipherEnvironmentEncryptor)', () => {
       },
     });
     assert.equal(steps, 4, 'listing the keys, looking through them, one per {cipher} value');
-    assert.deepEqual(result.environment.propertySources[0]?.source, { plain: 'x', a: '1', b: '2' });
+    assert.deepEqual(Object.fromEntries(result.environment.propertySources[0]?.source ?? []), {
+      plain: 'x',
+      a: '1',
+      b: '2',
+    });
   });
 
   it('looks through a large source for {cipher} values in steps, and keeps a source without one', async () => {
@@ -80,20 +84,23 @@ describe('decrypting environments (CipherEnvironmentEncryptor)', () => {
       prefixInvalidProperties: true,
       decryptValue,
     });
-    const source = out.propertySources[0]?.source ?? {};
-    assert.deepEqual(Object.entries(source), [
-      ['plain', 'kept'],
-      ['port', 8080],
-      ['a', 'secret-a'],
-      ['b', 'secret-b'],
-      ['invalid.bad', '<n/a>'],
-    ]);
+    const source = out.propertySources[0]?.source ?? new Map();
+    assert.deepEqual(
+      [...source],
+      [
+        ['plain', 'kept'],
+        ['port', 8080],
+        ['a', 'secret-a'],
+        ['b', 'secret-b'],
+        ['invalid.bad', '<n/a>'],
+      ],
+    );
     assert.equal(failures.length, 1);
     assert.equal(failures[0]?.key, 'bad');
     assert.equal(failures[0]?.source, 'repo/app.yml');
     assert.ok(!failures[0]?.reason.includes(other), 'the reason never holds the cipher text');
     assert.equal(
-      env.propertySources[0]?.source.a?.toString().startsWith('{cipher}'),
+      env.propertySources[0]?.source.get('a')?.toString().startsWith('{cipher}'),
       true,
       'input untouched',
     );
@@ -105,7 +112,7 @@ describe('decrypting environments (CipherEnvironmentEncryptor)', () => {
       prefixInvalidProperties: false,
       decryptValue,
     });
-    assert.deepEqual(out.propertySources[0]?.source, { bad: other });
+    assert.deepEqual(Object.fromEntries(out.propertySources[0]?.source ?? []), { bad: other });
   });
 
   it('returns the environment itself when nothing is encrypted', async () => {

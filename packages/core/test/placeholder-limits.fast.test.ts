@@ -19,14 +19,16 @@ function bomb(levels: number): Record<string, string> {
   return flat;
 }
 
-const one = (name: string, source: Record<string, string>): PropertySource[] => [{ name, source }];
+const one = (name: string, source: Record<string, string>): PropertySource[] => [
+  { name, source: new Map(Object.entries(source)) },
+];
 
 describe('placeholder expansion limits', () => {
   it('rejects a 22-level placeholder bomb fast, naming the key and its file', async () => {
     const outcome = await runWithDeadline<{ code: string; message: string; key: string }>(
       `const { renderEnvironment } = await import('@confbus/core');
-       const source = { p0: 'xx' };
-       for (let i = 1; i <= 22; i++) source['p' + i] = '\${p' + (i - 1) + '}\${p' + (i - 1) + '}';
+       const source = new Map([['p0', 'xx']]);
+       for (let i = 1; i <= 22; i++) source.set('p' + i, '\${p' + (i - 1) + '}\${p' + (i - 1) + '}');
        const sources = [{ name: 'https://git.example/repo/bomb.yml', source }];
        try {
          renderEnvironment(sources, 'properties', { resolvePlaceholders: true, name: 'bomb-default.properties' });

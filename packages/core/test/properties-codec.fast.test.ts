@@ -25,7 +25,7 @@ describe('.properties codec (java.util.Properties syntax)', () => {
       '',
     ].join('\n');
     const [document] = parseProperties(text, 'app.properties');
-    assert.deepEqual(document?.properties, {
+    assert.deepEqual(Object.fromEntries(document?.properties ?? []), {
       colon: 'value',
       space: 'value',
       equals: 'value',
@@ -43,19 +43,19 @@ describe('.properties codec (java.util.Properties syntax)', () => {
 
   it('keeps every value a string', () => {
     const [document] = parseProperties('a=on\nb=12\nc=true\n', 'x.properties');
-    assert.deepEqual(document?.properties, { a: 'on', b: '12', c: 'true' });
+    assert.deepEqual(Object.fromEntries(document?.properties ?? []), { a: 'on', b: '12', c: 'true' });
   });
 
   it('takes UTF-8 text as given (documented difference from Boot ISO-8859-1)', () => {
     const [document] = parseProperties('greeting=héllo 中\n', 'x.properties');
-    assert.deepEqual(document?.properties, { greeting: 'héllo 中' });
+    assert.deepEqual(Object.fromEntries(document?.properties ?? []), { greeting: 'héllo 中' });
   });
 
   it('splits documents on #--- and !---, skipping empty ones', () => {
     const text = 'a=1\n#---\nspring.config.activate.on-profile=dev\nb=2\n!---\n#---\nc=3\n';
     const documents = parseProperties(text, 'app.properties');
     assert.deepEqual(
-      documents.map((d) => [d.index, d.count, d.properties]),
+      documents.map((d) => [d.index, d.count, Object.fromEntries(d.properties)]),
       [
         [0, 3, { a: '1' }],
         [1, 3, { 'spring.config.activate.on-profile': 'dev', b: '2' }],
@@ -69,7 +69,13 @@ describe('.properties codec (java.util.Properties syntax)', () => {
     const text = 'a=1\n #---\nb=x\\\n#---\nc=3\n# comment\n#---\nd=4\n#----\ne=5\n';
     const documents = parseProperties(text, 'app.properties');
     assert.equal(documents.length, 1);
-    assert.deepEqual(documents[0]?.properties, { a: '1', b: 'x#---', c: '3', d: '4', e: '5' });
+    assert.deepEqual(Object.fromEntries(documents[0]?.properties ?? []), {
+      a: '1',
+      b: 'x#---',
+      c: '3',
+      d: '4',
+      e: '5',
+    });
   });
 
   it('reports a malformed \\u escape with document and line', () => {

@@ -11,52 +11,67 @@ import {
   renderingPlaceholders,
   writeJson,
   type PropertySource,
+  type PropertyValue,
 } from '@confbus/core';
+
+/** Properties from an object literal (its keys are not numbers, so its order is the literal's). */
+function props(values: Record<string, PropertyValue>): Map<string, PropertyValue> {
+  return new Map(Object.entries(values));
+}
 
 describe('merge for rendering', () => {
   it('applies lowest first, keeps first positions, replaces whole lists after the other keys, drops spring.profiles', () => {
     const sources: PropertySource[] = [
-      { name: 'high', source: { b: 'B-high', 'list[0]': 'only', 'spring.profiles': 'dev', d: 'D' } },
-      { name: 'low', source: { a: 'A', b: 'B-low', 'list[0]': 'x', 'list[1]': 'y', 'list[2]': 'z', c: 'C' } },
+      { name: 'high', source: props({ b: 'B-high', 'list[0]': 'only', 'spring.profiles': 'dev', d: 'D' }) },
+      {
+        name: 'low',
+        source: props({ a: 'A', b: 'B-low', 'list[0]': 'x', 'list[1]': 'y', 'list[2]': 'z', c: 'C' }),
+      },
     ];
     const merged = mergeForRendering(sources);
     // As Spring Cloud Config 5's convertToProperties (checked against the real server by
     // e2e/interop/spring-differential.test.ts): lists come after every other key.
-    assert.deepEqual(Object.entries(merged), [
-      ['a', 'A'],
-      ['b', 'B-high'],
-      ['c', 'C'],
-      ['d', 'D'],
-      ['list[0]', 'only'],
-    ]);
+    assert.deepEqual(
+      [...merged],
+      [
+        ['a', 'A'],
+        ['b', 'B-high'],
+        ['c', 'C'],
+        ['d', 'D'],
+        ['list[0]', 'only'],
+      ],
+    );
   });
 
   it('keeps each list where it first appeared, among the lists', () => {
     const sources: PropertySource[] = [
-      { name: 'high', source: { 'z[0]': 'z-high', 'a.l[0]': 'l-high' } },
-      { name: 'low', source: { 'a.l[0]': 'l-low', 'a.l[1]': 'l-low-2', k: 1, 'z[0]': 'z-low' } },
+      { name: 'high', source: props({ 'z[0]': 'z-high', 'a.l[0]': 'l-high' }) },
+      { name: 'low', source: props({ 'a.l[0]': 'l-low', 'a.l[1]': 'l-low-2', k: 1, 'z[0]': 'z-low' }) },
     ];
-    assert.deepEqual(Object.entries(mergeForRendering(sources)), [
-      ['k', 1],
-      ['a.l[0]', 'l-high'],
-      ['z[0]', 'z-high'],
-    ]);
+    assert.deepEqual(
+      [...mergeForRendering(sources)],
+      [
+        ['k', 1],
+        ['a.l[0]', 'l-high'],
+        ['z[0]', 'z-high'],
+      ],
+    );
   });
 });
 
 describe('renderers', () => {
   it('writes .properties lines in insertion order without a trailing newline', () => {
     assert.equal(
-      renderProperties({ 'z.last': 'first', a: 1, b: true, c: 'x=y: z' }),
+      renderProperties(props({ 'z.last': 'first', a: 1, b: true, c: 'x=y: z' })),
       'z.last: first\na: 1\nb: true\nc: x=y: z',
     );
-    assert.equal(renderProperties({}), '');
+    assert.equal(renderProperties(props({})), '');
   });
 
   it('writes YAML lists in block style with indicator indent 0', () => {
-    assert.equal(renderYaml({ 'a.b[0]': 'c', 'a.b[1]': 'd' }), 'a:\n  b:\n  - c\n  - d\n');
+    assert.equal(renderYaml(props({ 'a.b[0]': 'c', 'a.b[1]': 'd' })), 'a:\n  b:\n  - c\n  - d\n');
     assert.equal(
-      renderYaml({ 'l[0].x': 1, 'l[0].y': 2, 'l[1][0]': 'a', 'l[1][1]': 'b' }),
+      renderYaml(props({ 'l[0].x': 1, 'l[0].y': 2, 'l[1][0]': 'a', 'l[1][1]': 'b' })),
       'l:\n- x: 1\n  y: 2\n- - a\n  - b\n',
     );
   });
@@ -64,32 +79,35 @@ describe('renderers', () => {
   it('writes a compound key when a key is both leaf and parent', () => {
     const expected = 'org:\n  springframework: WARN\n  springframework.cloud: ERROR\n';
     assert.equal(
-      renderYaml({ 'org.springframework': 'WARN', 'org.springframework.cloud': 'ERROR' }),
+      renderYaml(props({ 'org.springframework': 'WARN', 'org.springframework.cloud': 'ERROR' })),
       expected,
     );
-    assert.deepEqual(renderJson({ 'org.springframework': 'WARN', 'org.springframework.cloud': 'ERROR' }), {
-      org: { springframework: 'WARN', 'springframework.cloud': 'ERROR' },
-    });
+    assert.equal(
+      writeJson(renderJson(props({ 'org.springframework': 'WARN', 'org.springframework.cloud': 'ERROR' }))),
+      '{"org":{"springframework":"WARN","springframework.cloud":"ERROR"}}',
+    );
   });
 
   it('quotes strings only when SnakeYAML would', () => {
-    const yaml = renderYaml({
-      a: 'on',
-      b: '123',
-      c: '',
-      d: 'x: y',
-      e: 'plain text',
-      f: 2001,
-      g: '2001-12-14',
-      h: true,
-      i: 'a,b',
-      j: "it's",
-      k: ' lead',
-      l: '~',
-      m: '1.5',
-      n: 'null',
-      on: 'key',
-    });
+    const yaml = renderYaml(
+      props({
+        a: 'on',
+        b: '123',
+        c: '',
+        d: 'x: y',
+        e: 'plain text',
+        f: 2001,
+        g: '2001-12-14',
+        h: true,
+        i: 'a,b',
+        j: "it's",
+        k: ' lead',
+        l: '~',
+        m: '1.5',
+        n: 'null',
+        on: 'key',
+      }),
+    );
     assert.equal(
       yaml,
       [
@@ -112,13 +130,13 @@ describe('renderers', () => {
       ].join('\n'),
     );
     // SnakeYAML's default NonPrintableStyle.BINARY: text it cannot print becomes base64 (Spring: `!!binary |-`).
-    assert.equal(renderYaml({ c: 'a\u0001b' }), 'c: !!binary |-\n  YQFi\n');
+    assert.equal(renderYaml(props({ c: 'a\u0001b' })), 'c: !!binary |-\n  YQFi\n');
   });
 
   // Expected texts are what Spring Cloud Config Server 5.0.2 (SnakeYAML 2.x) answered for the same
   // properties in /{app}-default.yml, captured from a running server.
   it('writes multi-line text as literal blocks, as Spring does', () => {
-    const flat = {
+    const flat = props({
       multi: 'line one\nline two\n',
       multiNoEnd: 'a\nb',
       multiTrail: 'a \nb',
@@ -126,7 +144,7 @@ describe('renderers', () => {
       multiPlus: 'a\n\n',
       tab: 'a\tb',
       'nested.text': 'x\ny',
-    };
+    });
     assert.equal(
       renderYaml(flat),
       [
@@ -156,7 +174,7 @@ describe('renderers', () => {
   it('folds long scalars past column 80, as SnakeYAML does', () => {
     const words = Array.from({ length: 20 }, () => 'word').join(' ');
     assert.equal(
-      renderYaml({ longplain: words, longquoted: `'${words}` }),
+      renderYaml(props({ longplain: words, longquoted: `'${words}` })),
       [
         `longplain: ${Array.from({ length: 15 }, () => 'word').join(' ')}`,
         `  ${Array.from({ length: 5 }, () => 'word').join(' ')}`,
@@ -167,22 +185,29 @@ describe('renderers', () => {
     );
     // Folded text reads back as the same string.
     const long = Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ');
-    assert.deepEqual(parseConfigFile('x.yml', renderYaml({ 'a.b': long, 'l[0]': long }))[0]?.properties, {
-      'a.b': long,
-      'l[0]': long,
-    });
+    assert.deepEqual(
+      Object.fromEntries(
+        parseConfigFile('x.yml', renderYaml(props({ 'a.b': long, 'l[0]': long })))[0]?.properties ?? [],
+      ),
+      {
+        'a.b': long,
+        'l[0]': long,
+      },
+    );
   });
 
   it('keeps non-numeric brackets in names, as PropertyNavigator does', () => {
     assert.equal(
-      renderYaml({
-        'mapkeys[a.b]': 'x',
-        'mapkeys[weird]': 'y',
-        'mapkeys.key[x]': 'z',
-        'mapkeys.key[x].sub': 'w',
-        'mapkeys.k[1x]': 'v',
-        'nested.list[abc].deep': 1,
-      }),
+      renderYaml(
+        props({
+          'mapkeys[a.b]': 'x',
+          'mapkeys[weird]': 'y',
+          'mapkeys.key[x]': 'z',
+          'mapkeys.key[x].sub': 'w',
+          'mapkeys.k[1x]': 'v',
+          'nested.list[abc].deep': 1,
+        }),
+      ),
       [
         'mapkeys[a:',
         '  b]: x',
@@ -200,24 +225,21 @@ describe('renderers', () => {
   });
 
   it('strips a lone document key and handles an empty map', () => {
-    assert.equal(renderYaml({ document: 'hello' }), 'hello\n');
-    assert.equal(renderYaml({ 'document[0]': 'a', 'document[1]': 'b' }), '- a\n- b\n');
-    assert.equal(renderYaml({}), '{}\n');
+    assert.equal(renderYaml(props({ document: 'hello' })), 'hello\n');
+    assert.equal(renderYaml(props({ 'document[0]': 'a', 'document[1]': 'b' })), '- a\n- b\n');
+    assert.equal(renderYaml(props({})), '{}\n');
   });
 
   it('renders JSON with types kept and no prototype tricks', () => {
-    const json = renderJson({ 'a.b[0]': 'c', 'a.b[1].d': 1, flag: false, '__proto__.x': 1 }) as Record<
-      string,
-      unknown
-    >;
-    assert.equal(JSON.stringify(json), '{"a":{"b":["c",{"d":1}]},"flag":false,"__proto__":{"x":1}}');
-    assert.equal(Object.getPrototypeOf(json), Object.prototype);
+    const json = renderJson(props({ 'a.b[0]': 'c', 'a.b[1].d': 1, flag: false, '__proto__.x': 1 }));
+    assert.equal(writeJson(json), '{"a":{"b":["c",{"d":1}]},"flag":false,"__proto__":{"x":1}}');
+    assert.ok(json instanceof Map, 'a Map: a key is data, never a prototype');
   });
 });
 
 describe('typed values in renderings', () => {
   it('prints Java Doubles and big integers as Spring does in .properties, .yml and .json', () => {
-    const flat = {
+    const flat = props({
       thousand: new JavaDouble(1000),
       small: new JavaDouble(0.0015),
       huge: new JavaDouble(1e20),
@@ -228,7 +250,7 @@ describe('typed values in renderings', () => {
       zero: new JavaDouble(-0),
       big: 100000000000000000000n,
       int: 8080,
-    };
+    });
     assert.equal(
       renderProperties(flat),
       [
@@ -271,16 +293,18 @@ describe('typed values in renderings', () => {
     const long = 'k'.repeat(128);
     const simple = 'k'.repeat(127);
     assert.equal(
-      renderYaml({
-        [`a.${simple}`]: 1,
-        [`a.${long}`]: 'v',
-        [`b.${long}.x`]: 1,
-        [`b.${long}.y`]: 2,
-        [`c.${long}[0]`]: 'p',
-        [`c.${long}[1]`]: 'q',
-        [`l[0].${long}`]: true,
-        'm.line\nbreak': 'x',
-      }),
+      renderYaml(
+        props({
+          [`a.${simple}`]: 1,
+          [`a.${long}`]: 'v',
+          [`b.${long}.x`]: 1,
+          [`b.${long}.y`]: 2,
+          [`c.${long}[0]`]: 'p',
+          [`c.${long}[1]`]: 'q',
+          [`l[0].${long}`]: true,
+          'm.line\nbreak': 'x',
+        }),
+      ),
       [
         'a:',
         `  ${simple}: 1`,
@@ -307,9 +331,11 @@ describe('typed values in renderings', () => {
     );
     // A long key with spaces folds past column 80 as a value does, and reads back the same.
     const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
-    const yaml = renderYaml({ [words]: 'v' });
+    const yaml = renderYaml(props({ [words]: 'v' }));
     assert.match(yaml, /^\? w0 w1 .*\n {2}w\d+ .*\n: v\n$/);
-    assert.deepEqual(parseConfigFile('x.yml', yaml)[0]?.properties, { [words]: 'v' });
+    assert.deepEqual(Object.fromEntries(parseConfigFile('x.yml', yaml)[0]?.properties ?? []), {
+      [words]: 'v',
+    });
   });
 });
 
@@ -317,7 +343,7 @@ describe('placeholders in renderings', () => {
   const sources: PropertySource[] = [
     {
       name: 'app.properties',
-      source: {
+      source: props({
         flag: '${enabled}',
         number: '${ratio}',
         sign: '${signed}',
@@ -327,11 +353,11 @@ describe('placeholders in renderings', () => {
         profiles: '${spring.profiles}',
         escaped: '\\${host}',
         twice: '\\\\${host}',
-      },
+      }),
     },
     {
       name: 'application.yml',
-      source: {
+      source: props({
         enabled: false,
         ratio: new JavaDouble(1000),
         signed: '+12',
@@ -340,7 +366,7 @@ describe('placeholders in renderings', () => {
         'list[0]': 'low',
         'list[1]': 'second',
         'spring.profiles': 'dev',
-      },
+      }),
     },
   ];
   const render = (format: 'properties' | 'yml' | 'json') =>
@@ -363,7 +389,7 @@ describe('placeholders in renderings', () => {
     const spaced: PropertySource[] = [
       {
         name: 'a.yml',
-        source: {
+        source: props({
           greeting: 'hello',
           spaced: '${ greeting } world',
           mixed: '${greeting } and ${ greeting}',
@@ -371,7 +397,7 @@ describe('placeholders in renderings', () => {
           nbsp: '${\u00a0greeting}',
           spacedDefault: '${ missing : dflt }',
           'list[0]': '${ greeting }',
-        },
+        }),
       },
     ];
     const as = (format: 'yml' | 'json' | 'properties') =>
@@ -393,13 +419,13 @@ describe('placeholders in renderings', () => {
     const multi: PropertySource[] = [
       {
         name: 'a.yml',
-        source: { text: 'line one\nline two\n', copy: '${text}', inside: 'before ${ text } after' },
+        source: props({ text: 'line one\nline two\n', copy: '${text}', inside: 'before ${ text } after' }),
       },
     ];
     const yaml = renderEnvironment(multi, 'yml', { resolvePlaceholders: true, name: 'a.yml' });
     assert.match(yaml, /^copy: \|\n {2}line one\n {2}line two\n/m);
     assert.match(yaml, /^inside: \|-\n {2}before line one\n {2}line two\n {3}after\n/m);
-    assert.deepEqual(parseConfigFile('back.yml', yaml)[0]?.properties, {
+    assert.deepEqual(Object.fromEntries(parseConfigFile('back.yml', yaml)[0]?.properties ?? []), {
       text: 'line one\nline two\n',
       copy: 'line one\nline two\n',
       inside: 'before line one\nline two\n after',
@@ -426,7 +452,7 @@ describe('placeholders in renderings', () => {
 
   it('leaves map keys alone in .yml and .json, and keeps the .json valid when a value holds quotes', () => {
     const withQuotes: PropertySource[] = [
-      { name: 'a.yml', source: { quote: 'say "hi"\\now', 'k.${which}': '${quote}', which: 'named' } },
+      { name: 'a.yml', source: props({ quote: 'say "hi"\\now', 'k.${which}': '${quote}', which: 'named' }) },
     ];
     const json = renderEnvironment(withQuotes, 'json', { resolvePlaceholders: true, name: 'a.json' });
     assert.deepEqual(JSON.parse(json), {
@@ -441,7 +467,7 @@ describe('placeholders in renderings', () => {
   });
 
   it('resolves a bare document before it is stripped, as Spring 5.0.4+ does', () => {
-    const document: PropertySource[] = [{ name: 'a.yml', source: { document: '${x}', x: 'y' } }];
+    const document: PropertySource[] = [{ name: 'a.yml', source: props({ document: '${x}', x: 'y' }) }];
     assert.match(
       renderEnvironment(document, 'yml', { resolvePlaceholders: true, name: 'a.yml' }),
       /^document: y$/m,
@@ -450,7 +476,11 @@ describe('placeholders in renderings', () => {
     const bare: PropertySource[] = [
       {
         name: 'a.yml',
-        source: { 'document[0]': '${spring.profiles}', 'document[1]': '${x}', 'spring.profiles': 'dev' },
+        source: props({
+          'document[0]': '${spring.profiles}',
+          'document[1]': '${x}',
+          'spring.profiles': 'dev',
+        }),
       },
     ];
     assert.equal(
@@ -464,13 +494,13 @@ describe('placeholders in renderings', () => {
       [
         {
           name: 'a.yml',
-          source: {
+          source: props({
             host: 'db',
             which: 'host',
             self: '${self}',
             ping: 'p-${pong}',
             pong: 'q-${ping}',
-          },
+          }),
         },
       ],
       'a.yml',

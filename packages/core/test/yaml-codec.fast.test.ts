@@ -6,7 +6,7 @@ import { parseYaml } from '../src/codecs/yaml-codec.js';
 function props(text: string): Record<string, unknown> {
   const [document] = parseYaml(text, 'test.yml');
   assert.ok(document);
-  return document.properties;
+  return Object.fromEntries(document.properties);
 }
 
 describe('YAML codec (SnakeYAML parity)', () => {
@@ -204,8 +204,8 @@ describe('YAML codec (SnakeYAML parity)', () => {
   });
 
   it('dispatches on the file extension', () => {
-    assert.deepEqual(parseConfigFile('dir/app.yaml', 'a: on\n')[0]?.properties, { a: true });
-    assert.deepEqual(parseConfigFile('app.properties', 'a=on\n')[0]?.properties, { a: 'on' });
+    assert.deepEqual(parseConfigFile('dir/app.yaml', 'a: on\n')[0]?.properties, new Map([['a', true]]));
+    assert.deepEqual(parseConfigFile('app.properties', 'a=on\n')[0]?.properties, new Map([['a', 'on']]));
     assert.throws(() => parseConfigFile('app.json', '{}'), ConfigParseError);
   });
 });

@@ -42,7 +42,7 @@ const environment = (name: string, value: string): Environment => ({
   label: null,
   version: null,
   state: null,
-  propertySources: [{ name: `file:///${name}.yml`, source: { value } }],
+  propertySources: [{ name: `file:///${name}.yml`, source: new Map([['value', value]]) }],
 });
 
 describe('cache byte bound', () => {

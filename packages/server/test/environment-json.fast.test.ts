@@ -1,26 +1,31 @@
 // An environment's JSON built in slices (large environments) is byte for byte the JSON built in one go.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Environment, type FlatProperties, type PropertySource } from '@confbus/core';
-import { setFlatProperty } from '@confbus/core/internal';
+import {
+  type Environment,
+  type FlatProperties,
+  type PropertySource,
+  type PropertyValue,
+} from '@confbus/core';
+import { setOwnProperty } from '@confbus/core/internal';
 import { environmentJson, environmentJsonInSlices } from '../src/environment/environment-json.js';
 
-function source(size: number, prefix: string): FlatProperties {
-  const out: FlatProperties = {};
+function source(size: number, prefix: string): Map<string, PropertyValue> {
+  const out = new Map<string, PropertyValue>();
   for (let i = 0; i < size; i++) {
-    const key = i % 97 === 0 ? String(i) : `${prefix}.key${i}[${i % 3}]`; // integer-like keys sort first
-    setFlatProperty(out, key, i % 5 === 0 ? i : i % 7 === 0 ? i % 2 === 0 : `v "${i}" \u2028 ${prefix}`);
+    const key = i % 97 === 0 ? String(i) : `${prefix}.key${i}[${i % 3}]`; // integer-like keys, kept in place
+    out.set(key, i % 5 === 0 ? i : i % 7 === 0 ? i % 2 === 0 : `v "${i}" \u2028 ${prefix}`);
   }
-  setFlatProperty(out, '__proto__', 'own');
+  out.set('__proto__', 'own');
   return out;
 }
 
 function originsOf(properties: FlatProperties): Record<string, string> {
-  const origins: FlatProperties = {};
-  Object.keys(properties).forEach((key, i) => {
-    if (i % 4 !== 0) setFlatProperty(origins, key, `${i}:1`);
+  const origins: Record<string, string> = {};
+  [...properties.keys()].forEach((key, i) => {
+    if (i % 4 !== 0) setOwnProperty(origins, key, `${i}:1`);
   });
-  return origins as Record<string, string>;
+  return origins;
 }
 
 describe('environment JSON in slices', () => {
@@ -35,7 +40,7 @@ describe('environment JSON in slices', () => {
       state: null,
       propertySources: [
         { name: 'file:///repo/app-dev.yml', source: big, origins: originsOf(big) },
-        { name: 'file:///repo/empty.yml', source: {} },
+        { name: 'file:///repo/empty.yml', source: new Map() },
         { name: 'file:///repo/application.yml (document #2)', source: small, origins: originsOf(small) },
       ],
     };
@@ -51,7 +56,7 @@ describe('environment JSON in slices', () => {
         { name: 'overrides', source: overrides, sourceOrigin: 'Config server overrides' },
         {
           ...file,
-          source: { ...big, 'big.key1[1]': 'clear text' },
+          source: new Map([...big, ['big.key1[1]', 'clear text']]),
           origins: kept,
           decryptedKeys: ['big.key1[1]'],
         },

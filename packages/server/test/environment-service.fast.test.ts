@@ -59,7 +59,7 @@ describe('EnvironmentService (on a fake repository)', () => {
       'https://git.example/config.git/orders.yml',
       'https://git.example/config.git/application.yml',
     ]);
-    assert.deepEqual(env.propertySources[0]!.source, { 'db.pool': 1 });
+    assert.deepEqual(env.propertySources[0]!.source, new Map([['db.pool', 1]]));
     assert.equal(env.version, revision.commit);
     assert.equal(revision.commit, (await repository.resolveFetched(null)).commit);
     assert.deepEqual([env.name, env.profiles, env.label], ['orders', ['dev'], null]);
@@ -93,7 +93,7 @@ describe('EnvironmentService (on a fake repository)', () => {
     const commit = repository.push({ ...files, 'orders-dev.yml': 'db:\n  pool: 2\n' });
     const { resolved } = await service.find(request('orders', 'dev'));
     assert.equal(resolved.environment.version, commit);
-    assert.deepEqual(resolved.environment.propertySources[0]!.source, { 'db.pool': 2 });
+    assert.deepEqual(resolved.environment.propertySources[0]!.source, new Map([['db.pool', 2]]));
     assert.equal(service.parses - parses, 1);
   });
 

@@ -94,7 +94,7 @@ function stateOf(client: ConfigClient): ConfigState {
   const keys = new Set<string>();
   for (const layer of client.propertySources()) {
     if (LAYERS_NOT_HANDED_ON.has(layer.name)) continue;
-    for (const key of Object.keys(layer.properties)) keys.add(key);
+    for (const key of layer.properties.keys()) keys.add(key);
   }
   const { version, source } = client.status;
   return { version, source, keys: [...keys], view };

@@ -16,13 +16,15 @@ import {
   isCipherValue,
   isSecretKey,
   parseJsonExactIntegers,
+  parseJsonInOrder,
   writeJson,
   type Environment,
-  type FlatProperties,
+  type PropertyValue,
   ConfbusError,
 } from '@confbus/core';
 import { carriesKeySecret, hasUriPassword } from '@confbus/core/internal';
 import { parseEnvironment } from '../fetch/environment-json.js';
+import { jsonFields, jsonMembers } from '../fetch/json-members.js';
 import { clientErrors } from '../errors.js';
 
 const FORMAT = 'confbus-client-backup/1';
@@ -64,7 +66,8 @@ interface BackupFile {
     state: string | null;
     propertySources: Array<{
       name: string;
-      source: Record<string, FlatProperties[string] | CipherValue>;
+      /** In the environment's order (a Map, which writeJson writes as an object). */
+      source: ReadonlyMap<string, PropertyValue | CipherValue>;
       decryptedKeys?: readonly string[];
     }>;
   };
@@ -90,16 +93,16 @@ export async function writeBackup(
       : { mode: 'omitted' };
   let omittedSecrets = 0;
   const propertySources = env.propertySources.map((ps) => {
-    const source: Record<string, FlatProperties[string] | CipherValue> = {};
+    const source = new Map<string, PropertyValue | CipherValue>();
     const decrypted = new Set(ps.decryptedKeys);
-    for (const [name, value] of Object.entries(ps.source)) {
+    for (const [name, value] of ps.source) {
       // A {cipher} value is already encrypted (with the encrypt.* key): kept as it is, it restores without a backup
       // key; unless it carries a key password in clear ({secret:...}), a secret like any other.
       const secret = isCipherValue(value)
         ? carriesKeySecret(value)
         : decrypted.has(name) || isSecretKey(name) || hasUriPassword(value);
-      if (!secret || mode.mode === 'plaintext') source[name] = value;
-      else if (key) source[name] = { $cipher: encrypt(key, name, writeJson(value)) };
+      if (!secret || mode.mode === 'plaintext') source.set(name, value);
+      else if (key) source.set(name, { $cipher: encrypt(key, name, writeJson(value)) });
       else omittedSecrets++;
     }
     return { name: ps.name, source, ...(decrypted.size > 0 ? { decryptedKeys: [...decrypted] } : {}) };
@@ -129,15 +132,17 @@ export interface LoadedBackup {
 }
 
 export async function readBackup(file: string, keyMaterial: string | undefined): Promise<LoadedBackup> {
-  const parsed = parseJsonExactIntegers(await readFile(file, 'utf8')) as Partial<BackupFile>;
-  if (parsed.format !== FORMAT || !parsed.environment || !parsed.secrets) {
+  // In order: each source's properties as the file lists them.
+  const parsed = jsonFields(parseJsonInOrder(await readFile(file, 'utf8'))) ?? {};
+  const environment = jsonFields(parsed.environment);
+  const secrets = jsonFields(parsed.secrets) as BackupFile['secrets'] | undefined;
+  if (parsed.format !== FORMAT || !environment || !secrets) {
     throw new ConfbusError(
       clientErrors.CONFBUS_BAD_BACKUP,
       `${file} is not a confbus client backup (${FORMAT})`,
     );
   }
   const warnings: string[] = [];
-  const secrets = parsed.secrets;
   const key =
     secrets.mode === 'aes-256-gcm' && keyMaterial
       ? await deriveKey(keyMaterial, Buffer.from(secrets.salt, 'base64'))
@@ -147,25 +152,30 @@ export async function readBackup(file: string, keyMaterial: string | undefined):
   }
   if (secrets.mode === 'omitted')
     warnings.push('secret values were not saved in the backup (no key was set)');
-  const propertySources = parsed.environment.propertySources.map((ps) => {
-    const source: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(ps.source)) {
-      if (typeof value !== 'object' || value === null || !('$cipher' in value)) {
-        source[name] = value;
+  const restore = (item: unknown) => {
+    const ps = jsonFields(item);
+    if (ps === undefined) return item;
+    const source = new Map<string, unknown>();
+    for (const [name, value] of jsonMembers(ps.source) ?? []) {
+      const sealed = jsonFields(value);
+      if (sealed === undefined || !('$cipher' in sealed)) {
+        source.set(name, value);
         continue;
       }
       if (!key) continue;
       try {
-        source[name] = parseJsonExactIntegers(decrypt(key, name, value.$cipher));
+        source.set(name, parseJsonExactIntegers(decrypt(key, name, String(sealed.$cipher))));
       } catch {
         warnings.push(`cannot decrypt '${name}' (wrong confbus.client.backup.key?): left out`);
       }
     }
     return { ...ps, source };
-  });
+  };
+  const sources = environment.propertySources;
+  const propertySources = Array.isArray(sources) ? sources.map(restore) : sources;
   return {
-    environment: parseEnvironment({ ...parsed.environment, propertySources }, `backup ${file}`),
-    savedAt: parsed.savedAt ?? '',
+    environment: parseEnvironment({ ...environment, propertySources }, `backup ${file}`),
+    savedAt: typeof parsed.savedAt === 'string' ? parsed.savedAt : '',
     warnings,
   };
 }

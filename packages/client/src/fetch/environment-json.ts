@@ -3,27 +3,31 @@
  * descriptors, or the client's own backup) into core's `Environment`, with confbus's `decryptedKeys` marker of
  * the values a server decrypted.
  */
-import type { Environment, FlatProperties, PropertySource, PropertyValue } from '@confbus/core';
+import type { Environment, PropertySource, PropertyValue } from '@confbus/core';
 import { ConfigClientError } from '../errors.js';
+import { jsonFields, jsonMembers } from './json-members.js';
 
-export function parseEnvironment(json: unknown, from: string): Environment {
+/** `parsed`: JSON as parseJsonInOrder reads it (each `source` keeps its order), or plain objects. */
+export function parseEnvironment(parsed: unknown, from: string): Environment {
   const bad = (what: string) =>
     new ConfigClientError(
       'CONFBUS_CONFIG_FETCH',
       `Config server ${from} sent an invalid environment: ${what}`,
     );
-  if (!isRecord(json)) throw bad('not a JSON object');
+  const json = jsonFields(parsed);
+  if (json === undefined) throw bad('not a JSON object');
   if (!Array.isArray(json.propertySources)) throw bad("'propertySources' is not an array");
-  const propertySources = json.propertySources.map((entry: unknown, index): PropertySource => {
-    if (!isRecord(entry)) throw bad(`propertySources[${index}] is not an object`);
-    const source: FlatProperties = {};
-    const raw = entry.source ?? {};
-    if (!isRecord(raw)) throw bad(`propertySources[${index}].source is not an object`);
-    // Object.keys, not entries: no [key, value] pair per property on every refresh.
-    for (const key of Object.keys(raw)) {
-      const value = raw[key];
-      const plain = toPropertyValue(isRecord(value) && 'value' in value ? value.value : value);
-      if (plain !== undefined) source[key] = plain;
+  const propertySources = json.propertySources.map((item: unknown, index): PropertySource => {
+    const entry = jsonFields(item);
+    if (entry === undefined) throw bad(`propertySources[${index}] is not an object`);
+    const source = new Map<string, PropertyValue>();
+    const members = jsonMembers(entry.source ?? {});
+    if (members === undefined) throw bad(`propertySources[${index}].source is not an object`);
+    for (const [key, value] of members) {
+      // Spring's v2 media type: `{value, origin}`.
+      const described = jsonFields(value);
+      const plain = toPropertyValue(described && 'value' in described ? described.value : value);
+      if (plain !== undefined) source.set(key, plain);
     }
     const name = typeof entry.name === 'string' ? entry.name : `source-${index}`;
     const { decryptedKeys } = entry;
@@ -53,8 +57,4 @@ function toPropertyValue(value: unknown): PropertyValue | undefined {
     return value;
   if (value === null) return '';
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

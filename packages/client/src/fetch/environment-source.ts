@@ -9,7 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import {
   ROLLOUT_HEADER,
   maskUriUserInfo,
-  parseJsonExactIntegers,
+  parseJsonInOrder,
   type Environment,
   type Logger,
 } from '@confbus/core';
@@ -219,7 +219,7 @@ export class EnvironmentSource implements EnvironmentFetcher {
     let json: unknown;
     try {
       // Integers beyond 2^53 (Spring's BigInteger) come back as bigints, to the last digit.
-      json = parseJsonExactIntegers(body);
+      json = parseJsonInOrder(body);
     } catch {
       throw new ConfigClientError('CONFBUS_CONFIG_FETCH', `Config server ${shown} did not answer JSON`);
     }

@@ -3,7 +3,7 @@
  * it), `/prometheus`, and the bus's (bus-endpoints.ts). Which of them answer is the exposure's choice
  * (management-endpoints.ts).
  */
-import { maskPropertyValue, maskValue, springErrorBody } from '@confbus/core';
+import { maskPropertyValue, maskValue, springErrorBody, type PropertyValue } from '@confbus/core';
 import { busEndpoints } from './bus-endpoints.js';
 import { healthEndpoint } from './client-health.js';
 import type { ConfigClient } from '../config-client.js';
@@ -55,15 +55,11 @@ function envBody(client: ConfigClient): unknown {
     propertySources: client.propertySources().map(({ name, properties, decryptedKeys }) => {
       // A value that was {cipher} text (the server's or this client's decryption) is a secret whatever its key.
       const decrypted = new Set(decryptedKeys);
-      return {
-        name,
-        properties: Object.fromEntries(
-          Object.entries(properties).map(([key, value]) => [
-            key,
-            { value: decrypted.has(key) ? maskValue() : maskPropertyValue(key, value) },
-          ]),
-        ),
-      };
+      // A Map, which writeJson writes as an object in the properties' order (as Spring's actuator does).
+      const shown = new Map<string, { value: PropertyValue }>();
+      for (const [key, value] of properties)
+        shown.set(key, { value: decrypted.has(key) ? maskValue() : maskPropertyValue(key, value) });
+      return { name, properties: shown };
     }),
   };
 }

@@ -66,7 +66,7 @@ export function decryptedLayer(
 ): PropertyLayer | undefined {
   // The common case, nothing encrypted, costs one pass over the values (no copy of each layer's keys).
   if (!layers.some(hasCipherValue)) return undefined;
-  const decrypted: Record<string, PropertyValue> = {};
+  const decrypted = new Map<string, PropertyValue>();
   let any = false;
   const visited = new Set<string>();
   for (const layer of layers) {
@@ -80,20 +80,21 @@ export function decryptedLayer(
         for (const element of elements) {
           visited.add(element);
           const value = layer.get(element);
-          if (encrypted && value !== undefined) decrypted[element] = decryptValue(element, value, decryptor);
+          if (encrypted && value !== undefined)
+            decrypted.set(element, decryptValue(element, value, decryptor));
         }
         any ||= encrypted;
       } else {
         visited.add(key);
         const value = layer.get(key);
         if (isCipherValue(value)) {
-          decrypted[key] = decryptValue(key, value, decryptor);
+          decrypted.set(key, decryptValue(key, value, decryptor));
           any = true;
         }
       }
     }
   }
-  return any ? mapLayer(DECRYPTED_LAYER, decrypted, Object.keys(decrypted)) : undefined;
+  return any ? mapLayer(DECRYPTED_LAYER, decrypted, decrypted.keys()) : undefined;
 }
 
 function hasCipherValue(layer: PropertyLayer): boolean {

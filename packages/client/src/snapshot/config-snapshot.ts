@@ -24,15 +24,13 @@ export interface SnapshotMeta {
   readonly state: string | null;
 }
 
+/** A layer over `source`, which is not copied: property sources are never changed once made. */
 export function mapLayer(
   name: string,
-  source: Readonly<Record<string, PropertyValue>>,
+  source: ReadonlyMap<string, PropertyValue>,
   decryptedKeys?: Iterable<string>,
 ): PropertyLayer {
-  // Filled key by key: Object.entries() would allocate a pair per property on every refresh.
-  const map = new Map<string, PropertyValue>();
-  for (const key of Object.keys(source)) map.set(key, source[key]!);
-  const layer = { name, get: (key: string) => map.get(key), keys: () => map.keys() };
+  const layer = { name, get: (key: string) => source.get(key), keys: () => source.keys() };
   return decryptedKeys === undefined ? layer : { ...layer, decryptedKeys: new Set(decryptedKeys) };
 }
 

@@ -27,14 +27,14 @@ export class SnapshotFactory {
 
   /** Throws when a `{cipher}` value cannot be decrypted and encrypt.fail-on-error is set. */
   fromEnvironment(env: Environment, source: Exclude<ConfigSourceKind, 'local'>): ConfigSnapshot {
-    const clientInfo: Record<string, PropertyValue> = {};
-    if (env.version !== null) clientInfo['config.client.version'] = env.version;
-    if (env.state !== null) clientInfo['config.client.state'] = env.state;
+    const clientInfo = new Map<string, PropertyValue>();
+    if (env.version !== null) clientInfo.set('config.client.version', env.version);
+    if (env.state !== null) clientInfo.set('config.client.state', env.state);
     const remote = env.propertySources.map((ps) =>
       mapLayer(`configserver:${ps.name}`, ps.source, ps.decryptedKeys),
     );
     const layers = [
-      ...(this.#busValues.size > 0 ? [mapLayer('manager', Object.fromEntries(this.#busValues))] : []),
+      ...(this.#busValues.size > 0 ? [mapLayer('manager', new Map(this.#busValues))] : []),
       mapLayer('configClient', clientInfo),
       ...placeRemote(remotePlacement(remote), remote, this.local),
     ];

@@ -9,8 +9,8 @@ export type TestValue =
   PropertyValue | null | undefined | readonly TestValue[] | { readonly [key: string]: TestValue };
 export type TestValues = { readonly [key: string]: TestValue };
 
-export function flattenValues(values: TestValues): Record<string, PropertyValue> {
-  const out: Record<string, PropertyValue> = {};
+export function flattenValues(values: TestValues): Map<string, PropertyValue> {
+  const out = new Map<string, PropertyValue>();
   const walk = (prefix: string, value: TestValue): void => {
     if (value === null || value === undefined) return;
     if (Array.isArray(value)) {
@@ -18,7 +18,7 @@ export function flattenValues(values: TestValues): Record<string, PropertyValue>
     } else if (typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) walk(prefix === '' ? key : `${prefix}.${key}`, child);
     } else {
-      out[prefix] = value;
+      out.set(prefix, value);
     }
   };
   walk('', values);

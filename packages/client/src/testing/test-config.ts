@@ -23,7 +23,7 @@ export interface TestConfigOptions {
 
 export class TestConfig extends LiveConfigReads implements ApplicationConfig {
   readonly logger: ClientLogger;
-  #values: Record<string, PropertyValue>;
+  #values: ReadonlyMap<string, PropertyValue>;
   #version = 0;
   protected readonly live: LiveConfig;
   protected readonly refresher: Refresher;
@@ -75,7 +75,7 @@ export class TestConfig extends LiveConfigReads implements ApplicationConfig {
       label: null,
       version: `test-${this.#version}`,
       state: null,
-      propertySources: [{ name: 'test', source: { ...this.#values } }],
+      propertySources: [{ name: 'test', source: this.#values }],
     };
   }
 

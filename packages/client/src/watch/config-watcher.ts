@@ -14,10 +14,11 @@ import { type ClientRequest, type IncomingMessage, request as httpRequest } from
 import { request as httpsRequest } from 'node:https';
 import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
-import { type Environment, type Logger, parseJsonExactIntegers } from '@confbus/core';
+import { type Environment, type Logger, parseJsonInOrder } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
 import type { WatchTarget } from '../fetch/environment-source.js';
 import { parseEnvironment } from '../fetch/environment-json.js';
+import { jsonFields } from '../fetch/json-members.js';
 import { SseParser } from './sse-parser.js';
 import type { ClientWatchSettings } from './watch-settings.js';
 import { watchUrls } from './watch-urls.js';
@@ -160,9 +161,13 @@ export class ConfigWatcher {
       this.#armIdle(request, this.options.settings.idleTimeout);
       try {
         for (const message of parser.push(chunk))
-          // Integers beyond 2^53 (Spring's BigInteger) kept to the last digit, as a fetch keeps them.
+          // As a fetch reads it: integers beyond 2^53 (Spring's BigInteger) to the last digit, sources in order.
           if (message.event === 'change')
-            void this.#changed(parseJsonExactIntegers(message.data) as WatchChange, shown, first);
+            void this.#changed(
+              (jsonFields(parseJsonInOrder(message.data)) ?? {}) as unknown as WatchChange,
+              shown,
+              first,
+            );
       } catch (error) {
         request.destroy(error instanceof Error ? error : new Error(String(error)));
       }

@@ -55,6 +55,6 @@ export function environmentOf(properties: Record<string, string>, version: strin
     label: 'main',
     version,
     state: null,
-    propertySources: [{ name: 'repo/orders.yml', source: { ...properties } }],
+    propertySources: [{ name: 'repo/orders.yml', source: new Map(Object.entries(properties)) }],
   };
 }

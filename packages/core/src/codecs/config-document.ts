@@ -90,7 +90,7 @@ export function toConfigDocuments(
 }
 
 function checkKeyDepth(file: string, properties: FlatProperties, documentNumber: number): void {
-  for (const key of Object.keys(properties)) {
+  for (const key of properties.keys()) {
     let segments = 1;
     for (let i = 0; i < key.length; i++) if (key[i] === '.' || key[i] === '[') segments++;
     if (segments > MAX_KEY_SEGMENTS) {
@@ -131,9 +131,8 @@ function readActivation(
 
 /** A scalar (`key: a,b`) or a list (`key[0]`, `key[1]`), as Boot binds a String[]. */
 function listValue(properties: FlatProperties, key: string): string[] | undefined {
-  if (Object.hasOwn(properties, key)) return [String(properties[key])];
+  if (properties.has(key)) return [String(properties.get(key))];
   const items: string[] = [];
-  for (let i = 0; Object.hasOwn(properties, `${key}[${i}]`); i++)
-    items.push(String(properties[`${key}[${i}]`]));
+  for (let i = 0; properties.has(`${key}[${i}]`); i++) items.push(String(properties.get(`${key}[${i}]`)));
   return items.length > 0 ? items : undefined;
 }

@@ -8,13 +8,25 @@
 import { JavaDouble, type PropertyValue } from './property-value.js';
 
 export type { PropertyValue } from './property-value.js';
-export type FlatProperties = Record<string, PropertyValue>;
+/**
+ * Properties in the order their source gave them (file lines, YAML documents, JDBC rows, Redis fields), as
+ * Spring's LinkedHashMap-backed property sources keep them. A Map, not an object: an object moves keys that are
+ * array indices (`2`, `10`) in front of the others, in numeric order, and treats `__proto__` specially.
+ */
+export type FlatProperties = ReadonlyMap<string, PropertyValue>;
 
-export function flattenProperties(value: unknown, prefix = '', out: FlatProperties = {}): FlatProperties {
+/** Properties being built; handed on as FlatProperties. */
+export type MutableFlatProperties = Map<string, PropertyValue>;
+
+export function flattenProperties(
+  value: unknown,
+  prefix = '',
+  out: MutableFlatProperties = new Map(),
+): MutableFlatProperties {
   if (Array.isArray(value) || value instanceof Set) {
     const items = [...(value as Iterable<unknown>)];
     if (items.length === 0) {
-      if (prefix !== '') setFlatProperty(out, prefix, '');
+      if (prefix !== '') out.set(prefix, '');
       return out;
     }
     items.forEach((item, index) => {
@@ -37,15 +49,15 @@ export function flattenProperties(value: unknown, prefix = '', out: FlatProperti
     return out;
   }
   if (prefix === '') return out;
-  setFlatProperty(out, prefix, toPropertyValue(value));
+  out.set(prefix, toPropertyValue(value));
   return out;
 }
 
 /**
  * Sets a key as an own property even when it is `__proto__`, so a hostile key can neither
- * vanish nor replace the object's prototype.
+ * vanish nor replace the object's prototype (for records keyed by property name, such as origins).
  */
-export function setFlatProperty(target: FlatProperties, key: string, value: PropertyValue): void {
+export function setOwnProperty<V>(target: Record<string, V>, key: string, value: V): void {
   if (key === '__proto__') {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   } else {

@@ -6,10 +6,10 @@
 import { JavaDouble, javaDoubleText } from './property-value.js';
 
 /**
- * JSON text like Jackson's: bigint as its digits, a JavaDouble as Java prints it (`1000.0`; NaN and the
- * infinities as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`, Jackson's default), control characters
- * escaped with upper-case hex. Otherwise as JSON.stringify: `undefined` members left out, `indent` spaces per
- * level (0: on one line).
+ * JSON text like Jackson's: a Map as an object of its entries in their order (properties keep theirs), bigint
+ * as its digits, a JavaDouble as Java prints it (`1000.0`; NaN and the infinities as the strings `"NaN"`,
+ * `"Infinity"`, `"-Infinity"`, Jackson's default), control characters escaped with upper-case hex. Otherwise as
+ * JSON.stringify: `undefined` members left out, `indent` spaces per level (0: on one line).
  */
 export function writeJson(value: unknown, indent = 0): string {
   return write(value, indent, '') ?? 'null';
@@ -38,6 +38,10 @@ function write(value: unknown, indent: number, padding: string): string | undefi
   // An object or list of plain values (a property source, most often) is JSON.stringify's, several times faster.
   if (indent === 0 && holdsOnlyPlainValues(value as object))
     return upperCaseHexEscapes(JSON.stringify(value));
+  if (indent === 0 && value instanceof Map) {
+    const plain = plainMapMembers(value as Map<unknown, unknown>);
+    if (plain !== undefined) return upperCaseHexEscapes(plain);
+  }
   const inner = indent > 0 ? padding + ' '.repeat(indent) : '';
   const [open, separator, close] = indent > 0 ? ['\n' + inner, ',\n' + inner, '\n' + padding] : ['', ',', ''];
   if (Array.isArray(value)) {
@@ -47,10 +51,13 @@ function write(value: unknown, indent: number, padding: string): string | undefi
   }
   const members: string[] = [];
   const colon = indent > 0 ? ': ' : ':';
-  for (const key of Object.keys(value as object)) {
-    const text = write((value as Record<string, unknown>)[key], indent, inner);
+  const add = (key: string, item: unknown) => {
+    const text = write(item, indent, inner);
     if (text !== undefined) members.push(`${quote(key)}${colon}${text}`);
-  }
+  };
+  // A Map (properties in their order) is an object whose members are its entries.
+  if (value instanceof Map) for (const [key, item] of value as Map<unknown, unknown>) add(String(key), item);
+  else for (const key of Object.keys(value as object)) add(key, (value as Record<string, unknown>)[key]);
   return members.length === 0 ? '{}' : `{${open}${members.join(separator)}${close}}`;
 }
 
@@ -58,6 +65,16 @@ function write(value: unknown, indent: number, padding: string): string | undefi
 function holdsOnlyPlainValues(value: object): boolean {
   if (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) return false;
   return (Array.isArray(value) ? value : Object.values(value)).every(isPlainValue);
+}
+
+/** `{…}` of a Map whose values are all plain, written member by member with JSON.stringify; else undefined. */
+function plainMapMembers(map: Map<unknown, unknown>): string | undefined {
+  let out = '';
+  for (const [key, item] of map) {
+    if (!isPlainValue(item)) return undefined;
+    out += `${out === '' ? '' : ','}${JSON.stringify(String(key))}:${JSON.stringify(item)}`;
+  }
+  return `{${out}}`;
 }
 
 function isPlainValue(value: unknown): boolean {
@@ -87,10 +104,12 @@ const MAX_DEPTH = 1000;
 
 /**
  * JSON.parse, except that each number is made by `number` from its literal text (`1000.0`, `1e3`,
- * `100000000000000000000`), so no digit and no notation is lost on the way.
+ * `100000000000000000000`), so no digit and no notation is lost on the way. `inOrder`: every object a Map of its
+ * members in the order the text gives them (an object would move members named like array indices, `2`, `10`,
+ * first).
  */
-export function parseJson(text: string, number: (literal: string) => unknown): unknown {
-  const parser = new JsonParser(text, number);
+export function parseJson(text: string, number: (literal: string) => unknown, inOrder = false): unknown {
+  const parser = new JsonParser(text, number, inOrder);
   const value = parser.value(0);
   parser.end();
   return value;
@@ -102,11 +121,18 @@ export function parseJson(text: string, number: (literal: string) => unknown): u
  */
 export function parseJsonExactIntegers(text: string): unknown {
   if (!/\d{16}/.test(text)) return JSON.parse(text);
-  return parseJson(text, (literal) => {
-    if (/[.eE]/.test(literal)) return Number(literal);
-    const exact = Number(literal);
-    return Number.isSafeInteger(exact) ? exact : BigInt(literal);
-  });
+  return parseJson(text, exactNumber);
+}
+
+/** parseJsonExactIntegers with every object a Map of its members in order (parseJson's `inOrder`). */
+export function parseJsonInOrder(text: string): unknown {
+  return parseJson(text, exactNumber, true);
+}
+
+function exactNumber(literal: string): unknown {
+  if (/[.eE]/.test(literal)) return Number(literal);
+  const exact = Number(literal);
+  return Number.isSafeInteger(exact) ? exact : BigInt(literal);
 }
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
@@ -118,6 +144,8 @@ class JsonParser {
   constructor(
     private readonly text: string,
     private readonly number: (literal: string) => unknown,
+    /** Objects as Maps, members in order. */
+    private readonly maps: boolean,
   ) {}
 
   value(depth: number): unknown {
@@ -142,13 +170,14 @@ class JsonParser {
     if (this.at < this.text.length) this.fail('unexpected text after the value');
   }
 
-  private object(depth: number): Record<string, unknown> {
+  private object(depth: number): Record<string, unknown> | Map<string, unknown> {
     const out: Record<string, unknown> = {};
+    const map = this.maps ? new Map<string, unknown>() : undefined;
     this.at++;
     this.skipWhitespace();
     if (this.text[this.at] === '}') {
       this.at++;
-      return out;
+      return map ?? out;
     }
     for (;;) {
       this.skipWhitespace();
@@ -157,16 +186,14 @@ class JsonParser {
       this.skipWhitespace();
       if (this.text[this.at] !== ':') this.fail("expected ':'");
       this.at++;
+      const value = this.value(depth + 1);
+      // A repeated member keeps its first place and takes the last value, as in an object.
+      if (map) map.set(key, value);
       // defineProperty: a member named __proto__ is an own property, as JSON.parse makes it.
-      Object.defineProperty(out, key, {
-        value: this.value(depth + 1),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      else Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
       this.skipWhitespace();
       const next = this.text[this.at++];
-      if (next === '}') return out;
+      if (next === '}') return map ?? out;
       if (next !== ',') this.fail("expected ',' or '}'");
     }
   }

@@ -9,7 +9,7 @@
  */
 import { Properties } from 'properties-file/parser';
 import { ConfigParseError, type ConfigDocument, toConfigDocuments } from './config-document.js';
-import { type FlatProperties, setFlatProperty } from './flatten.js';
+import { type FlatProperties, type MutableFlatProperties, setOwnProperty } from './flatten.js';
 import { messageOf } from '../errors/message-of.js';
 
 interface Chunk {
@@ -25,7 +25,7 @@ export function parseProperties(text: string, file: string): ConfigDocument[] {
   chunks.forEach((chunk, position) => {
     const parsed = parseChunk(chunk, file, chunks.length > 1 ? position + 1 : 1);
     // Boot drops documents without properties and numbers only the remaining ones.
-    if (Object.keys(parsed.properties).length > 0) {
+    if (parsed.properties.size > 0) {
       documents.push(parsed.properties);
       origins.push(parsed.origins);
     }
@@ -37,7 +37,7 @@ function parseChunk(
   chunk: Chunk,
   file: string,
   documentNumber: number,
-): { properties: FlatProperties; origins: Record<string, string> } {
+): { properties: MutableFlatProperties; origins: Record<string, string> } {
   let parsed: Properties;
   try {
     parsed = new Properties(chunk.text);
@@ -49,11 +49,11 @@ function parseChunk(
       ...(line === undefined ? {} : { line: chunk.firstLine + line + 1 }),
     });
   }
-  const properties: FlatProperties = {};
+  const properties: MutableFlatProperties = new Map();
   const origins: Record<string, string> = {};
   // Like Boot's LinkedHashMap: a repeated key keeps its first position and takes the last value.
   for (const node of parsed.getProperties()) {
-    setFlatProperty(properties, node.key, node.value);
+    properties.set(node.key, node.value);
     // Boot's origin: where the value starts (after the key, separator and the blanks around it).
     const column =
       node.leadingWhitespace.length +
@@ -62,7 +62,7 @@ function parseChunk(
       (node.separatorChar === undefined ? 0 : 1) +
       node.separatorTrailing.length +
       1;
-    setFlatProperty(origins, node.key, `${chunk.firstLine + node.startingLineNumber}:${column}`);
+    setOwnProperty(origins, node.key, `${chunk.firstLine + node.startingLineNumber}:${column}`);
   }
   return { properties, origins };
 }

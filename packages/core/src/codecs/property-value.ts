@@ -79,11 +79,10 @@ function splitExponential(text: string): { digits: string; exponent: number } {
  * The properties of documents parsed in a worker thread made whole again: a structured clone keeps a
  * JavaDouble's field but not its class, so it arrives as a plain `{ value }` object.
  */
-export function reviveJavaDoubles(properties: Record<string, unknown>): void {
-  for (const key of Object.keys(properties)) {
-    const value = properties[key];
+export function reviveJavaDoubles(properties: Map<string, unknown>): void {
+  for (const [key, value] of properties) {
     if (typeof value === 'object' && value !== null && !(value instanceof JavaDouble)) {
-      properties[key] = new JavaDouble((value as { value: number }).value);
+      properties.set(key, new JavaDouble((value as { value: number }).value));
     }
   }
 }

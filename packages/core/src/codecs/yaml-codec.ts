@@ -124,7 +124,7 @@ export function parseYaml(text: string, file: string): ConfigDocument[] {
     // Spring's YamlProcessor: "A document can be a text literal".
     const root = value instanceof Map ? value : new Map([['document', value]]);
     const properties = flattenProperties(root);
-    const count = Object.keys(properties).length;
+    const count = properties.size;
     const allowed = YAML_PROPERTIES_ALLOWANCE + YAML_MAX_PROPERTIES_PER_LINE * lineCounter.lineStarts.length;
     if (count > allowed) {
       throw new ConfigParseError(

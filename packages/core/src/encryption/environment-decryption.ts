@@ -7,6 +7,7 @@
  * a client keeps them masked and out of its backup whatever they are called. A changed value loses its origin
  * (Spring serves a decrypted value without one).
  */
+import type { PropertyValue } from '../codecs/property-value.js';
 import type { Environment, PropertySource } from '../environment/environment.js';
 import { ConfbusError } from '../errors/confbus-error.js';
 import { originsWithout } from '../environment/property-origins.js';
@@ -65,28 +66,29 @@ export async function decryptEnvironment(
   const propertySources: PropertySource[] = [];
   let anyCipher = false;
   for (const source of environment.propertySources) {
-    const keys = await step(() => Object.keys(source.source));
+    const keys = await step(() => [...source.source.keys()]);
     // Copied at the first `{cipher}` value: a source without one is served as it is.
-    let decrypted: Record<string, (typeof source.source)[string]> | undefined;
+    let decrypted: Map<string, PropertyValue> | undefined;
     const decryptedKeys: string[] = [];
     const changed = new Set<string>();
     for (let start = 0; start < keys.length; start += SCAN_STEP) {
       const ciphered = await step(() =>
-        keys.slice(start, start + SCAN_STEP).filter((key) => isCipherValue(source.source[key])),
+        keys.slice(start, start + SCAN_STEP).filter((key) => isCipherValue(source.source.get(key))),
       );
       for (const key of ciphered) {
         await step(() => {
-          const cipherText = (source.source[key] as string).slice(CIPHER_MARKER.length);
-          decrypted ??= { ...source.source };
+          const cipherText = (source.source.get(key) as string).slice(CIPHER_MARKER.length);
+          decrypted ??= new Map(source.source);
           changed.add(key);
-          delete decrypted[key];
+          // Removed and put back, as Spring's EnvironmentEncryptor does: a decrypted value moves to the end.
+          decrypted.delete(key);
           try {
-            decrypted[key] = options.decryptValue(cipherText, environment);
+            decrypted.set(key, options.decryptValue(cipherText, environment));
             decryptedKeys.push(key);
           } catch (error) {
             failures.push({ source: source.name, key, reason: reasonOf(error) });
-            if (options.prefixInvalidProperties) decrypted[`invalid.${key}`] = INVALID_VALUE;
-            else decrypted[key] = cipherText;
+            if (options.prefixInvalidProperties) decrypted.set(`invalid.${key}`, INVALID_VALUE);
+            else decrypted.set(key, cipherText);
           }
         });
       }

@@ -86,7 +86,7 @@ export function propertySourcesOf(
   const base = uri.replace(/\/+$/, '');
   const sources: PropertySource[] = [];
   for (const { path, document } of documents) {
-    if (Object.keys(document.properties).length === 0) continue;
+    if (document.properties.size === 0) continue;
     if (document.activation !== undefined && !matchesProfiles(document.activation, profiles)) continue;
     const suffix = document.count > 1 ? ` (document #${document.index})` : '';
     const name = `${base}/${path}${suffix}`;

@@ -195,7 +195,7 @@ class ImportTree {
       const documents = (await this.load(path)) ?? [];
       await this.step(() => {
         for (const document of [...documents].reverse()) {
-          if (Object.keys(document.properties).length === 0) continue;
+          if (document.properties.size === 0) continue;
           out.push(newContributor(path, document, profileSpecific));
         }
       });
@@ -242,9 +242,9 @@ function importsOf(contributor: Contributor): string[] {
   const properties = contributor.document?.properties;
   if (!properties) return [];
   const values: string[] = [];
-  if (Object.hasOwn(properties, IMPORT_KEY)) values.push(String(properties[IMPORT_KEY]));
-  for (let i = 0; Object.hasOwn(properties, `${IMPORT_KEY}[${i}]`); i++) {
-    values.push(String(properties[`${IMPORT_KEY}[${i}]`]));
+  if (properties.has(IMPORT_KEY)) values.push(String(properties.get(IMPORT_KEY)));
+  for (let i = 0; properties.has(`${IMPORT_KEY}[${i}]`); i++) {
+    values.push(String(properties.get(`${IMPORT_KEY}[${i}]`)));
   }
   return values
     .flatMap((value) => value.split(','))

@@ -45,7 +45,7 @@ export function renderingPlaceholders(
   sources: readonly PropertySource[],
   name: string,
 ): RenderingPlaceholders {
-  const lookup: PlaceholderLookup = (key) => sourceHolding(sources, key)?.source[key];
+  const lookup: PlaceholderLookup = (key) => sourceHolding(sources, key)?.source.get(key);
   const sourceOf = (key: string) => sourceHolding(sources, key)?.name ?? name;
   const budget = new PlaceholderBudget();
   // One resolver per key style, made on first use (a rendering uses one of them), sharing the budget.
@@ -82,7 +82,7 @@ const ESCAPED_PLACEHOLDER = /\\{1,2}\$\{/g;
 const MASKED_PREFIX = '$_{';
 
 function sourceHolding(sources: readonly PropertySource[], key: string): PropertySource | undefined {
-  for (const source of sources) if (Object.hasOwn(source.source, key)) return source;
+  for (const source of sources) if (source.source.has(key)) return source;
   return undefined;
 }
 

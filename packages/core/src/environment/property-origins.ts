@@ -7,7 +7,7 @@
  * Spring serves a decrypted value without one). A source the server makes itself can give every value one origin
  * (`sourceOrigin`: the `overrides` source's "Config server overrides").
  */
-import { setFlatProperty, type FlatProperties } from '../codecs/flatten.js';
+import { setOwnProperty, type FlatProperties } from '../codecs/flatten.js';
 import type { Environment, PropertySource } from './environment.js';
 
 /** The environment as Spring's JSON members, with (v2) or without its values' origins. */
@@ -27,7 +27,7 @@ export function propertySourceForJson(
   source: PropertySource,
   withOrigins: boolean,
   properties: FlatProperties = source.source,
-): { name: string; source: Record<string, unknown>; decryptedKeys?: readonly string[] } {
+): { name: string; source: ReadonlyMap<string, unknown>; decryptedKeys?: readonly string[] } {
   return {
     name: source.name,
     source: withOrigins ? describedProperties(properties, source.origins, source.sourceOrigin) : properties,
@@ -43,21 +43,12 @@ export function describedProperties(
   properties: FlatProperties,
   origins: Readonly<Record<string, string>> | undefined,
   sourceOrigin?: string,
-): Record<string, unknown> {
+): ReadonlyMap<string, unknown> {
   if (origins === undefined && sourceOrigin === undefined) return properties;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(properties)) {
+  const out = new Map<string, unknown>();
+  for (const [key, value] of properties) {
     const origin = sourceOrigin ?? (origins && Object.hasOwn(origins, key) ? origins[key] : undefined);
-    const described = origin === undefined ? value : { value, origin };
-    // A plain assignment is several times cheaper than defining the property; `__proto__` must be defined.
-    if (key === '__proto__')
-      Object.defineProperty(out, key, {
-        value: described,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else out[key] = described;
+    out.set(key, origin === undefined ? value : { value, origin });
   }
   return out;
 }
@@ -67,8 +58,7 @@ export function originsWithout(
   origins: Readonly<Record<string, string>>,
   changed: ReadonlySet<string>,
 ): Readonly<Record<string, string>> {
-  const kept: FlatProperties = {};
-  for (const key of Object.keys(origins))
-    if (!changed.has(key)) setFlatProperty(kept, key, origins[key] as string);
-  return kept as Readonly<Record<string, string>>;
+  const kept: Record<string, string> = {};
+  for (const key of Object.keys(origins)) if (!changed.has(key)) setOwnProperty(kept, key, origins[key]!);
+  return kept;
 }

@@ -18,8 +18,8 @@ type Token =
 
 export function buildPropertyTree(flat: FlatProperties): TreeMap {
   const root: TreeMap = new Map();
-  const leaves = new Set(Object.keys(flat));
-  for (const [key, value] of Object.entries(flat)) place(root, key, value, leaves);
+  const leaves = new Set(flat.keys());
+  for (const [key, value] of flat) place(root, key, value, leaves);
   return root;
 }
 

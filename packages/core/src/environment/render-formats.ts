@@ -2,7 +2,7 @@
  * The config server's file-format outputs (Spring reference §2): the merged view of an
  * environment as `.properties`, `.yml` and `.json`.
  */
-import { type FlatProperties, type PropertyValue, setFlatProperty } from '../codecs/flatten.js';
+import type { FlatProperties, PropertyValue } from '../codecs/flatten.js';
 import { writeJson } from '../codecs/json-codec.js';
 import type { PropertySource } from './environment.js';
 import { type RenderingPlaceholders, renderingPlaceholders } from './placeholders.js';
@@ -32,7 +32,7 @@ export function renderEnvironment(
   }
   const written = buildPropertyTree(merged);
   const tree = placeholders ? (resolveValues(written, placeholders, '') as TreeMap) : written;
-  if (format === 'json') return writeJson(toJson(tree));
+  if (format === 'json') return writeJson(tree);
   return yamlOf(tree, options.stripDocument ?? true);
 }
 
@@ -49,30 +49,26 @@ export function mergeForRendering(sources: readonly PropertySource[]): FlatPrope
     // One pass per source, grouping list keys by stem (comparing every key with every other was quadratic:
     // 59,000 list keys from a small alias-heavy file took 34 s).
     const listsOfSource = new Map<string, Map<string, PropertyValue>>();
-    for (const [key, value] of Object.entries(source)) {
+    for (const [key, value] of source) {
       const bracket = key.indexOf('[');
       if (bracket === -1) {
-        combined.set(key, value as PropertyValue);
+        combined.set(key, value);
         continue;
       }
       const stem = key.slice(0, bracket);
       if (!listsOfSource.has(stem)) listsOfSource.set(stem, new Map());
-      listsOfSource.get(stem)!.set(key, value as PropertyValue);
+      listsOfSource.get(stem)!.set(key, value);
     }
     for (const [stem, group] of listsOfSource) lists.set(stem, group);
   }
-  const result: FlatProperties = {};
-  for (const [key, value] of combined) setFlatProperty(result, key, value);
-  for (const group of lists.values()) for (const [key, value] of group) setFlatProperty(result, key, value);
-  delete result['spring.profiles'];
-  return result;
+  combined.delete('spring.profiles');
+  for (const group of lists.values()) for (const [key, value] of group) combined.set(key, value);
+  return combined;
 }
 
 /** `key: value` lines in insertion order, joined by `\n`, no trailing newline, no escaping. */
 export function renderProperties(flat: FlatProperties): string {
-  return Object.entries(flat)
-    .map(([key, value]) => `${key}: ${String(value)}`)
-    .join('\n');
+  return Array.from(flat, ([key, value]) => `${key}: ${String(value)}`).join('\n');
 }
 
 /** spring.cloud.config.server.strip-document-from-yaml: a tree of the one key `document` is dumped as itself. */
@@ -103,9 +99,12 @@ function yamlOf(tree: TreeMap, stripDocument: boolean): string {
   return tree.size === 0 ? '{}\n' : emitMap(tree, 0);
 }
 
-/** The nested structure as JSON values (write it with writeJson: it may hold bigints and JavaDoubles). */
-export function renderJson(flat: FlatProperties): unknown {
-  return toJson(buildPropertyTree(flat));
+/**
+ * The nested structure as JSON values, each object a Map that keeps the properties' order (write it with
+ * writeJson: it may hold Maps, bigints and JavaDoubles).
+ */
+export function renderJson(flat: FlatProperties): TreeMap {
+  return buildPropertyTree(flat);
 }
 
 function emitMap(map: TreeMap, indent: number): string {
@@ -165,22 +164,4 @@ function resolveValues(node: TreeNode, placeholders: RenderingPlaceholders, path
   if (Array.isArray(node))
     return node.map((item, index) => resolveValues(item, placeholders, `${path}[${index}]`));
   return typeof node === 'string' ? placeholders.inValue(node, path) : node;
-}
-
-/** The tree as JSON values. */
-function toJson(node: TreeNode): unknown {
-  if (node instanceof Map) {
-    const object: Record<string, unknown> = {};
-    for (const [key, value] of node) {
-      Object.defineProperty(object, key, {
-        value: toJson(value),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return object;
-  }
-  if (Array.isArray(node)) return node.map((item) => toJson(item));
-  return node;
 }

@@ -37,20 +37,17 @@ export function parseSettingsFile(path: string, text: string): Record<string, un
   if (document === undefined) return {};
   // The codec keeps a top-level scalar or list under `document` (Spring's YamlProcessor, for repository files);
   // a settings file needs a map, unless `document:` really is one of its keys.
-  const keys = Object.keys(document.properties);
+  const keys = [...document.properties.keys()];
   if (keys.every((key) => /^document(\[|$)/.test(key)) && !/^document\s*:/m.test(text)) {
     throw new SettingsError(`Settings file ${path} must hold a map of settings`, path, 'file');
   }
-  return { ...document.properties };
+  return Object.fromEntries(document.properties);
 }
 
 function parsePropertiesSettings(path: string, text: string): Record<string, unknown> {
   try {
     // A settings file has one document; later documents (`#---`) override earlier ones, as in Boot.
-    return Object.assign({}, ...parseProperties(text, path).map((doc) => doc.properties)) as Record<
-      string,
-      unknown
-    >;
+    return Object.fromEntries(parseProperties(text, path).flatMap((doc) => [...doc.properties]));
   } catch (error) {
     throw new SettingsError(
       `Settings file ${path} is not a valid properties file: ${(error as Error).message}`,

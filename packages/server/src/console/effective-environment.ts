@@ -40,7 +40,7 @@ function maskFor(served: ServedEnvironment): Shown {
   const encrypted = new Set<string>();
   if (served.stored !== served.environment)
     for (const { source } of served.stored.propertySources)
-      for (const [key, value] of Object.entries(source)) if (isCipherValue(value)) encrypted.add(key);
+      for (const [key, value] of source) if (isCipherValue(value)) encrypted.add(key);
   return (key, value) =>
     isCipherValue(value) || encrypted.has(key) ? maskValue() : maskPropertyValue(key, value);
 }
@@ -56,17 +56,17 @@ export function effectiveProperties(served: ServedEnvironment, uri: string): Eff
   const merged = mergeForRendering(environment.propertySources);
   const origins = environment.propertySources.map((source) => originOf(source, uri));
   const out: EffectiveProperty[] = [];
-  for (const [key, value] of Object.entries(merged)) {
+  for (const [key, value] of merged) {
     const holders = environment.propertySources
       .map((source, index) => ({ source, origin: origins[index] as ConsolePropertyOrigin }))
-      .filter(({ source }) => Object.hasOwn(source.source, key));
+      .filter(({ source }) => source.source.has(key));
     const [winner, ...rest] = holders;
     out.push({
       key,
       value: shown(key, value),
       origin: winner?.origin ?? { file: '' },
       overridden: rest.map(({ source, origin }) => ({
-        value: shown(key, source.source[key] as PropertyValue),
+        value: shown(key, source.source.get(key) as PropertyValue),
         origin,
       })),
     });
@@ -78,8 +78,8 @@ export function effectiveProperties(served: ServedEnvironment, uri: string): Eff
 export function maskedProperties(served: ServedEnvironment): FlatProperties {
   const shown = maskFor(served);
   const merged = mergeForRendering(served.environment.propertySources);
-  const out: FlatProperties = {};
-  for (const [key, value] of Object.entries(merged)) out[key] = shown(key, value);
+  const out = new Map<string, PropertyValue>();
+  for (const [key, value] of merged) out.set(key, shown(key, value));
   return out;
 }
 
@@ -91,22 +91,22 @@ export function diffEnvironments(
   before: ServedEnvironment | undefined,
   after: ServedEnvironment,
 ): EnvironmentDiff {
-  const from = before ? mergeForRendering(before.environment.propertySources) : {};
+  const from: FlatProperties = before ? mergeForRendering(before.environment.propertySources) : new Map();
   const to = mergeForRendering(after.environment.propertySources);
   const shownAfter = maskFor(after);
   const shownBefore = before ? maskFor(before) : shownAfter;
   const diff: EnvironmentDiff = { added: [], removed: [], changed: [] };
-  for (const [key, value] of Object.entries(to)) {
-    if (!Object.hasOwn(from, key)) diff.added.push({ key, value: shownAfter(key, value) });
-    else if (!samePropertyValue(from[key], value))
+  for (const [key, value] of to) {
+    if (!from.has(key)) diff.added.push({ key, value: shownAfter(key, value) });
+    else if (!samePropertyValue(from.get(key), value))
       diff.changed.push({
         key,
-        from: shownBefore(key, from[key] as PropertyValue),
+        from: shownBefore(key, from.get(key) as PropertyValue),
         to: shownAfter(key, value),
       });
   }
-  for (const [key, value] of Object.entries(from))
-    if (!Object.hasOwn(to, key)) diff.removed.push({ key, value: shownBefore(key, value) });
+  for (const [key, value] of from)
+    if (!to.has(key)) diff.removed.push({ key, value: shownBefore(key, value) });
   for (const list of [diff.added, diff.removed, diff.changed]) list.sort((a, b) => compareKeys(a.key, b.key));
   return diff;
 }

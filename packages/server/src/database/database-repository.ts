@@ -234,6 +234,6 @@ function queryKey(query: PropertySourceQuery): string {
 /** The answer's content, names and order included. */
 function digestOf(sources: PropertySource[]): string {
   return createHash('sha1')
-    .update(JSON.stringify(sources.map((source) => [source.name, Object.entries(source.source)])))
+    .update(JSON.stringify(sources.map((source) => [source.name, [...source.source]])))
     .digest('hex');
 }

@@ -7,8 +7,8 @@
  * Parsed files come back from a worker this way; an environment's property sources go to its rendering this way.
  */
 import { deserialize, serialize } from 'node:v8';
-import type { FlatProperties } from '@confbus/core';
-import { reviveJavaDoubles, setFlatProperty } from '@confbus/core/internal';
+import type { FlatProperties, PropertyValue } from '@confbus/core';
+import { reviveJavaDoubles, setOwnProperty } from '@confbus/core/internal';
 import { TimeSlice } from '../support/time-slice.js';
 
 /** Properties (and origins) per piece: each piece is serialised or rebuilt in a few milliseconds. */
@@ -25,7 +25,7 @@ interface Fragment<D extends PiecewiseDocument> {
   /** The document's position in the list. */
   document: number;
   head?: Omit<D, 'properties' | 'origins'>;
-  properties: FlatProperties;
+  properties: Map<string, PropertyValue>;
   origins?: Record<string, string>;
 }
 
@@ -37,20 +37,23 @@ export async function toPieces<D extends PiecewiseDocument>(documents: readonly 
   let size = 0;
   for (const [position, document] of documents.entries()) {
     const { properties, origins, ...head } = document;
-    // Listing the keys of a large document walks all of it: a step of its own.
-    const [propertyKeys, originKeys] = await slice.run(() => [
-      Object.keys(properties),
+    // Listing the entries of a large document walks all of it: a step of its own.
+    const [propertyEntries, originKeys] = await slice.run(() => [
+      [...properties],
       origins === undefined ? [] : Object.keys(origins),
     ]);
-    const count = Math.max(1, runCount(propertyKeys), runCount(originKeys));
+    const count = Math.max(1, runCount(propertyEntries), runCount(originKeys));
     for (let i = 0; i < count; i++) {
       await slice.run(() => {
-        const fragment: Fragment<D> = { document: position, properties: runOf(properties, propertyKeys, i) };
+        const fragment: Fragment<D> = {
+          document: position,
+          properties: new Map(propertyEntries.slice(i * PIECE_PROPERTIES, (i + 1) * PIECE_PROPERTIES)),
+        };
         if (i === 0) fragment.head = head;
         if (origins !== undefined && (i === 0 || i < runCount(originKeys)))
           fragment.origins = runOf(origins, originKeys, i);
         fragments.push(fragment);
-        size += Math.max(1, Math.min(PIECE_PROPERTIES, propertyKeys.length - i * PIECE_PROPERTIES));
+        size += Math.max(1, Math.min(PIECE_PROPERTIES, propertyEntries.length - i * PIECE_PROPERTIES));
         if (size >= PIECE_PROPERTIES) {
           pieces.push(serialize(fragments));
           fragments = [];
@@ -78,11 +81,14 @@ export async function fromPieces<D extends PiecewiseDocument>(pieces: readonly U
             ...fragment.head,
             properties: fragment.properties,
             ...(fragment.origins === undefined ? {} : { origins: fragment.origins }),
-          } as D;
+          } as unknown as D;
         } else if (document !== undefined) {
-          addAll(document.properties, fragment.properties);
+          // The document was made from its first fragment's Map, which this thread owns.
+          const properties = document.properties as Map<string, PropertyValue>;
+          for (const [key, value] of fragment.properties) properties.set(key, value);
           if (fragment.origins !== undefined && document.origins !== undefined)
-            addAll(document.origins as Record<string, string>, fragment.origins);
+            for (const key of Object.keys(fragment.origins))
+              setOwnProperty(document.origins as Record<string, string>, key, fragment.origins[key]!);
         }
       }
     });
@@ -90,24 +96,20 @@ export async function fromPieces<D extends PiecewiseDocument>(pieces: readonly U
   return documents;
 }
 
-/** Runs of PIECE_PROPERTIES in a record of `keys.length` entries. */
-function runCount(keys: readonly string[]): number {
-  return Math.ceil(keys.length / PIECE_PROPERTIES);
+/** Runs of PIECE_PROPERTIES in a list of `items.length` entries. */
+function runCount(items: readonly unknown[]): number {
+  return Math.ceil(items.length / PIECE_PROPERTIES);
 }
 
 /** The `index`th run of PIECE_PROPERTIES entries of a record (the record itself when it has no more). */
-function runOf<V extends FlatProperties[string]>(
-  record: Readonly<Record<string, V>>,
+function runOf(
+  record: Readonly<Record<string, string>>,
   keys: readonly string[],
   index: number,
-): Record<string, V> {
-  if (keys.length <= PIECE_PROPERTIES) return index === 0 ? (record as Record<string, V>) : {};
-  const run: Record<string, V> = {};
+): Record<string, string> {
+  if (keys.length <= PIECE_PROPERTIES) return index === 0 ? record : {};
+  const run: Record<string, string> = {};
   for (const key of keys.slice(index * PIECE_PROPERTIES, (index + 1) * PIECE_PROPERTIES))
-    setFlatProperty(run, key, record[key] as V);
+    setOwnProperty(run, key, record[key]!);
   return run;
-}
-
-function addAll(target: FlatProperties, source: FlatProperties): void {
-  for (const key of Object.keys(source)) setFlatProperty(target, key, source[key] as FlatProperties[string]);
 }

@@ -6,7 +6,7 @@
  * numbers: see core's json-codec.ts): the same members, in the same order.
  */
 import { type Environment, type FlatProperties, type PropertySource, writeJson } from '@confbus/core';
-import { environmentForJson, propertySourceForJson, setFlatProperty } from '@confbus/core/internal';
+import { environmentForJson, propertySourceForJson } from '@confbus/core/internal';
 import { TimeSlice } from '../support/time-slice.js';
 
 /** Properties serialised per step. */
@@ -32,7 +32,7 @@ export async function environmentJsonInSlices(
   );
   const parts: Buffer[] = [Buffer.from(`${environmentStart}[`)];
   for (const [index, source] of environment.propertySources.entries()) {
-    const [sourceStart, sourceEnd] = membersAround(propertySourceForJson(source, false, {}), 'source');
+    const [sourceStart, sourceEnd] = membersAround(propertySourceForJson(source, false, new Map()), 'source');
     parts.push(Buffer.from(`${index > 0 ? ',' : ''}${sourceStart}{`));
     parts.push(...(await sourceMembers(source, withOrigins, slice)));
     parts.push(Buffer.from(`}${sourceEnd}`));
@@ -47,17 +47,15 @@ async function sourceMembers(
   withOrigins: boolean,
   slice: TimeSlice,
 ): Promise<Buffer[]> {
-  // Listing the keys of a large source walks all of it: a step of its own.
-  const keys = await slice.run(() => Object.keys(source.source));
+  // Listing the entries of a large source walks all of it: a step of its own.
+  const entries = await slice.run(() => [...source.source]);
   const parts: Buffer[] = [];
-  for (let start = 0; start < keys.length; start += STEP_PROPERTIES) {
+  for (let start = 0; start < entries.length; start += STEP_PROPERTIES) {
     const part = await slice.run(() => {
-      let properties: FlatProperties = source.source;
-      if (keys.length > STEP_PROPERTIES) {
-        properties = {};
-        for (const key of keys.slice(start, start + STEP_PROPERTIES))
-          setFlatProperty(properties, key, source.source[key] as FlatProperties[string]);
-      }
+      const properties: FlatProperties =
+        entries.length > STEP_PROPERTIES
+          ? new Map(entries.slice(start, start + STEP_PROPERTIES))
+          : source.source;
       const text = writeJson(propertySourceForJson(source, withOrigins, properties).source);
       return text.length > 2 ? Buffer.from(`${parts.length > 0 ? ',' : ''}${text.slice(1, -1)}`) : undefined;
     });

@@ -32,6 +32,6 @@ export function renderSources(
 /** Whether any value holds a placeholder (whose expansion may be large however small the sources). */
 export function hasPlaceholders(sources: readonly PropertySource[]): boolean {
   return sources.some((source) =>
-    Object.values(source.source).some((value) => typeof value === 'string' && value.includes('${')),
+    [...source.source.values()].some((value) => typeof value === 'string' && value.includes('${')),
   );
 }

@@ -20,7 +20,7 @@ export const CACHE_ENTRY_BYTES = 1024;
 /** The documents parsed from a file of `sourceBytes` bytes. */
 export function parsedDocumentsBytes(sourceBytes: number, documents: readonly ConfigDocument[]): number {
   let properties = 0;
-  for (const document of documents) properties += Object.keys(document.properties).length;
+  for (const document of documents) properties += document.properties.size;
   return (
     sourceBytes * BYTES_PER_CHARACTER +
     properties * BYTES_PER_PROPERTY +
@@ -33,7 +33,7 @@ export function parsedDocumentsBytes(sourceBytes: number, documents: readonly Co
  * (placeholders are resolved in the rendered text, not in this map), so they cost nothing more.
  */
 export function mergedPropertiesBytes(merged: FlatProperties): number {
-  return Object.keys(merged).length * BYTES_PER_MERGED_PROPERTY;
+  return merged.size * BYTES_PER_MERGED_PROPERTY;
 }
 
 /** Property sources read from a database (no file behind them): each property and its text, as a parsed file's. */
@@ -41,7 +41,7 @@ export function propertySourcesBytes(sources: Environment['propertySources']): n
   let bytes = 0;
   for (const source of sources) {
     bytes += BYTES_PER_DOCUMENT + source.name.length * BYTES_PER_CHARACTER;
-    for (const [key, value] of Object.entries(source.source)) {
+    for (const [key, value] of source.source) {
       bytes += BYTES_PER_PROPERTY + (key.length + String(value).length) * BYTES_PER_CHARACTER;
     }
   }

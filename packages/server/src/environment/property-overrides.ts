@@ -13,6 +13,10 @@ export const OVERRIDES_ORIGIN = 'Config server overrides';
 
 export function withOverrides(environment: Environment, overrides: Record<string, string>): Environment {
   if (Object.keys(overrides).length === 0) return environment;
-  const source = { name: 'overrides', source: { ...overrides }, sourceOrigin: OVERRIDES_ORIGIN };
+  const source = {
+    name: 'overrides',
+    source: new Map(Object.entries(overrides)),
+    sourceOrigin: OVERRIDES_ORIGIN,
+  };
   return { ...environment, propertySources: [source, ...environment.propertySources] };
 }

@@ -4,7 +4,13 @@
  * (they may be secrets). One computation for `confbus check --impact` (offline) and `POST /monitor?impact=true`
  * (the server, on the push it just fetched): both build environments exactly as the server serves them.
  */
-import { type ConfigDocument, type Environment, isConfigFileName, mergeForRendering } from '@confbus/core';
+import {
+  type ConfigDocument,
+  type Environment,
+  type FlatProperties,
+  isConfigFileName,
+  mergeForRendering,
+} from '@confbus/core';
 import { eachWithin, samePropertyValue } from '@confbus/core/internal';
 import {
   type CheckTarget,
@@ -78,7 +84,7 @@ export async function configImpact(source: ImpactSource, request: ImpactRequest)
   await eachWithin(compared, CONCURRENCY, async (target, index) => {
     try {
       const after = await effective(source, target, revision);
-      const before = base === undefined ? {} : await effective(source, target, base);
+      const before = base === undefined ? new Map() : await effective(source, target, base);
       impacts[index] = differences(target, before, after);
     } catch {
       // A file that does not parse: the check (or the webhook) reports it; its keys cannot be compared.
@@ -118,16 +124,16 @@ async function effective(source: ImpactSource, target: CheckTarget, commit: stri
 
 function differences(
   target: CheckTarget,
-  before: ReturnType<typeof mergeForRendering>,
-  after: ReturnType<typeof mergeForRendering>,
+  before: FlatProperties,
+  after: FlatProperties,
 ): EnvironmentImpact | undefined {
   const added: string[] = [];
   const changed: string[] = [];
-  for (const key of Object.keys(after)) {
-    if (!Object.hasOwn(before, key)) added.push(key);
-    else if (!samePropertyValue(before[key], after[key])) changed.push(key);
+  for (const [key, value] of after) {
+    if (!before.has(key)) added.push(key);
+    else if (!samePropertyValue(before.get(key), value)) changed.push(key);
   }
-  const removed = Object.keys(before).filter((key) => !Object.hasOwn(after, key));
+  const removed = [...before.keys()].filter((key) => !after.has(key));
   if (added.length + changed.length + removed.length === 0) return undefined;
   return { ...target, added: added.sort(), removed: removed.sort(), changed: changed.sort() };
 }

@@ -6,8 +6,7 @@
  * When only `sql` is customised, Spring's "config incomplete" mode applies: profile `default` is always
  * included (first, so it loses) and rows without profile are not read.
  */
-import type { FlatProperties, PropertySource } from '@confbus/core';
-import { setFlatProperty } from '@confbus/core/internal';
+import type { PropertySource, PropertyValue } from '@confbus/core';
 import type { PropertySourceQuery } from '../environment/config-repository.js';
 import type { PropertySourceStore } from '../database/database-repository.js';
 import { DEFAULT_SQL, DEFAULT_SQL_WITHOUT_PROFILE } from './jdbc-settings.js';
@@ -82,13 +81,13 @@ export class JdbcStore implements PropertySourceStore {
         if (this.queries.failOnError) throw error;
         continue;
       }
-      const source: FlatProperties = {};
+      const source = new Map<string, PropertyValue>();
       for (const [key, value] of pairs) {
         // A null value is served as null, as Spring's map holds it (`"key": null`; `key: null` rendered). A null
         // key, which Spring's JSON writer cannot write (a 500 there), leaves the row out.
-        if (key !== null) setFlatProperty(source, key, value);
+        if (key !== null) source.set(key, value);
       }
-      if (Object.keys(source).length > 0) sources.push({ name: planned.name, source });
+      if (source.size > 0) sources.push({ name: planned.name, source });
     }
     return sources;
   }

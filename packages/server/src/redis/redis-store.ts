@@ -7,8 +7,7 @@
  * Client: `@redis/client`, the core of node-redis (the `redis` package without its modules' commands), kept by
  * Redis itself; ioredis is in maintenance and its authors point to node-redis. Loaded only with the redis profile.
  */
-import type { FlatProperties, PropertySource } from '@confbus/core';
-import { setFlatProperty } from '@confbus/core/internal';
+import type { PropertySource } from '@confbus/core';
 import type { PropertySourceQuery } from '../environment/config-repository.js';
 import type { PropertySourceStore } from '../database/database-repository.js';
 import type { RedisConnectionSettings } from './redis-settings.js';
@@ -35,7 +34,8 @@ export function redisKeysOf(query: Pick<PropertySourceQuery, 'applications' | 'p
 
 /** The few commands the store uses, so the fast tier can stand in for Redis. */
 export interface RedisHashes {
-  hGetAll(key: string): Promise<Record<string, string>>;
+  /** The hash's fields in the order Redis lists them (Spring's map keeps that order). */
+  hGetAll(key: string): Promise<ReadonlyArray<readonly [string, string]>>;
   ping(): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -50,9 +50,7 @@ export class RedisStore implements PropertySourceStore {
     const keys = redisKeysOf(query);
     const hashes = await Promise.all(keys.map((key) => this.redis.hGetAll(key)));
     return keys.map((key, i) => {
-      const source: FlatProperties = {};
-      for (const [field, value] of Object.entries(hashes[i]!)) setFlatProperty(source, field, value);
-      return { name: `redis:${key}`, source };
+      return { name: `redis:${key}`, source: new Map(hashes[i]) };
     });
   }
 
@@ -69,7 +67,7 @@ export class RedisStore implements PropertySourceStore {
 export async function openRedis(
   settings: RedisConnectionSettings,
 ): Promise<{ hashes: RedisHashes; description: string }> {
-  const { createClient } = await import('@redis/client');
+  const { createClient, RESP_TYPES } = await import('@redis/client');
   const url =
     settings.url ??
     `${settings.tls ? 'rediss' : 'redis'}://${settings.host}:${settings.port}/${settings.database}`;
@@ -83,6 +81,8 @@ export async function openRedis(
   // Reconnection errors are reported by the requests and health that meet them.
   client.on('error', () => undefined);
   const connected = client.connect().catch(() => undefined);
+  // A hash's reply as a Map, in the order Redis lists the fields: the default object moves fields like `2` first.
+  const ordered = client.withTypeMapping({ [RESP_TYPES.MAP]: Map });
   const parsed = new URL(url);
   const description = `${parsed.protocol}//${parsed.hostname}:${parsed.port || 6379}${parsed.pathname === '/' ? '' : parsed.pathname}`;
   return {
@@ -90,7 +90,7 @@ export async function openRedis(
     hashes: {
       hGetAll: async (key) => {
         await connected;
-        return (await client.hGetAll(key)) as Record<string, string>;
+        return [...((await ordered.hGetAll(key)) as unknown as Map<string, string>)];
       },
       ping: async () => {
         await connected;

@@ -14,7 +14,7 @@ export function mergedValues(environment: Environment): MergedValues {
   const merged = new Map<string, string>();
   // Highest precedence first: the first source naming a key wins.
   for (const source of environment.propertySources) {
-    for (const [key, value] of Object.entries(source.source)) {
+    for (const [key, value] of source.source) {
       if (!merged.has(key)) merged.set(key, JSON.stringify(value));
     }
   }

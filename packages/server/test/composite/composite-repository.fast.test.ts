@@ -105,7 +105,7 @@ describe('composite member order (CompositeUtils)', () => {
 describe('composite environment', () => {
   it('concatenates the members in order; several members give version null', async () => {
     const git = new FakeConfigRepository({ 'foo.yml': 'a: git\n' });
-    const store = new FakeStore([{ name: 'foo-dev', source: { a: 'db', b: 'db' } }]);
+    const store = new FakeStore([{ name: 'foo-dev', source: new Map(Object.entries({ a: 'db', b: 'db' })) }]);
     const { service } = composite([
       member('git', git, 'https://git.example/c.git'),
       storeMember('jdbc', store),
@@ -129,15 +129,15 @@ describe('composite environment', () => {
   });
 
   it('a change in one member is a new combined revision (not served from the cache)', async () => {
-    const store = new FakeStore([{ name: 'foo', source: { a: '1' } }]);
-    const other = new FakeStore([{ name: 'application', source: { z: 'z' } }]);
+    const store = new FakeStore([{ name: 'foo', source: new Map(Object.entries({ a: '1' })) }]);
+    const other = new FakeStore([{ name: 'application', source: new Map(Object.entries({ z: 'z' })) }]);
     const { service } = composite([storeMember('one', store), storeMember('two', other)]);
     const first = await service.find(request);
-    assert.equal(first.resolved.environment.propertySources[0]?.source['a'], '1');
-    store.sources = [{ name: 'foo', source: { a: '2' } }];
+    assert.equal(first.resolved.environment.propertySources[0]?.source.get('a'), '1');
+    store.sources = [{ name: 'foo', source: new Map(Object.entries({ a: '2' })) }];
     const second = await service.find(request);
     assert.notEqual(second.revision.commit, first.revision.commit);
-    assert.equal(second.resolved.environment.propertySources[0]?.source['a'], '2');
+    assert.equal(second.resolved.environment.propertySources[0]?.source.get('a'), '2');
   });
 
   it('fail-on-composite-error=true: a failing member fails the request', async () => {
@@ -149,7 +149,7 @@ describe('composite environment', () => {
   });
 
   it('fail-on-composite-error=false: a failing member is skipped, the others serve', async () => {
-    const broken = new FakeStore([{ name: 'foo', source: { a: 'db' } }]);
+    const broken = new FakeStore([{ name: 'foo', source: new Map(Object.entries({ a: 'db' })) }]);
     broken.failing = true;
     const git = new FakeConfigRepository({ 'foo.yml': 'a: git\n' });
     const { service, repository } = composite([member('git', git, 'g'), storeMember('jdbc', broken)], false);

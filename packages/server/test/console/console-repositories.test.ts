@@ -88,7 +88,12 @@ describe('console on several repositories, with overrides and decryption', () =>
   it('explores the environment clients get: the routed repository, overrides first, decrypted values masked', async () => {
     const endpoint = await served('/orders/default');
     assert.match(JSON.stringify(endpoint), new RegExp(PLAIN[1]!), 'clients get the decrypted value');
-    const clientView = mergeForRendering(endpoint.propertySources);
+    const clientView = mergeForRendering(
+      endpoint.propertySources.map((source) => ({
+        ...source,
+        source: new Map(Object.entries(source.source)),
+      })),
+    );
     const env = await api<{ repository: string; commit: string; items: Property[] }>(
       'environment?application=orders',
     );
@@ -96,7 +101,7 @@ describe('console on several repositories, with overrides and decryption', () =>
     assert.equal(env.commit, endpoint.version);
     assert.deepEqual(
       env.items.map((p) => p.key),
-      Object.keys(clientView).sort(),
+      [...clientView.keys()].sort(),
       'the same keys as the environment endpoint serves',
     );
     const byKey = new Map(env.items.map((p) => [p.key, p]));
@@ -111,7 +116,7 @@ describe('console on several repositories, with overrides and decryption', () =>
     assert.equal(byKey.get('db.password')?.value, '******');
     for (const property of env.items)
       if (property.value !== '******')
-        assert.equal(property.value, clientView[property.key], `${property.key} as clients get it`);
+        assert.equal(property.value, clientView.get(property.key), `${property.key} as clients get it`);
   });
 
   it('downloads what clients get, masked', async () => {

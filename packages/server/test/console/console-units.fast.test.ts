@@ -139,7 +139,7 @@ const env = (sources: Array<[string, Record<string, string | number | boolean>]>
   label: null,
   version: null,
   state: null,
-  propertySources: sources.map(([name, source]) => ({ name, source })),
+  propertySources: sources.map(([name, source]) => ({ name, source: new Map(Object.entries(source)) })),
 });
 
 /** Served as stored: no server-side transform. */
@@ -224,7 +224,7 @@ describe('effective properties and diffs', () => {
         ['plain', 'p', 'app-dev.yml', []],
       ],
     );
-    assert.deepEqual(maskedProperties(served), {
+    assert.deepEqual(Object.fromEntries(maskedProperties(served)), {
       forced: 'by-server',
       greeting: '******',
       plain: 'p',

@@ -118,14 +118,18 @@ describe('Redis sources (RedisEnvironmentRepository.findOne)', () => {
     ]);
     const hashes: Record<string, Record<string, string>> = { 'foo-dev': { a: '1' } };
     const store = new RedisStore(
-      { hGetAll: async (key) => hashes[key] ?? {}, ping: async () => 'PONG', close: async () => undefined },
+      {
+        hGetAll: async (key) => Object.entries(hashes[key] ?? {}),
+        ping: async () => 'PONG',
+        close: async () => undefined,
+      },
       'redis://fake',
     );
     assert.deepEqual(await store.read({ applications: ['foo'], profiles: ['dev'], label: '' }), [
-      { name: 'redis:foo-dev', source: { a: '1' } },
-      { name: 'redis:application-dev', source: {} },
-      { name: 'redis:foo', source: {} },
-      { name: 'redis:application', source: {} },
+      { name: 'redis:foo-dev', source: new Map(Object.entries({ a: '1' })) },
+      { name: 'redis:application-dev', source: new Map() },
+      { name: 'redis:foo', source: new Map() },
+      { name: 'redis:application', source: new Map() },
     ]);
   });
 });
@@ -138,7 +142,7 @@ class FakeStore implements PropertySourceStore {
   async read(): Promise<PropertySource[]> {
     this.reads++;
     if (this.down) throw new Error('connection refused');
-    return [{ name: 'foo', source: { x: this.value } }];
+    return [{ name: 'foo', source: new Map(Object.entries({ x: this.value })) }];
   }
   async ping(): Promise<void> {
     if (this.down) throw new Error('connection refused');

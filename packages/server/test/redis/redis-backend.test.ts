@@ -5,7 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { parseJsonInOrder } from '@confbus/core';
 import { type TestRedis, createRedisPrefix } from '@confbus/testkit/databases';
+import { sourceKeysOf } from '@confbus/testkit/environment-keys';
 import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
 interface Body {
@@ -69,6 +71,26 @@ describe('Redis backend', () => {
         [`redis:${app}-dev`, 0],
         [`redis:${app}`, 2],
       ],
+    );
+  });
+
+  it('keeps the fields in the order HGETALL lists them, fields that are numbers included', async () => {
+    // One field per HSET: the order Redis keeps (a small hash lists its fields as they were added).
+    const fields: Array<[string, string]> = [
+      ['b', 'B'],
+      ['2', 'two'],
+      ['a', 'A'],
+      ['10', 'ten'],
+    ];
+    for (const [field, value] of fields) await redis.hset(`${app}-order`, { [field]: value });
+    const response = await server.get(`/${app}/order`);
+    assert.equal(response.status, 200, response.body);
+    assert.deepEqual(sourceKeysOf(parseJsonInOrder(response.body))[0], ['b', '2', 'a', '10']);
+    // The shared `application` hashes may hold lines of other tests: only this hash's lines are compared.
+    const rendered = (await server.get(`/${app}-order.properties`)).body.split('\n');
+    assert.deepEqual(
+      rendered.filter((line) => /^(b|2|a|10): /.test(line)),
+      ['b: B', '2: two', 'a: A', '10: ten'],
     );
   });
 

@@ -31,7 +31,7 @@ const environmentAt = (version: string, source: Record<string, string>): Environ
   label: null,
   version,
   state: null,
-  propertySources: [{ name: 'repo/foo-dev.yml', source }],
+  propertySources: [{ name: 'repo/foo-dev.yml', source: new Map(Object.entries(source)) }],
 });
 
 /** The data of one SSE message, parsed. */

@@ -18,7 +18,7 @@ const found = (version: string, value: string): FoundEnvironment => {
     label: null,
     version,
     state: null,
-    propertySources: [{ name: 'repo/foo-dev.yml', source: { greeting: value } }],
+    propertySources: [{ name: 'repo/foo-dev.yml', source: new Map(Object.entries({ greeting: value })) }],
   };
   return {
     resolved: new ResolvedEnvironment(environment),
