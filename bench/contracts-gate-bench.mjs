@@ -31,6 +31,13 @@ const ROUNDS = Number(process.env.CONFBUS_GATE_BENCH_ROUNDS ?? 10);
 const WARM_BASELINE = process.env.CONFBUS_GATE_BENCH_WARM_BASELINE === '1';
 const PROFILES = ['default', 'dev', 'prod'];
 
+/** The server's JS heap in use (its Prometheus metrics), in MB. */
+async function heapUsedMb(base) {
+  const text = await (await globalThis.fetch(`${base}/actuator/prometheus`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('nodejs_heap_size_used_bytes'));
+  return line === undefined ? NaN : Number(line.split(' ').at(-1)) / 2 ** 20;
+}
+
 /** GETs every application's environments (the ones the gate judges), a few at a time. */
 async function readEvery(base, applications) {
   const paths = [];
@@ -105,6 +112,7 @@ export async function run({ log }) {
     }
     if (versions[0] !== versions[1])
       throw new Error(`the servers serve different commits: ${versions.join(', ')}`);
+    const heaps = await Promise.all([gated, ungated].map((server) => heapUsedMb(server.url)));
     const cached = await compareThroughput({
       a: url(gated),
       b: url(ungated),
@@ -145,6 +153,7 @@ export async function run({ log }) {
     const lines = [
       `- verdicts: median ${fmt(median(verdicts))}, p95 ${fmt(p95(verdicts))}, max ${fmt(Math.max(...verdicts))} ms over ${ROUNDS} pushes`,
       `- server CPU per verdict: median ${fmt(median(cpuMs))}, max ${fmt(Math.max(...cpuMs))} ms`,
+      `- JS heap used before the comparison: gate on ${fmt(heaps[0])} MB, gate off ${fmt(heaps[1])} MB`,
       `- cached GET per-round ratios: ${cached.perRound.map((r) => fmt(r)).join(', ')}`,
       `- cached GET per-round CPU-per-request ratios (off/on): ${cached.cpuPerRound.map((r) => fmt(r)).join(', ')}`,
     ];
