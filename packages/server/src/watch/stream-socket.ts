@@ -4,7 +4,7 @@
  * per-request machinery alive — the HTTP parser (about 1.6 KB of native memory besides its JS object),
  * IncomingMessage, ServerResponse and its head string, the connection's bound listeners, fastify's request and
  * reply — though none of it serves a response that only ever writes more of its body: at 10,000 streams that
- * was most of the server's memory per watcher (docs/watch.md#memory). Written by hand because neither node:http
+ * was most of the server's memory per watcher (docs/watch.md#memory-per-watcher). Written by hand because neither node:http
  * nor fastify offers it (an SSE response is not an upgrade); the steps are the ones node:http's own upgrade
  * branch takes (lib/_http_server.js, onParserExecuteCommon), using its own freeParser. When anything is not as
  * expected (another Node, a pipelined request, HTTP/2) the stream stays a plain ServerResponse.
