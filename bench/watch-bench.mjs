@@ -7,7 +7,10 @@
 // the environment body a change carries (or a re-fetch reads) against a change message of keys alone. Each round is split into phases (the server's own timings from its log lines, the
 // workers' from their clocks, the same machine's): webhook → fetched, the environment read, diff, writes to
 // every stream, the last change read by a worker, every re-fetch answered; with the CPU the server and the
-// workers spent on it. Run alone: `npm run build && node bench/watch-bench.mjs`
+// workers spent on it. Pushes per second per core (watchers told / the server's CPU seconds of the round) are
+// printed against Apollo's and Nacos's published rates, and the same fleet sizes are then refreshed over the
+// AMQP bus in the same run for comparison (lib/bus-fleet-comparison.mjs; CONFBUS_WATCH_BENCH_BUS=0 skips
+// it). Run alone: `npm run build && node bench/watch-bench.mjs`
 // (CONFBUS_WATCH_BENCH_SIZES=1000, _ROUNDS and _MODES=keys|environment shrink it; CONFBUS_WATCH_BENCH_CPU_PROF=<dir> writes CPU
 // profiles of the server and the workers there, for `node --cpu-prof` analysis).
 import { fork } from 'node:child_process';
@@ -18,6 +21,8 @@ import { createInterface } from 'node:readline';
 import { startConfbusServer } from './lib/processes.mjs';
 import { createConfigRepo, makeTempDir, sampleConfigFiles } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
+import { measureBusFleets } from './lib/bus-fleet-comparison.mjs';
+import { PEERS, comparisonRows } from './lib/watch-comparisons.mjs';
 
 export const title = 'Watch stream (no broker)';
 
@@ -31,6 +36,7 @@ const BYTES_GOAL = 10 * 1024;
 const PROFILE_DIR = process.env.CONFBUS_WATCH_BENCH_CPU_PROF;
 const PROFILE_ARGS = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
 const CLOCK_TICKS_PER_MS = 100 / 1000;
+const BUS = process.env.CONFBUS_WATCH_BENCH_BUS !== '0';
 
 /** CPU time (user + system) a process has used, in ms, from /proc (USER_HZ is 100 on Linux). */
 async function cpuMsOf(pid) {
@@ -182,6 +188,8 @@ export async function run({ log }) {
         .join(', ')} (${availableParallelism()} cores)`,
     );
     const medians = {};
+    /** Per size, per mode: what measureSize answered, for the comparisons. */
+    const measured = {};
     for (const n of SIZES)
       for (const mode of MODES) {
         server = await startServer(repo, dir);
@@ -192,6 +200,7 @@ export async function run({ log }) {
           log,
           logLine: tapLog(server.child),
         });
+        (measured[n] ??= {})[mode] = { perWatcher, times, phases };
         await server.stop();
         server = undefined;
         const sorted = [...times].sort((a, b) => a - b);
@@ -229,6 +238,24 @@ export async function run({ log }) {
             `${range(phases, 'workerCpu')}`,
         );
       }
+    // The bus after the watch: its broker and its fleet's processes would share the machine otherwise.
+    let bus;
+    try {
+      bus = BUS ? await measureBusFleets(SIZES, { rounds: ROUNDS, log }) : undefined;
+      if (bus) lines.push(`AMQP bus fleets on ${bus.broker}; 4 worker processes; acks off`);
+    } catch (error) {
+      lines.push(`AMQP bus comparison failed: ${error.message.split('\n')[0]}`);
+    }
+    for (const n of SIZES) {
+      const compared = comparisonRows(
+        n,
+        measured[n],
+        bus?.results.find((r) => r.asked === n),
+      );
+      rows.push(...compared.rows);
+      lines.push(...compared.lines);
+    }
+    lines.push(...PEERS.map((peer) => `push rate of ${peer.source}`));
   } catch (error) {
     rows.push({
       measure: 'watch bench',

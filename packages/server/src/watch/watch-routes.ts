@@ -124,7 +124,7 @@ async function openStream(
   release: () => void,
 ): Promise<FastifyReply> {
   const { parsed, since } = watch;
-  const stream = options.streams.create(reply.raw, request.ip, watch.wantsEnvironment);
+  const stream = options.streams.create(request.raw, reply.raw, request.ip, watch.wantsEnvironment);
   const subscription = await options.hub.subscribe(parsed, since, stream);
   stream.unsubscribe = subscription.unsubscribe;
   reply.hijack();

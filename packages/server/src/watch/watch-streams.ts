@@ -3,13 +3,17 @@
  * while idle, a heartbeat comment every confbus.watch.heartbeat-interval so proxies and load balancers keep
  * it open. A stream whose client does not read is dropped — more than max-buffered-bytes waiting for it, or
  * full for drain-timeout — so it holds no memory and delays nobody; the client reconnects with its last
- * version and catches up. One timer for all streams, no per-stream closures beyond the close listener: a
+ * version and catches up. One timer for all streams, no per-stream closures beyond the close listener; once
+ * its head is written a stream keeps its socket alone, handed over from node:http (stream-socket.ts): a
  * watcher costs its socket and this small object (bench/watch-bench.mjs measures it).
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Logger } from '@confbus/core';
 import type { Watcher } from './watch-hub.js';
 import { type Delivery, renderingFor } from './watch-deliveries.js';
+import { REQUEST_GRACE_MS } from '../shutdown-deadline.js';
+import { type StreamOutput, asChunk, endHandedOver, handOver } from './stream-socket.js';
 
 export interface WatchStreamOptions {
   readonly heartbeatMs: number;
@@ -22,15 +26,31 @@ export interface WatchStreamOptions {
 
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 
+const HEAD = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-accel-buffering': 'no',
+};
+
 class WatchStream implements Watcher {
   /** Since when the stream has been full (0: it is not). */
   fullSince = 0;
   /** A change delivered before the head was written (between subscribing and opening): sent on opening. */
   early: Buffer | undefined;
   unsubscribe: () => void = () => undefined;
+  /** Its connection closed: unsubscribed and released (once). */
+  closed = false;
+  /** Where the stream writes once open: its socket, handed over, or else its ServerResponse. */
+  output: StreamOutput | undefined;
+  /**
+   * How writes are framed: by the ServerResponse (`response`), here as chunks (a handed-over socket whose head
+   * announced chunked coding), or not at all (a handed-over HTTP/1.0 stream, which ends with its connection).
+   */
+  framing: 'response' | 'chunked' | 'raw' = 'response';
 
   constructor(
-    readonly response: ServerResponse,
+    /** The request and its response until the stream is open; then only `output` is kept. */
+    public opening: { request: IncomingMessage; response: ServerResponse } | undefined,
     readonly address: string,
     private readonly streams: WatchStreams,
     /** `?include=environment`: sent the new environment with a change when there is one to send. */
@@ -45,60 +65,89 @@ class WatchStream implements Watcher {
 export class WatchStreams {
   readonly #streams = new Set<WatchStream>();
   readonly #heartbeat: NodeJS.Timeout;
+  /** The SSE `retry:` field, written first on every stream. */
+  readonly #retry: Buffer;
 
   constructor(private readonly options: WatchStreamOptions) {
     this.#heartbeat = setInterval(() => this.#beat(), options.heartbeatMs);
     this.#heartbeat.unref();
+    this.#retry = Buffer.from(`retry: ${options.retryMs}\n\n`);
   }
 
   get openStreams(): number {
     return this.#streams.size;
   }
 
+  /** Open streams holding their socket alone (stream-socket.ts); the others kept their ServerResponse. */
+  get handedOverStreams(): number {
+    let count = 0;
+    for (const stream of this.#streams) if (stream.framing !== 'response') count++;
+    return count;
+  }
+
   /** The watcher of a stream not opened yet: subscribe it, then `open` it. */
-  create(response: ServerResponse, address: string, wantsEnvironment: boolean): WatchStream {
-    return new WatchStream(response, address, this, wantsEnvironment);
+  create(
+    request: IncomingMessage,
+    response: ServerResponse,
+    address: string,
+    wantsEnvironment: boolean,
+  ): WatchStream {
+    return new WatchStream({ request, response }, address, this, wantsEnvironment);
   }
 
   /** Writes the head (and what was delivered meanwhile); the stream is kept until its connection closes. */
   open(stream: WatchStream, release: () => void): void {
-    const { response } = stream;
-    response.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-accel-buffering': 'no',
-    });
-    response.write(`retry: ${this.options.retryMs}\n\n`);
+    const { request, response } = stream.opening!;
+    stream.opening = undefined;
+    const handed = handOver(request, response, HEAD);
+    if (handed) {
+      stream.output = handed.socket;
+      stream.framing = handed.chunked ? 'chunked' : 'raw';
+    } else {
+      response.writeHead(200, HEAD);
+      stream.output = response;
+    }
     this.#streams.add(stream);
+    this.send(stream, this.#retry);
     if (stream.early !== undefined) this.send(stream, stream.early);
-    response.once('close', () => {
+    stream.early = undefined;
+    const closed = () => {
+      if (stream.closed) return;
+      stream.closed = true;
       this.#streams.delete(stream);
       stream.unsubscribe();
       release();
-    });
+    };
+    // `on`, not `once`: 'close' comes once, and `once` would add a wrapper per stream.
+    stream.output.on('close', closed);
+    // The client left while the stream was being opened: its 'close' may have been emitted already.
+    if (stream.output.destroyed) closed();
   }
 
   /** Writes unless the client has stopped taking what it is sent; then the stream is dropped. */
   send(stream: WatchStream, bytes: Buffer): void {
-    const { response } = stream;
-    if (!this.#streams.has(stream)) {
-      if (!response.headersSent) stream.early = bytes;
+    const { output } = stream;
+    if (output === undefined || !this.#streams.has(stream)) {
+      if (output === undefined) stream.early = bytes;
       return;
     }
-    if (response.destroyed) return;
+    if (output.destroyed) return;
     // What still waits from before, not this message: a reading client always gets a change however large.
-    if (response.writableLength > this.options.maxBufferedBytes) {
+    if (output.writableLength > this.options.maxBufferedBytes) {
       this.#drop(stream, `more than ${this.options.maxBufferedBytes} bytes waiting for it`);
       return;
     }
-    if (response.write(bytes)) stream.fullSince = 0;
+    if (output.write(stream.framing === 'chunked' ? asChunk(bytes) : bytes)) stream.fullSince = 0;
     else if (stream.fullSince === 0) stream.fullSince = performance.now();
   }
 
   /** Ends every stream, so the HTTP server can close. */
   close(): void {
     clearInterval(this.#heartbeat);
-    for (const stream of this.#streams) stream.response.end();
+    for (const { output, framing } of this.#streams) {
+      if (framing === 'response') (output as ServerResponse).end();
+      else endHandedOver(output as Socket, framing === 'chunked', REQUEST_GRACE_MS);
+    }
     this.#streams.clear();
   }
 
@@ -106,7 +155,7 @@ export class WatchStreams {
     const now = performance.now();
     for (const stream of this.#streams) {
       // Full since before the last beat and still not drained: the time bound.
-      if (stream.fullSince !== 0 && stream.response.writableNeedDrain) {
+      if (stream.fullSince !== 0 && stream.output?.writableNeedDrain) {
         if (now - stream.fullSince >= this.options.drainTimeoutMs) {
           this.#drop(stream, `not read for ${this.options.drainTimeoutMs} ms`);
           continue;
@@ -121,7 +170,7 @@ export class WatchStreams {
       { client: stream.address },
       `Dropped a watch stream whose client does not read it (${why})`,
     );
-    stream.response.destroy();
+    stream.output?.destroy();
   }
 }
 
