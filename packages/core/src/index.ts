@@ -139,8 +139,6 @@ export type {
   ConsoleEnvironmentChanges,
   ConsoleEventType,
   ConsoleEvents,
-  ConsoleFleet,
-  ConsoleInstance,
   ConsoleLabel,
   ConsoleOverriddenValue,
   ConsoleOverview,
@@ -149,17 +147,20 @@ export type {
   ConsolePropertyOrigin,
   ConsolePush,
   ConsoleRefreshEvent,
-  ConsoleRefreshOutcome,
   ConsoleRefreshPublished,
   ConsoleRefreshRequest,
   ConsoleRepositoryState,
   ConsoleSession,
-  ConsoleAuditEntry,
-  ConsoleAuditLog,
-  ConsoleSyncState,
   ConsoleTimelinePoint,
   ConsoleValue,
 } from './console/console-api.js';
+export type {
+  ConsoleFleet,
+  ConsoleInstance,
+  ConsoleRefreshOutcome,
+  ConsoleSyncState,
+} from './console/console-fleet.js';
+export type { ConsoleAuditEntry, ConsoleAuditLog } from './console/console-audit.js';
 export type {
   ConsoleHold,
   ConsoleHoldRelease,

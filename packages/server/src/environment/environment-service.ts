@@ -4,64 +4,31 @@
  * and a commit never changes. Concurrent misses for the same key share one build, so a thousand clients
  * re-fetching after a push cost one read per (commit, application, profiles).
  */
-import { type Environment, candidateConfigFiles, ConfbusError, coreErrors } from '@confbus/core';
-import { type FileDocument, loadWithImports, propertySourcesOf } from '@confbus/core/internal';
+import { type Environment, ConfbusError } from '@confbus/core';
+import { propertySourcesOf } from '@confbus/core/internal';
 import { serverErrors } from '../errors.js';
 import type { BuildGate } from './build-gate.js';
 import type { ConfigFileParser } from './config-file-parser.js';
 import type { RepositoryFiles, ResolvedRevision } from './config-repository.js';
-import type { EnvironmentCaches, ParsedFile } from './environment-caches.js';
+import type { EnvironmentCaches } from './environment-caches.js';
+import { loadDocuments } from './environment-documents.js';
+import type { EnvironmentRequest } from './environment-request.js';
 import type { EnvironmentWorkers } from './environment-workers.js';
 import type { FoundEnvironment } from './environment-finder.js';
 import type { LruCache } from '../support/lru-cache.js';
 import { propertySourcesBytes, servedObjectBytes } from './memory-estimates.js';
 import { ParsedFiles } from './parsed-files.js';
 import { ResolvedEnvironment } from './resolved-environment.js';
-import { type ServedCommitPolicy, composeServedCommits } from './served-commit.js';
+import {
+  type ServedCommitPolicy,
+  composeServedCommits,
+  pinnedRevision,
+  servedRevisionNow,
+} from './served-commit.js';
 import { TimeSlice } from '../support/time-slice.js';
-import { directoriesOf, expandSearchDirectories } from './search-directories.js';
+import { directoriesOf, expandSearchDirectories, onePerFolder } from './search-directories.js';
 
-export interface EnvironmentRequest {
-  /** The raw application segment, e.g. `foo` or `foo,bar` (after `(_)` decoding). */
-  name: string;
-  applications: readonly string[];
-  /** The raw profiles segment, e.g. `dev,db`; Spring echoes it as a one-element array. */
-  profilesText: string;
-  profiles: readonly string[];
-  label: string | null;
-  /**
-   * The client's version hint (`X-Config-Min-Version`): at least this commit (see ConfigRepository.resolve).
-   * Carried on the request so every router and finder in between passes it on unchanged.
-   */
-  atLeast?: string;
-  /**
-   * Answer from the state fetched last, without an upstream check (RepositoryRefresh.resolveFetched): the
-   * console's fleet states and the second side of a diff, which must not cost a check per instance or side.
-   */
-  lastFetched?: boolean;
-  /**
-   * Serve this commit instead of the label's head (the label is still resolved and echoed): a staged rollout's
-   * choice for the instance asking (rollouts/rollout-engine.ts, through serving/'s commit-choice hook).
-   */
-  commit?: string;
-}
-
-/** A request as a client names it: the applications (joined, as its URL segment), the profiles, the label. */
-export function environmentRequest(
-  applications: readonly string[],
-  profiles: readonly string[],
-  label: string | null,
-): EnvironmentRequest {
-  return { name: applications.join(','), applications, profilesText: profiles.join(','), profiles, label };
-}
-
-/** The request with the client's version hint, when it sent one. */
-export function withVersionHint(
-  request: EnvironmentRequest,
-  atLeast: string | undefined,
-): EnvironmentRequest {
-  return atLeast === undefined ? request : { ...request, atLeast };
-}
+export { type EnvironmentRequest, environmentRequest, withVersionHint } from './environment-request.js';
 
 export interface EnvironmentServiceOptions {
   repository: RepositoryFiles;
@@ -294,64 +261,19 @@ export class EnvironmentService {
       const propertySources = await reader.read(query, commit);
       return { propertySources, objectBytes: propertySourcesBytes(propertySources) };
     }
-    const { documents, objectBytes } = await this.loadDocuments(request, commit, effectiveLabel, slice);
-    const propertySources = await slice.run(() =>
-      this.named(propertySourcesOf(documents, [...request.profiles], this.uri)),
-    );
-    return { propertySources, objectBytes };
-  }
-
-  /**
-   * The documents of the files a request reads at a commit, imports followed, and their estimated weight in
-   * memory; refused past confbus.server.max-environment-bytes.
-   */
-  private async loadDocuments(
-    request: EnvironmentRequest,
-    commit: string,
-    effectiveLabel: string,
-    slice: TimeSlice,
-  ): Promise<{ documents: FileDocument[]; objectBytes: number }> {
     const { directories, present } = await this.searchDirectories(request, {
       commit,
       label: effectiveLabel,
     });
-    const ids = await this.files.blobIds(commit);
-    const tree = { applications: request.applications, profiles: request.profiles, directories };
-    // The files the search directories hold are read and parsed at once, in parallel; imported ones as the
-    // import tree asks for them (it needs a file's documents to know what it imports).
-    const reading = new Map<string, Promise<ParsedFile>>();
-    const read = (path: string): Promise<ParsedFile> => {
-      let file = reading.get(path);
-      if (!file) {
-        file = this.files.read(commit, path, ids?.get(path));
-        reading.set(path, file);
-      }
-      return file;
-    };
-    for (const candidate of candidateConfigFiles(tree)) {
-      if (present.has(candidate.path)) read(candidate.path).catch(() => undefined);
-    }
-    let sourceBytes = 0;
-    let objectBytes = 0;
-    const documents = await loadWithImports(
-      tree,
-      (path) => present.has(path),
-      async (path) => {
-        const file = await read(path);
-        sourceBytes += file.bytes;
-        if (sourceBytes > this.options.maxEnvironmentBytes) {
-          throw new ConfbusError(
-            coreErrors.CONFBUS_CONFIG_LIMIT,
-            `${path}: the files of '${request.name}' (${request.profilesText}) add up to more than ` +
-              `confbus.server.max-environment-bytes (${this.options.maxEnvironmentBytes}) with this one`,
-          );
-        }
-        objectBytes += file.weight;
-        return file.documents;
-      },
-      (work) => slice.run(work),
+    const { documents, objectBytes } = await loadDocuments(
+      { files: this.files, maxEnvironmentBytes: this.options.maxEnvironmentBytes },
+      { request, commit, directories, present },
+      slice,
     );
-    return { documents, objectBytes };
+    const propertySources = await slice.run(() =>
+      this.named(propertySourcesOf(documents, [...request.profiles], this.uri)),
+    );
+    return { propertySources, objectBytes };
   }
 
   /** Renames `<uri>/<path>[ (document #N)]` sources when the repository names its files itself. */
@@ -365,37 +287,4 @@ export class EnvironmentService {
       return { ...source, name: `${displayNameOf.call(this.options.repository, path)}${match?.[0] ?? ''}` };
     });
   }
-}
-
-/** The directories in order, each folder once, where it first stands (RepositoryFiles.folderOf). */
-function onePerFolder(directories: readonly string[], folderOf: (directory: string) => string): string[] {
-  const seen = new Set<string>();
-  return directories.filter((directory) => {
-    const folder = folderOf(directory);
-    if (seen.has(folder)) return false;
-    seen.add(folder);
-    return true;
-  });
-}
-
-/**
- * The commit a staged rollout pinned the request to (an operator's explicit choice: it wins over the contract
- * gate's), at the label's revision (same label, same staleness); undefined when no rollout pinned it.
- */
-function pinnedRevision(
-  request: EnvironmentRequest,
-  revision: ResolvedRevision,
-): ResolvedRevision | undefined {
-  return request.commit === undefined || request.commit === revision.commit
-    ? undefined
-    : { ...revision, commit: request.commit };
-}
-
-/** servedRevision for the fast path: undefined when the gate cannot decide without waiting. */
-function servedRevisionNow(
-  request: EnvironmentRequest,
-  head: ResolvedRevision,
-  policy: ServedCommitPolicy | undefined,
-): ResolvedRevision | undefined {
-  return pinnedRevision(request, head) ?? (policy ? policy.decideNow(request, head) : head);
 }

@@ -83,3 +83,17 @@ function expandPlaceholders(pattern: string, context: SearchContext): string[] {
   substitute('{label}', [context.label]);
   return results;
 }
+
+/** The directories in order, each folder once, where it first stands (RepositoryFiles.folderOf). */
+export function onePerFolder(
+  directories: readonly string[],
+  folderOf: (directory: string) => string,
+): string[] {
+  const seen = new Set<string>();
+  return directories.filter((directory) => {
+    const folder = folderOf(directory);
+    if (seen.has(folder)) return false;
+    seen.add(folder);
+    return true;
+  });
+}

@@ -5,7 +5,7 @@
  * looking up or building the environment, so the cache, the fast path and every route see the same decision.
  * Policies compose: `composeServedCommits(a, b)` asks `b` about what `a` decided.
  */
-import type { EnvironmentRequest } from './environment-service.js';
+import type { EnvironmentRequest } from './environment-request.js';
 import type { ResolvedRevision } from './config-repository.js';
 
 /** The revision served, and when it is not the label's head, the head held back (`X-Confbus-Held-Head`). */
@@ -35,4 +35,26 @@ export function composeServedCommits(
       return decided === undefined ? undefined : second.decideNow(request, decided);
     },
   };
+}
+
+/**
+ * The commit a staged rollout pinned the request to (an operator's explicit choice: it wins over the contract
+ * gate's), at the label's revision (same label, same staleness); undefined when no rollout pinned it.
+ */
+export function pinnedRevision(
+  request: EnvironmentRequest,
+  revision: ResolvedRevision,
+): ResolvedRevision | undefined {
+  return request.commit === undefined || request.commit === revision.commit
+    ? undefined
+    : { ...revision, commit: request.commit };
+}
+
+/** servedRevision for the fast path: undefined when the gate cannot decide without waiting. */
+export function servedRevisionNow(
+  request: EnvironmentRequest,
+  head: ResolvedRevision,
+  policy: ServedCommitPolicy | undefined,
+): ResolvedRevision | undefined {
+  return pinnedRevision(request, head) ?? (policy ? policy.decideNow(request, head) : head);
 }

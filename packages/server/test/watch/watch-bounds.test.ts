@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { type Socket, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { openEventStream } from '@confbus/testkit/event-stream';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import type { GitRemote } from '@confbus/testkit/git-remote';
 import { waitFor } from '@confbus/testkit/wait-for';
-import { type TestServer, startGitTestServer } from '../git-server-harness.js';
+import type { TestServer } from '../git-server-harness.js';
+import { type WatchGitServer, startWatchGitServer } from './watch-git-server.js';
 
 /** Opens a watch stream on a raw socket from `localAddress`; resolves with the status once the head arrived. */
 function openRaw(
@@ -36,30 +37,21 @@ function openRaw(
 }
 
 describe('watch stream bounds', () => {
+  let fixture: WatchGitServer | undefined;
   let remote: GitRemote;
   let server: TestServer;
   let port: number;
-  const sockets: Socket[] = [];
+  let sockets: Socket[];
 
   before(async () => {
-    remote = await createGitRemote();
-    await remote.commit({ 'foo.yml': 'greeting: hello\n' });
-    server = await startGitTestServer({
-      'spring.cloud.config.server.git.uri': remote.url,
-      'spring.cloud.config.server.git.refresh-rate': '3600',
-      'spring.cloud.bus.enabled': 'false',
+    fixture = await startWatchGitServer({
       'confbus.watch.max-connections': '4',
       'confbus.watch.max-connections-per-client': '2',
       'confbus.watch.max-buffered-bytes': '1024',
-      'confbus.watch.upstream-check-interval': '0',
     });
-    port = Number(new URL(server.base).port);
+    ({ remote, server, port, sockets } = fixture);
   });
-  after(async () => {
-    for (const socket of sockets) socket.destroy();
-    await server?.stop();
-    await remote?.remove();
-  });
+  after(() => fixture?.stop());
 
   const open = async (address: string, read = true) => {
     const stream = await openRaw(port, address, read);

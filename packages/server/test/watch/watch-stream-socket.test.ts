@@ -10,9 +10,10 @@ import { type Socket, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type TempDir, makeTempDir } from '@confbus/testkit/temp-dir';
 import { TlsAuthority } from '@confbus/testkit/tls-authority';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import type { GitRemote } from '@confbus/testkit/git-remote';
 import { waitFor } from '@confbus/testkit/wait-for';
-import { type TestServer, startGitTestServer } from '../git-server-harness.js';
+import type { TestServer } from '../git-server-harness.js';
+import { type WatchGitServer, startWatchGitServer } from './watch-git-server.js';
 
 interface RawStream {
   readonly socket: Socket;
@@ -60,28 +61,17 @@ const split = (text: string) => {
 };
 
 describe('a watch stream on its handed-over socket', () => {
+  let fixture: WatchGitServer | undefined;
   let remote: GitRemote;
   let server: TestServer;
   let port: number;
-  const sockets: Socket[] = [];
+  let sockets: Socket[];
 
   before(async () => {
-    remote = await createGitRemote();
-    await remote.commit({ 'foo.yml': 'greeting: hello\n' });
-    server = await startGitTestServer({
-      'spring.cloud.config.server.git.uri': remote.url,
-      'spring.cloud.config.server.git.refresh-rate': '3600',
-      'spring.cloud.bus.enabled': 'false',
-      'confbus.watch.heartbeat-interval': '1',
-      'confbus.watch.upstream-check-interval': '0',
-    });
-    port = Number(new URL(server.base).port);
+    fixture = await startWatchGitServer({ 'confbus.watch.heartbeat-interval': '1' });
+    ({ remote, server, port, sockets } = fixture);
   });
-  after(async () => {
-    for (const socket of sockets) socket.destroy();
-    await server?.stop();
-    await remote?.remove();
-  });
+  after(() => fixture?.stop());
 
   const open = (version: '1.1' | '1.0' = '1.1') => {
     const stream = openRaw(port, version);
@@ -156,6 +146,7 @@ function postMonitor(base: string, ca: Buffer): Promise<number> {
 
 describe('a watch stream over HTTPS', () => {
   let dir: TempDir;
+  let fixture: WatchGitServer | undefined;
   let remote: GitRemote;
   let server: TestServer;
   let ca: Buffer;
@@ -165,20 +156,14 @@ describe('a watch stream over HTTPS', () => {
     const authority = await TlsAuthority.create(dir.path);
     const cert = await authority.issue('127.0.0.1', { file: 'server' });
     ca = readFileSync(authority.caCert);
-    remote = await createGitRemote();
-    await remote.commit({ 'foo.yml': 'greeting: hello\n' });
-    server = await startGitTestServer({
-      'spring.cloud.config.server.git.uri': remote.url,
-      'spring.cloud.config.server.git.refresh-rate': '3600',
-      'spring.cloud.bus.enabled': 'false',
-      'confbus.watch.upstream-check-interval': '0',
+    fixture = await startWatchGitServer({
       'server.ssl.certificate': cert.cert,
       'server.ssl.certificate-private-key': cert.key,
     });
+    ({ remote, server } = fixture);
   });
   after(async () => {
-    await server?.stop();
-    await remote?.remove();
+    await fixture?.stop();
     await dir?.remove();
   });
 
