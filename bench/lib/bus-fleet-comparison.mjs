@@ -53,15 +53,19 @@ export async function measureBusFleets(sizes, { rounds, log }) {
     'sample-dev.yml': devYml('initial'),
   });
   const broker = await fleetBroker(Math.max(...sizes) + 16, log);
+  // The server and every client join the same bus on the private broker.
+  const busArgs = [
+    '--spring.cloud.bus.enabled=true',
+    '--spring.rabbitmq.host=127.0.0.1',
+    `--spring.rabbitmq.port=${broker.port}`,
+    `--spring.rabbitmq.virtual-host=${broker.vhost}`,
+  ];
   const server = await startConfbusServer({
     uri: pathToFileURL(repo.path).href,
     basedir: join(root.path, 'mirror'),
     refreshRate: 3600,
     extraArgs: [
-      '--spring.cloud.bus.enabled=true',
-      '--spring.rabbitmq.host=127.0.0.1',
-      `--spring.rabbitmq.port=${broker.port}`,
-      `--spring.rabbitmq.virtual-host=${broker.vhost}`,
+      ...busArgs,
       // The default 5 s is too short on this machine for a publish routed to 10,000 queues: /monitor answered
       // 503 (CONFBUS_BUS_PUBLISH_FAILED). The answer times are reported, so a round past 5 s shows.
       `--confbus.bus.publish-timeout=${PUBLISH_TIMEOUT_MS}`,
@@ -76,11 +80,8 @@ export async function measureBusFleets(sizes, { rounds, log }) {
       `--spring.cloud.config.uri=${server.url}`,
       '--spring.application.name=sample',
       '--spring.profiles.active=dev',
-      '--spring.cloud.bus.enabled=true',
       '--spring.cloud.bus.ack.enabled=false',
-      '--spring.rabbitmq.host=127.0.0.1',
-      `--spring.rabbitmq.port=${broker.port}`,
-      `--spring.rabbitmq.virtual-host=${broker.vhost}`,
+      ...busArgs,
     ];
     const rss0 = { server: await rssOf(pid), broker: await rssOf(broker.pid) };
     const workersRss = async () =>
