@@ -24,7 +24,7 @@ const exec = promisify(execFile);
 const CONFBUS_BIN = fileURLToPath(new URL('../packages/cli/bin/confbus.js', import.meta.url));
 const APPS = Number(process.env.CONFBUS_CONTRACTS_BENCH_APPS ?? 500);
 const ROUNDS = Number(process.env.CONFBUS_CONTRACTS_BENCH_ROUNDS ?? 7);
-const PROFILES = ['default', 'dev', 'prod'];
+export const PROFILES = ['default', 'dev', 'prod'];
 const CONCURRENCY = 8;
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);

@@ -18,7 +18,7 @@ import { compareThroughput, processCpuSeconds } from './lib/load.mjs';
 import { startConfbusServer } from './lib/processes.mjs';
 import { createConfigRepo, makeTempDir } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
-import { repositoryFiles } from './contracts-bench.mjs';
+import { PROFILES, repositoryFiles } from './contracts-bench.mjs';
 
 export const title = 'Contract gate (server)';
 
@@ -29,7 +29,6 @@ const ROUNDS = Number(process.env.CONFBUS_GATE_BENCH_ROUNDS ?? 10);
  * that of a fuller cache.
  */
 const WARM_BASELINE = process.env.CONFBUS_GATE_BENCH_WARM_BASELINE === '1';
-const PROFILES = ['default', 'dev', 'prod'];
 
 /** The server's JS heap in use (its Prometheus metrics), in MB. */
 async function heapUsedMb(base) {

@@ -188,7 +188,7 @@ function ackOf(body: unknown): AckBusEvent {
  * The applications a service id names: its first segment (`shop:prod:8080:9f2c…` → shop, as the client's and
  * Spring's default ids begin), several when `spring.application.name` lists several (`a,b`).
  */
-export function applicationsOf(service: string): string[] {
+function applicationsOf(service: string): string[] {
   return (service.split(':')[0] ?? '').split(',').map((name) => name.trim());
 }
 
