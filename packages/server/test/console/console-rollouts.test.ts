@@ -8,33 +8,23 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ConsoleRolloutDetails, ConsoleRollouts } from '@confbus/core';
 import { openEventStream } from '@confbus/testkit/event-stream';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
+import { createGitRemote } from '@confbus/testkit/git-remote';
 import { waitFor } from '@confbus/testkit/wait-for';
 import { type TestServer, startGitTestServer } from '../git-server-harness.js';
+import { type RolloutGitServer, startRolloutGitServer } from '../rollouts/rollout-git-server.js';
 
 describe('console: rollouts', () => {
-  let remote: GitRemote;
+  let fixture: RolloutGitServer | undefined;
   let server: TestServer;
   let A: string;
   let B: string;
   let id: string;
 
   before(async () => {
-    remote = await createGitRemote();
-    A = await remote.commit({ 'orders.yml': 'greeting: a\n' });
-    B = await remote.commit({ 'orders.yml': 'greeting: b\n' }, { branch: 'next' });
-    server = await startGitTestServer({
-      'spring.cloud.config.server.git.uri': remote.url,
-      'spring.cloud.bus.enabled': 'false',
-      // No tick during the test: the rollout stays where the test puts it.
-      'confbus.server.rollouts.tick-ms': '60000',
-      'logging.level.root': 'warn',
-    });
+    fixture = await startRolloutGitServer({ 'logging.level.root': 'warn' });
+    ({ server, A, B } = fixture);
   });
-  after(async () => {
-    await server?.stop();
-    await remote?.remove();
-  });
+  after(() => fixture?.stop());
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.base}${path}`, {

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openEventStream } from '@confbus/testkit/event-stream';
-import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { waitFor } from '@confbus/testkit/wait-for';
-import { type TestServer, startGitTestServer } from '../git-server-harness.js';
+import type { TestServer } from '../git-server-harness.js';
+import { type RolloutGitServer, startRolloutGitServer } from './rollout-git-server.js';
 
 interface Change {
   version: string;
@@ -13,25 +13,16 @@ interface Change {
 }
 
 describe('rollouts announced on the watch stream', () => {
-  let remote: GitRemote;
+  let fixture: RolloutGitServer | undefined;
   let server: TestServer;
   let A: string;
   let B: string;
 
   before(async () => {
-    remote = await createGitRemote();
-    A = await remote.commit({ 'orders.yml': 'greeting: a\n' });
-    B = await remote.commit({ 'orders.yml': 'greeting: b\n' }, { branch: 'next' });
-    server = await startGitTestServer({
-      'spring.cloud.config.server.git.uri': remote.url,
-      'spring.cloud.bus.enabled': 'false',
-      'confbus.server.rollouts.tick-ms': '60000',
-    });
+    fixture = await startRolloutGitServer();
+    ({ server, A, B } = fixture);
   });
-  after(async () => {
-    await server?.stop();
-    await remote?.remove();
-  });
+  after(() => fixture?.stop());
 
   it('tells the watchers of the application of a start and of a rollback', async () => {
     const stream = await openEventStream(`${server.base}/-/watch/orders/default?version=${A}`, {
