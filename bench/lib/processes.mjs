@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '@confbus/server';
 import { onCleanup } from './cleanup.mjs';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -73,12 +74,16 @@ export async function startProcess({
   }
 }
 
-/** Starts `confbus server` on 127.0.0.1:0 and resolves with its base URL once it logs that it listens. */
+/**
+ * Starts `confbus server` on 127.0.0.1:0 and resolves with its base URL once it logs that it listens. Node gets
+ * the server's flags, as the launcher's shebang and the deploy recipes give them: the server as shipped.
+ */
 export async function startConfbusServer({ uri, basedir, refreshRate, extraArgs = [], nodeArgs = [] }) {
   const proc = await startProcess({
     name: 'confbus server',
     command: process.execPath,
     args: [
+      ...SERVER_NODE_FLAGS,
       ...nodeArgs,
       CONFBUS_BIN,
       'server',

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type NodeProcess, startProcess } from '@confbus/testkit/child-process';
+import { SERVER_NODE_FLAGS } from '../../packages/server/src/node-flags.ts';
 import { reserveFreePort } from '@confbus/testkit/confbus-processes';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TempDir, makeTempDir } from '@confbus/testkit/temp-dir';
@@ -69,6 +70,8 @@ async function start(
   const child = startProcess(program!, args, env, { cwd, name: 'confbus (recipe)' });
   processes.push(child);
   const line = await child.waitForLine(LISTENING, 60_000);
+  // Node got the server's flags (node-flags.ts): the server warns right after this line when it did not.
+  assert.ok(!child.lines.some((l) => l.includes('missingNodeFlags')), child.lines.join('\n'));
   return { child, base: LISTENING.exec(line)![1]!.replace(/\/$/, '') };
 }
 
@@ -111,9 +114,10 @@ describe('deployment recipes', () => {
     }
     const exposed = Number(stage.find((i) => i.op === 'EXPOSE')!.rest);
     const port = await reserveFreePort();
-    // `docker run -e SPRING_CLOUD_CONFIG_SERVER_GIT_URI=... -p <port>:8888`.
+    // `docker run -e SPRING_CLOUD_CONFIG_SERVER_GIT_URI=... -p <port>:8888`; the entrypoint is npm's link to
+    // the launcher, run by its shebang.
     const { child, base } = await start(
-      [process.execPath, CONFBUS_SCRIPT, ...json('CMD')],
+      [CONFBUS_SCRIPT, ...json('CMD')],
       {
         ...env,
         SPRING_CLOUD_CONFIG_SERVER_GIT_URI: remote.url,
@@ -164,7 +168,7 @@ describe('deployment recipes', () => {
     env.SPRING_CLOUD_CONFIG_SERVER_GIT_URI = remote.url;
     const free = await reserveFreePort();
     const { child, base } = await start(
-      [process.execPath, CONFBUS_SCRIPT, ...container.args],
+      [CONFBUS_SCRIPT, ...container.args],
       { ...env, SERVER_PORT: String(free), SERVER_ADDRESS: '127.0.0.1' },
       temp.path,
     );
@@ -200,8 +204,14 @@ describe('deployment recipes', () => {
         .split('\n')
         .filter((line) => line.startsWith(`${key}=`))
         .map((line) => line.slice(key.length + 1));
-    const [node, script, ...args] = values('ExecStart')[0]!.split(/\s+/);
+    const [node, ...rest] = values('ExecStart')[0]!.split(/\s+/);
+    const nodeFlags = rest.slice(
+      0,
+      rest.findIndex((word) => !word.startsWith('--')),
+    );
+    const [script, ...args] = rest.slice(nodeFlags.length);
     assert.equal(node, '/usr/bin/node');
+    assert.deepEqual(nodeFlags, SERVER_NODE_FLAGS);
     assert.equal(script, '/opt/confbus/node_modules/confbus/bin/confbus.js');
     const cache = join(temp.path, 'systemd', 'cache', values('CacheDirectory')[0]!);
     await run('mkdir', ['-p', cache]);
@@ -214,7 +224,11 @@ describe('deployment recipes', () => {
     env.SPRING_CLOUD_CONFIG_SERVER_GIT_URI = remote.url;
     env.SERVER_PORT = String(await reserveFreePort());
     env.SERVER_ADDRESS = '127.0.0.1';
-    const { child, base } = await start([process.execPath, CONFBUS_SCRIPT, ...args], env, cache);
+    const { child, base } = await start(
+      [process.execPath, ...nodeFlags, CONFBUS_SCRIPT, ...args],
+      env,
+      cache,
+    );
     assert.equal((await fetch(`${base}/orders/default`)).status, 200);
     assert.ok(startLine(child).basedir?.startsWith(join(cache, 'mirrors')), JSON.stringify(startLine(child)));
     await stopsOnSigterm(child);

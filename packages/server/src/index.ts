@@ -16,3 +16,4 @@ export type { RenderFormat } from './environment/resolved-environment.js';
 export { sampleFiles } from './sample-repo/sample-repository.js';
 export { resolveServerSettings, serverSettingSpecs } from './server-settings.js';
 export { unsupportedSpringServerSettings } from './settings/unsupported-spring-settings.js';
+export { SERVER_NODE_FLAGS, missingServerNodeFlags } from './node-flags.js';

@@ -10,6 +10,7 @@ import type { ServerBus } from './bus/server-bus.js';
 import type { OperatorConsole } from './console/index.js';
 import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import { displayUri } from './git/uri.js';
+import { missingServerNodeFlags } from './node-flags.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import type { ServerConfig } from './server-config.js';
 import type { GateFeature } from './gate/install-gate.js';
@@ -92,6 +93,13 @@ async function start(w: ServerParts, app: FastifyInstance): Promise<string> {
     },
     `Config server listening on ${address}`,
   );
+  // Contract verdicts are the bursts pretenuring punishes (node-flags.ts): said where an operator looks first.
+  const missingFlags = missingServerNodeFlags();
+  if (w.gate !== undefined && missingFlags.length > 0)
+    logger.warn(
+      { missingNodeFlags: missingFlags },
+      `Node was started without ${missingFlags.join(' ')}: cached requests cost more CPU after each contract verdict; start with the confbus command or pass the flags to node (docs/operations.md, "Node flags")`,
+    );
   const cloneFailure = await cloned;
   if (cloneFailure !== undefined) throw cloneFailure;
   return address;

@@ -1,0 +1,17 @@
+/**
+ * The flags Node must start with for the server to keep its serving cost after bursts of work (docs/operations.md,
+ * "Node flags"). They are V8 flags, which Node reads only at start (V8 freezes them; NODE_OPTIONS refuses them),
+ * so the launcher's shebang, `npm start` and the deploy recipes pass them, and a test holds all of them to this
+ * list.
+ *
+ * --no-allocation-site-pretenuring: a contract verdict builds and keeps thousands of objects at once; V8 learns
+ * from that burst to allocate at the same sites in the old generation, node:http's per-request objects among
+ * them, and from then on every scavenge costs about ten times as much (the cached GET lost 18-30% of its
+ * throughput per CPU second in bench/contracts-gate-bench.mjs; with the flag, none).
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = ['--no-allocation-site-pretenuring'];
+
+/** The flags of SERVER_NODE_FLAGS this process was started without (`node --flag …` or the launcher's shebang). */
+export function missingServerNodeFlags(execArgv: readonly string[] = process.execArgv): string[] {
+  return SERVER_NODE_FLAGS.filter((flag) => !execArgv.includes(flag));
+}
