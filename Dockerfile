@@ -28,9 +28,10 @@ ENV CONFBUS_LOGGING_FORMAT=json
 VOLUME /var/lib/confbus
 USER node
 EXPOSE 8888
-# The binary itself is PID 1's child of nothing: it receives SIGTERM directly (not through npx or a shell) and
-# shuts down within its budget (requests first, then the bus and the mirrors).
-ENTRYPOINT ["/opt/confbus/node_modules/.bin/confbus"]
+# Node runs the command's script itself: it receives SIGTERM directly (not through npx or a shell) and shuts down
+# within its budget (requests first, then the bus and the mirrors). --no-allocation-site-pretenuring is the
+# server's Node flag (docs/deploy.md, "Node flags").
+ENTRYPOINT ["node", "--no-allocation-site-pretenuring", "/opt/confbus/node_modules/confbus/bin/confbus.js"]
 CMD ["server"]
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8888/actuator/health/liveness').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

@@ -76,7 +76,7 @@ export async function startProcess({
 
 /**
  * Starts `confbus server` on 127.0.0.1:0 and resolves with its base URL once it logs that it listens. Node gets
- * the server's flags, as the launcher's shebang and the deploy recipes give them: the server as shipped.
+ * the server's flags, as `npm start` and the deploy recipes give them: the server as deployed.
  */
 export async function startConfbusServer({ uri, basedir, refreshRate, extraArgs = [], nodeArgs = [] }) {
   const proc = await startProcess({

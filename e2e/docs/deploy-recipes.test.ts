@@ -60,6 +60,16 @@ async function runtimeStage() {
   return all.slice(lastFrom);
 }
 
+/** The Node flags of the image's entrypoint (`node <flags> <the confbus script>`), checked to be the server's. */
+async function entrypointNodeFlags(): Promise<string[]> {
+  const entrypoint = (await runtimeStage()).find((i) => i.op === 'ENTRYPOINT')!.rest;
+  const [node, ...nodeFlags] = JSON.parse(entrypoint) as string[];
+  const script = nodeFlags.pop();
+  assert.deepEqual([node, script], ['node', '/opt/confbus/node_modules/confbus/bin/confbus.js']);
+  assert.deepEqual(nodeFlags, SERVER_NODE_FLAGS);
+  return nodeFlags;
+}
+
 /** Starts what a recipe runs, with its paths mapped; resolves with the base URL once it listens. */
 async function start(
   command: readonly string[],
@@ -106,7 +116,7 @@ describe('deployment recipes', () => {
   it('Dockerfile: its entrypoint, command and environment serve, pass the health check and stop on SIGTERM', async () => {
     const stage = await runtimeStage();
     const json = (op: string) => JSON.parse(stage.find((i) => i.op === op)!.rest) as string[];
-    assert.deepEqual(json('ENTRYPOINT'), ['/opt/confbus/node_modules/.bin/confbus']);
+    const nodeFlags = await entrypointNodeFlags();
     const env: Record<string, string> = {};
     for (const { rest } of stage.filter((i) => i.op === 'ENV')) {
       const [key, ...value] = rest.split('=');
@@ -114,10 +124,9 @@ describe('deployment recipes', () => {
     }
     const exposed = Number(stage.find((i) => i.op === 'EXPOSE')!.rest);
     const port = await reserveFreePort();
-    // `docker run -e SPRING_CLOUD_CONFIG_SERVER_GIT_URI=... -p <port>:8888`; the entrypoint is npm's link to
-    // the launcher, run by its shebang.
+    // `docker run -e SPRING_CLOUD_CONFIG_SERVER_GIT_URI=... -p <port>:8888`.
     const { child, base } = await start(
-      [CONFBUS_SCRIPT, ...json('CMD')],
+      [process.execPath, ...nodeFlags, CONFBUS_SCRIPT, ...json('CMD')],
       {
         ...env,
         SPRING_CLOUD_CONFIG_SERVER_GIT_URI: remote.url,
@@ -168,7 +177,8 @@ describe('deployment recipes', () => {
     env.SPRING_CLOUD_CONFIG_SERVER_GIT_URI = remote.url;
     const free = await reserveFreePort();
     const { child, base } = await start(
-      [CONFBUS_SCRIPT, ...container.args],
+      // The container runs the image's entrypoint with these args.
+      [process.execPath, ...(await entrypointNodeFlags()), CONFBUS_SCRIPT, ...container.args],
       { ...env, SERVER_PORT: String(free), SERVER_ADDRESS: '127.0.0.1' },
       temp.path,
     );

@@ -1,6 +1,4 @@
-#!/usr/bin/env -S node --no-allocation-site-pretenuring
-// The shebang starts Node with the server's flags (@confbus/server's node-flags.ts says why; V8 takes them only at
-// start). `node bin/confbus.js` bypasses it: give the flags there yourself, as `npm start` and the recipes do.
+#!/usr/bin/env node
 // Thin launcher kept outside dist/ so npm can link the bin before the first build. `run` and `render` start a
 // child after confbus's own start, so they take the lean entry: bundled (scripts/bundle-cli.mjs) unless a package
 // the bundle was made from was compiled again since (a `tsc -b` after `npm run build`), else as compiled.
