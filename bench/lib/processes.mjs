@@ -74,6 +74,9 @@ export async function startProcess({
   }
 }
 
+/** CONFBUS_BENCH_WITHOUT_NODE_FLAGS=1: the servers on Node's defaults, to measure what the flags change. */
+const WITHOUT_SERVER_NODE_FLAGS = process.env.CONFBUS_BENCH_WITHOUT_NODE_FLAGS === '1';
+
 /**
  * Starts `confbus server` on 127.0.0.1:0 and resolves with its base URL once it logs that it listens. Node gets
  * the server's flags, as `npm start` and the deploy recipes give them: the server as deployed.
@@ -83,7 +86,7 @@ export async function startConfbusServer({ uri, basedir, refreshRate, extraArgs 
     name: 'confbus server',
     command: process.execPath,
     args: [
-      ...SERVER_NODE_FLAGS,
+      ...(WITHOUT_SERVER_NODE_FLAGS ? [] : SERVER_NODE_FLAGS),
       ...nodeArgs,
       CONFBUS_BIN,
       'server',
