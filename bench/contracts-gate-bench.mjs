@@ -30,11 +30,22 @@ const ROUNDS = Number(process.env.CONFBUS_GATE_BENCH_ROUNDS ?? 10);
  */
 const WARM_BASELINE = process.env.CONFBUS_GATE_BENCH_WARM_BASELINE === '1';
 
-/** The server's JS heap in use (its Prometheus metrics), in MB. */
-async function heapUsedMb(base) {
+/** Sums the samples of the server's Prometheus metric lines starting with `prefix`. */
+async function metricSum(base, prefix) {
   const text = await (await globalThis.fetch(`${base}/actuator/prometheus`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('nodejs_heap_size_used_bytes'));
-  return line === undefined ? NaN : Number(line.split(' ').at(-1)) / 2 ** 20;
+  const lines = text.split('\n').filter((l) => l.startsWith(prefix));
+  return lines.length === 0 ? NaN : lines.reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+}
+
+/** The server's JS heap in use, in MB. */
+const heapUsedMb = async (base) => (await metricSum(base, 'nodejs_heap_size_used_bytes')) / 2 ** 20;
+
+/** Seconds the server has spent in garbage collection, by kind (minor: scavenges, major: mark-compact). */
+async function gcSeconds(base) {
+  const kinds = {};
+  for (const kind of ['minor', 'major', 'incremental', 'weakcb'])
+    kinds[kind] = await metricSum(base, `nodejs_gc_duration_seconds_sum{kind="${kind}"}`);
+  return kinds;
 }
 
 /** GETs every application's environments (the ones the gate judges), a few at a time. */
@@ -112,6 +123,7 @@ export async function run({ log }) {
     if (versions[0] !== versions[1])
       throw new Error(`the servers serve different commits: ${versions.join(', ')}`);
     const heaps = await Promise.all([gated, ungated].map((server) => heapUsedMb(server.url)));
+    const gcBefore = await Promise.all([gated, ungated].map((server) => gcSeconds(server.url)));
     const cached = await compareThroughput({
       a: url(gated),
       b: url(ungated),
@@ -121,6 +133,14 @@ export async function run({ log }) {
       // cost its server is compared too.
       cpu: { a: () => processCpuSeconds(gated.child.pid), b: () => processCpuSeconds(ungated.child.pid) },
     });
+    const gcAfter = await Promise.all([gated, ungated].map((server) => gcSeconds(server.url)));
+    // GC per request served in the comparison, by kind: where a gap in CPU per request comes from.
+    const requests = [cached.a.total, cached.b.total];
+    const gcPerRequest = gcAfter.map((after, i) =>
+      Object.entries(after)
+        .map(([kind, s]) => `${kind} ${fmt(((s - gcBefore[i][kind]) * 1e6) / requests[i])}`)
+        .join(', '),
+    );
     const environments = applications * 3;
     const rows = [
       {
@@ -153,6 +173,7 @@ export async function run({ log }) {
       `- verdicts: median ${fmt(median(verdicts))}, p95 ${fmt(p95(verdicts))}, max ${fmt(Math.max(...verdicts))} ms over ${ROUNDS} pushes`,
       `- server CPU per verdict: median ${fmt(median(cpuMs))}, max ${fmt(Math.max(...cpuMs))} ms`,
       `- JS heap used before the comparison: gate on ${fmt(heaps[0])} MB, gate off ${fmt(heaps[1])} MB`,
+      `- GC µs per request in the comparison: gate on ${gcPerRequest[0]}; gate off ${gcPerRequest[1]}`,
       `- cached GET per-round ratios: ${cached.perRound.map((r) => fmt(r)).join(', ')}`,
       `- cached GET per-round CPU-per-request ratios (off/on): ${cached.cpuPerRound.map((r) => fmt(r)).join(', ')}`,
     ];

@@ -60,8 +60,10 @@ export async function compareThroughput({
   cpu,
 }) {
   const opts = { connections, timeout: 30 };
-  await autocannon({ ...opts, url: a, headers: headers.a, duration: warmupSeconds });
-  await autocannon({ ...opts, url: b, headers: headers.b, duration: warmupSeconds });
+  const warmup = {
+    a: await autocannon({ ...opts, url: a, headers: headers.a, duration: warmupSeconds }),
+    b: await autocannon({ ...opts, url: b, headers: headers.b, duration: warmupSeconds }),
+  };
   const runs = { a: [], b: [] };
   for (let i = 0; i < rounds; i++) {
     for (const side of balanced && i % 2 === 1 ? ['b', 'a'] : ['a', 'b']) {
@@ -74,6 +76,7 @@ export async function compareThroughput({
       });
       const cpuUs = cpu === undefined ? undefined : ((cpu[side]() - cpuBefore) * 1e6) / r.requests.total;
       runs[side].push({
+        requests: r.requests.total,
         cpuUs,
         rps: (r['2xx'] - r.mismatches) / seconds,
         p50: r.latency.p50,
@@ -82,7 +85,9 @@ export async function compareThroughput({
       });
     }
   }
-  const side = (list) => ({
+  const side = (list, name) => ({
+    /** Every request sent to this side, warm-up included. */
+    total: list.reduce((n, r) => n + r.requests, warmup[name].requests.total),
     rps: median(list.map((r) => r.rps)),
     p50: median(list.map((r) => r.p50)),
     p99: median(list.map((r) => r.p99)),
@@ -90,7 +95,7 @@ export async function compareThroughput({
     rounds: list.map((r) => r.rps),
   });
   const perRound = runs.a.map((r, i) => r.rps / runs.b[i].rps);
-  const sides = { a: side(runs.a), b: side(runs.b) };
+  const sides = { a: side(runs.a, 'a'), b: side(runs.b, 'b') };
   const cpuPerRound = cpu === undefined ? undefined : runs.a.map((r, i) => runs.b[i].cpuUs / r.cpuUs);
   return {
     ...sides,
