@@ -256,13 +256,16 @@ describe('choosing the key from the settings (EncryptorFactory)', () => {
        catch (error) { parentPort.postMessage(error.code); }`,
       { eval: true },
     );
+    // The timer is cancelled once the worker answers: left running, it held the process for its 30 s.
+    const timer = new AbortController();
     try {
       const outcome = await Promise.race([
         once(worker, 'message').then(([message]) => message as string),
-        delay(30_000, 'still parsing after 30 s'),
+        delay(30_000, 'still parsing after 30 s', { signal: timer.signal }),
       ]);
       assert.equal(outcome, 'CONFBUS_ENCRYPT_BAD_KEY');
     } finally {
+      timer.abort();
       await worker.terminate();
     }
   });

@@ -31,7 +31,7 @@ export type { RenderFormat } from '@confbus/core';
 
 /**
  * Estimated parsed objects beyond which an environment is large: its JSON is built in slices and its renderings
- * in a worker (about 2,500 properties; one turn of JSON.stringify then stays around a millisecond).
+ * in a worker (about 1,800 short properties; one turn of JSON.stringify then stays around a millisecond).
  */
 export const LARGE_ENVIRONMENT_BYTES = 512 * 1024;
 
