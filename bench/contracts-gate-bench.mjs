@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { compareThroughput, processCpuSeconds } from './lib/load.mjs';
+import { compareThroughput, processCpuSeconds, threadCpuSeconds } from './lib/load.mjs';
 import { startConfbusServer } from './lib/processes.mjs';
 import { createConfigRepo, makeTempDir } from './lib/repos.mjs';
 import { fmt } from './lib/report.mjs';
@@ -124,6 +124,7 @@ export async function run({ log }) {
       throw new Error(`the servers serve different commits: ${versions.join(', ')}`);
     const heaps = await Promise.all([gated, ungated].map((server) => heapUsedMb(server.url)));
     const gcBefore = await Promise.all([gated, ungated].map((server) => gcSeconds(server.url)));
+    const threadsBefore = [gated, ungated].map((server) => threadCpuSeconds(server.child.pid));
     const cached = await compareThroughput({
       a: url(gated),
       b: url(ungated),
@@ -134,8 +135,17 @@ export async function run({ log }) {
       cpu: { a: () => processCpuSeconds(gated.child.pid), b: () => processCpuSeconds(ungated.child.pid) },
     });
     const gcAfter = await Promise.all([gated, ungated].map((server) => gcSeconds(server.url)));
-    // GC per request served in the comparison, by kind: where a gap in CPU per request comes from.
     const requests = [cached.a.total, cached.b.total];
+    const threadsAfter = [gated, ungated].map((server) => threadCpuSeconds(server.child.pid));
+    // CPU per request by thread: the main thread's work against V8's helpers (concurrent marking, compiling).
+    const threadsPerRequest = threadsAfter.map((after, i) =>
+      Object.entries(after)
+        .map(([name, s]) => [name, ((s - (threadsBefore[i][name] ?? 0)) * 1e6) / requests[i]])
+        .filter(([, us]) => us >= 0.05)
+        .map(([name, us]) => `${name} ${fmt(us)}`)
+        .join(', '),
+    );
+    // GC pauses per request served in the comparison, by kind: where a gap in CPU per request comes from.
     const gcPerRequest = gcAfter.map((after, i) =>
       Object.entries(after)
         .map(([kind, s]) => `${kind} ${fmt(((s - gcBefore[i][kind]) * 1e6) / requests[i])}`)
@@ -174,6 +184,7 @@ export async function run({ log }) {
       `- server CPU per verdict: median ${fmt(median(cpuMs))}, max ${fmt(Math.max(...cpuMs))} ms`,
       `- JS heap used before the comparison: gate on ${fmt(heaps[0])} MB, gate off ${fmt(heaps[1])} MB`,
       `- GC µs per request in the comparison: gate on ${gcPerRequest[0]}; gate off ${gcPerRequest[1]}`,
+      `- CPU µs per request by thread: gate on ${threadsPerRequest[0]}; gate off ${threadsPerRequest[1]}`,
       `- cached GET per-round ratios: ${cached.perRound.map((r) => fmt(r)).join(', ')}`,
       `- cached GET per-round CPU-per-request ratios (off/on): ${cached.cpuPerRound.map((r) => fmt(r)).join(', ')}`,
     ];

@@ -2,7 +2,7 @@
 // latencies (autocannon's histogram has 1 ms resolution), and a burst of N simultaneous requests.
 import { Buffer } from 'node:buffer';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
@@ -262,6 +262,28 @@ export function processCpuSeconds(pid) {
   // Fields after the command name (which may hold spaces): state is the 3rd field, utime the 14th, stime the 15th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/**
+ * CPU seconds of `pid`'s threads by name (/proc/<pid>/task/<tid>/comm: `node` for the main thread, V8's GC and
+ * compiler helpers `V8 DefaultWorke`, libuv's pool `libuv-worker`, worker threads their own). Threads that
+ * ended are not counted.
+ */
+export function threadCpuSeconds(pid) {
+  const byName = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let name;
+    let seconds;
+    try {
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      seconds = processCpuSeconds(`${pid}/task/${tid}`);
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const key = tid === String(pid) ? 'main' : name;
+    byName[key] = (byName[key] ?? 0) + seconds;
+  }
+  return byName;
 }
 
 /** USER_HZ: 100 on every Linux the benchmarks run on (getconf CLK_TCK). */
