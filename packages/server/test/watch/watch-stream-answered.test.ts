@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { waitFor } from '@confbus/testkit/wait-for';
 import type { TestServer } from '../git-server-harness.js';
+import { sample } from '../metrics/exposition-sample.js';
 import { type WatchGitServer, openRaw, startWatchGitServer } from './watch-git-server.js';
 
 const ROUTE = '/-/watch/:name/:profiles';
@@ -16,12 +17,6 @@ const PIPELINED = 'GET /actuator/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
 /** The access log's lines for watch streams. */
 const streamLines = (server: TestServer) =>
   server.logs.filter((line) => line.component === 'access' && line.url === WATCH_URL);
-
-/** The value of one sample of the Prometheus exposition (0 when absent). */
-function sample(exposition: string, name: string, labels: string): number {
-  const line = exposition.split('\n').find((l) => l.startsWith(`${name}{${labels}} `));
-  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
-}
 
 function startServer(): Promise<WatchGitServer> {
   return startWatchGitServer({ 'confbus.logging.access-log': 'true' });
