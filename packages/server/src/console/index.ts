@@ -22,7 +22,7 @@ import { registerActionRoutes } from './action-routes.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { registerHoldRoutes } from './hold-routes.js';
 import { registerConsoleRolloutRoutes } from './rollout-routes.js';
-import type { RolloutsFeature } from '../rollouts/index.js';
+import type { RolloutStatusChange, RolloutsFeature } from '../rollouts/index.js';
 import type { HoldOperations } from '../gate/hold-operations.js';
 import type { AuditTrail } from '../audit/index.js';
 import type { AnsweredRequests } from '../support/answered-requests.js';
@@ -252,6 +252,11 @@ export class OperatorConsole {
   /** A staged rollout moved its applications' instances: open Rollouts views re-read. */
   async announce(applications: readonly string[], commit: string): Promise<void> {
     this.context.events.publish('rollout', { applications: [...applications], commit });
+  }
+
+  /** A staged rollout was paused or resumed (no instance moved): open Rollouts views re-read. */
+  rolloutStatusChanged({ id, applications, status }: RolloutStatusChange): void {
+    this.context.events.publish('rollout-status', { id, applications: [...applications], status });
   }
 
   /** A refresh published elsewhere (a webhook on /monitor). */
