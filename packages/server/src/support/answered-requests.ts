@@ -20,7 +20,10 @@ export interface AnsweredRequest {
   readonly principal: string;
   /** The route's own config, shared by its requests: what it declares (such as `audit`). */
   readonly config: FastifyContextConfig | undefined;
-  /** The route parameters and parsed body: what an audited route names its target from. */
+  /**
+   * The route parameters and parsed body: what an audited route names its target from (a response taken over
+   * from a route that is not audited keeps neither).
+   */
   readonly params: unknown;
   readonly body: unknown;
   readonly status: number;
@@ -81,6 +84,8 @@ class Answer implements AnsweredRequest {
     readonly principal: string,
     public status: number,
     public ms: number,
+    /** Kept for as long as the response is open: the parameters and body only when the route is audited. */
+    kept = false,
   ) {
     const { config } = request.routeOptions;
     this.method = request.method;
@@ -88,8 +93,11 @@ class Answer implements AnsweredRequest {
     this.url = request.url;
     this.remote = request.ip;
     this.config = config;
-    this.params = request.params;
-    this.body = request.body;
+    // Only an audited route's target is named from them (audit/install-audit.ts); a stream of any other route
+    // does not hold them (a dictionary-mode object of a few hundred bytes) for as long as it is open.
+    const named = !kept || config?.audit !== undefined;
+    this.params = named ? request.params : undefined;
+    this.body = named ? request.body : undefined;
   }
 }
 
@@ -107,7 +115,7 @@ export class TakenOverResponse extends Answer {
     elapsedMs: number,
     private readonly requests: AnsweredRequests,
   ) {
-    super(request, principal, 0, 0);
+    super(request, principal, 0, 0, true);
     this.#arrivedAt = performance.now() - elapsedMs;
   }
 
