@@ -65,6 +65,22 @@ export default tseslint.config(
     },
   },
   {
+    // A route that writes its response itself takes the reply over through AnsweredRequests.takeOver, which hijacks
+    // it and reports the response's end to the metrics, the access log and the audit trail: a bare hijack() would
+    // leave the request uncounted (fastify's onResponse does not see a response that outlives its reply).
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['packages/server/src/support/answered-requests.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'hijack',
+          message: 'Take the reply over with AnsweredRequests.takeOver (support/answered-requests.ts)',
+        },
+      ],
+    },
+  },
+  {
     // The server reads its settings once, by area: `<area>/<area>-settings.ts` declares an area's keys and reads
     // them into typed values; server-config.ts assembles them (resolveServerConfig). Nothing else sees the string-keyed
     // Settings map, so a mistyped key is a compile error rather than a silent false or [].

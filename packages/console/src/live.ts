@@ -14,7 +14,15 @@ type Listener = (type: LiveEventType, data: unknown) => void;
 const listeners = new Set<{ types: ReadonlySet<LiveEventType>; listener: Listener }>();
 let source: EventSource | undefined;
 let connectedOnce = false;
-const TYPES: readonly ConsoleEventType[] = ['repository', 'push', 'refresh', 'ack', 'presence', 'rollout'];
+const TYPES: readonly ConsoleEventType[] = [
+  'repository',
+  'push',
+  'refresh',
+  'ack',
+  'presence',
+  'rollout',
+  'rollout-status',
+];
 
 function dispatch(type: LiveEventType, data: unknown): void {
   for (const entry of listeners)

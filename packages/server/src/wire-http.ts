@@ -16,6 +16,7 @@ import { plainTextDecryptor } from './serving/plain-text-decryption.js';
 import { type GateFeature, installGate } from './gate/install-gate.js';
 import { defaultRepositoryHealth, installHealth } from './health/install-health.js';
 import { installAccessLog } from './http/access-log.js';
+import { AnsweredRequests } from './support/answered-requests.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { createHttpApp } from './http/http-app.js';
 import { RepeatRequestFastPath } from './serving/repeat-request-fast-path.js';
@@ -79,13 +80,16 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
   const app = createHttpApp({ logger, limits, fastPath, tls: w.tls });
 
   installErrorHandling(app, limits.maxUrlLength);
-  // The audit hook names the principal the security hook found; the security hook records auth failures.
+  // Every answered request, streams included, told once to the metrics, the access log and the audit trail; each
+  // named by the principal the security hook found.
+  const answered = new AnsweredRequests(app, (request) => request.principal?.name ?? 'anonymous');
+  // The security hook records auth failures to the audit trail.
   const audit = installAudit(app, {
     settings: config.audit,
     clock: w.clock,
     logger,
     sink: w.auditSink,
-    principalOf: (request) => request.principal?.name ?? 'anonymous',
+    answered,
   });
   const security = installSecurity(app, {
     settings: config.security,
@@ -96,8 +100,8 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
   // them: the same check the environment route makes.
   fastPath?.guardWith(security.remembered);
   const showDetails = security.showDetails;
-  registerMetricsRoutes(app, metrics);
-  if (accessLog) installAccessLog(app, logger);
+  registerMetricsRoutes(app, answered, metrics);
+  if (accessLog) installAccessLog(answered, logger);
   // Before everything that serves or announces: the gate decides which commit the default repository serves.
   const gate = installGate(app, {
     settings: config.gate,
@@ -127,6 +131,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     authEnabled,
     principalOf: security.principalOf,
     audit,
+    answered,
     holds: gate?.holds,
     rollouts,
     serverAddress: config.http.address,
@@ -187,6 +192,7 @@ export async function buildHttp(w: Wiring): Promise<HttpSide> {
     refresh: repositories.defaultRepository?.mirror.refresh,
     tracker: w.tracker,
     console: operatorConsole,
+    answered,
     logger,
     ...(rollouts ? { commitChoice: rollouts.choice } : {}),
   });

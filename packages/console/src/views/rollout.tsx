@@ -1,8 +1,8 @@
 /**
  * One rollout: its plan and progress, its instances on B (canaries) beside those on A (controls) with their
  * health and error rate — the figures the judge compares — the decision log with its figures, and for operators
- * the actions its status allows. Re-read on rollout and refresh events and every few seconds while it runs or is
- * paused.
+ * the actions its status allows. Re-read on rollout, rollout-status (a pause or resume) and refresh events and
+ * every few seconds while it runs or is paused.
  */
 import { type Poll, useApi } from '../api.js';
 import { CommitId, DataTable, Loader, Section, Time } from '../components.js';
@@ -18,7 +18,7 @@ export function RolloutView({ id }: { id: string }) {
   const rollout = useApi<RolloutDetails>(
     `rollouts/${encodeURIComponent(id)}`,
     {},
-    ['rollout', 'refresh'],
+    ['rollout', 'rollout-status', 'refresh'],
     POLL,
   );
   return (

@@ -1,7 +1,7 @@
 /**
  * Staged rollouts, newest first: status, applications, A → B, the waves with the current one marked, the bake and
- * the latest decision. Each opens its details (#/rollouts/{id}). Re-read on rollout and refresh events and, while a
- * rollout is running or paused, every few seconds (a pause or resume made elsewhere sends no event).
+ * the latest decision. Each opens its details (#/rollouts/{id}). Re-read on rollout, rollout-status (a pause or
+ * resume) and refresh events and, while a rollout is running or paused, every few seconds (a wave's bake).
  */
 import { type Poll, useApi } from '../api.js';
 import { CommitId, DataTable, Loader, Section, Time } from '../components.js';
@@ -17,7 +17,7 @@ export const isActive = (rollout: Pick<Rollout, 'status'>): boolean =>
 const POLL: Poll<Rollouts> = { everyMs: ROLLOUT_POLL_MS, when: (data) => data.rollouts.some(isActive) };
 
 export function RolloutsView() {
-  const rollouts = useApi<Rollouts>('rollouts', {}, ['rollout', 'refresh'], POLL);
+  const rollouts = useApi<Rollouts>('rollouts', {}, ['rollout', 'rollout-status', 'refresh'], POLL);
   const session = useApi<Session>('session', {});
   return (
     <Loader state={rollouts}>

@@ -11,6 +11,7 @@
  * types that carry values (the server instantiates them with PropertyValue, a reader leaves the default).
  */
 import type { RefreshOutcome } from '../bus-events/bus-event.js';
+import type { ConsoleRolloutStatus } from './console-rollouts.js';
 
 export type ConsoleValue = string | number | boolean;
 
@@ -284,6 +285,8 @@ export interface ConsoleEvents {
   presence: { service: string; leaving: boolean };
   /** A staged rollout moved its applications' instances (started, a wave, promoted, aborted, rolled back). */
   rollout: { applications: string[]; commit: string };
+  /** An operator paused (status `paused`) or resumed (`running`) a staged rollout: no instance moved. */
+  'rollout-status': { id: string; applications: string[]; status: ConsoleRolloutStatus };
 }
 
 export type ConsoleEventType = keyof ConsoleEvents;

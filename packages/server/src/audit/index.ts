@@ -3,4 +3,4 @@ export { noAuditLog } from './audit-log.js';
 export { auditSettingSpecs, readAuditSettings, type AuditSettings } from './audit-settings.js';
 export { AuditTrail } from './audit-trail.js';
 export { type AuditSink, auditSinkTo } from './audit-writer.js';
-export { type AuditedAction, installAudit } from './install-audit.js';
+export { type AuditedAction, type AuditedRequest, installAudit } from './install-audit.js';

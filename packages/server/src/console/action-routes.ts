@@ -19,6 +19,7 @@ import {
 } from '@confbus/core';
 import { messageOf } from '@confbus/core/internal';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuditedRequest } from '../audit/index.js';
 import { validateRequest } from '../serving/environment-controller.js';
 import { serverErrors } from '../errors.js';
 import { CONSOLE_API, type ConsoleContext } from './console-context.js';
@@ -44,12 +45,12 @@ export function registerActionRoutes(app: FastifyInstance, context: ConsoleConte
 
   app.get(`${CONSOLE_API}/events`, (request, reply) => {
     const user = context.authEnabled ? context.principalOf(request)?.name : undefined;
-    context.events.open(reply, request.ip, user);
+    context.events.open(request, reply, user);
   });
 
   type Refresh = { Body: unknown; Reply: ConsoleRefreshPublished };
   // Operators (the default for a POST); audited with the destination it names, whatever the outcome.
-  const audited = { action: 'bus.refresh', target: (request: FastifyRequest) => destinationOf(request.body) };
+  const audited = { action: 'bus.refresh', target: (request: AuditedRequest) => destinationOf(request.body) };
   app.post<Refresh>(`${CONSOLE_API}/bus-refresh`, { config: { audit: audited } }, async (request, reply) => {
     checkActionRequest(request, context);
     const destination = destinationOf(request.body);

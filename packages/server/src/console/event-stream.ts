@@ -12,8 +12,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ConfbusError, type ConsoleEventType, type ConsoleEvents, type Logger } from '@confbus/core';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serverErrors } from '../errors.js';
+import type { AnsweredRequests, TakenOverResponse } from '../support/answered-requests.js';
 
 export interface EventStreamOptions {
   maxStreams: number;
@@ -24,6 +25,8 @@ export interface EventStreamOptions {
   maxBufferedBytes: number;
   /** How long a stream may stay full (its client not reading) before it is dropped. */
   drainTimeoutMs: number;
+  /** Takes a stream's reply over from fastify: the stream reports its own end (support/answered-requests.ts). */
+  answered: AnsweredRequests;
   logger: Logger;
 }
 
@@ -35,6 +38,8 @@ interface OpenStream {
   readonly address: string;
   /** Set while the stream is full: drops it unless it drains first. */
   stalled?: NodeJS.Timeout;
+  /** Its request, reported answered when the stream ends. */
+  readonly answer: TakenOverResponse;
 }
 
 export class ConsoleEventStream {
@@ -56,10 +61,11 @@ export class ConsoleEventStream {
    * Takes over the reply and keeps it open until the client leaves, is dropped, or the server closes. A client is
    * its source address and, with basic auth on, the user it authenticated as.
    */
-  open(reply: FastifyReply, address: string, user?: string): void {
+  open(request: FastifyRequest, reply: FastifyReply, user?: string): void {
+    const address = request.ip;
     const client = user === undefined ? address : `${address} ${user}`;
     this.checkBounds(client);
-    reply.hijack();
+    const answer = this.options.answered.takeOver(request, reply);
     const response = reply.raw;
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -67,7 +73,7 @@ export class ConsoleEventStream {
       'x-accel-buffering': 'no',
       connection: 'keep-alive',
     });
-    const stream: OpenStream = { response, client, address };
+    const stream: OpenStream = { response, client, address, answer };
     this.streams.add(stream);
     this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
     response.on('close', () => this.forget(stream));
@@ -84,12 +90,13 @@ export class ConsoleEventStream {
     this.write(`id: ${this.nextId++}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
-  /** Ends every stream, so the HTTP server can close. */
+  /** Ends every stream, so the HTTP server can close; each is reported answered now. */
   close(): void {
     clearInterval(this.heartbeat);
     for (const stream of this.streams) {
       clearTimeout(stream.stalled);
       stream.response.end();
+      stream.answer.end(200);
     }
     this.streams.clear();
     this.perClient.clear();
@@ -141,6 +148,7 @@ export class ConsoleEventStream {
   private forget(stream: OpenStream): void {
     if (!this.streams.delete(stream)) return;
     clearTimeout(stream.stalled);
+    stream.answer.end(200);
     const left = (this.perClient.get(stream.client) ?? 1) - 1;
     if (left > 0) this.perClient.set(stream.client, left);
     else this.perClient.delete(stream.client);

@@ -22,9 +22,10 @@ import { registerActionRoutes } from './action-routes.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { registerHoldRoutes } from './hold-routes.js';
 import { registerConsoleRolloutRoutes } from './rollout-routes.js';
-import type { RolloutsFeature } from '../rollouts/index.js';
+import type { RolloutStatusChange, RolloutsFeature } from '../rollouts/index.js';
 import type { HoldOperations } from '../gate/hold-operations.js';
 import type { AuditTrail } from '../audit/index.js';
+import type { AnsweredRequests } from '../support/answered-requests.js';
 import type { Principal } from '../security/principal.js';
 import { AllowedHosts } from './allowed-hosts.js';
 import { ApplicationCatalogue } from './application-catalogue.js';
@@ -102,6 +103,8 @@ export interface ConsoleOptions {
   principalOf: (request: FastifyRequest) => Principal | undefined;
   /** The audit trail, whose recent entries the console lists; undefined when the audit log is off. */
   audit: AuditTrail | undefined;
+  /** Takes the event streams' replies over from fastify; each reports its end. */
+  answered: AnsweredRequests;
   /** The contract gate's holds, listed and released from the console; undefined without a gate. */
   holds: HoldOperations | undefined;
   /** The staged rollouts, listed and moved from the console; undefined when they are off. */
@@ -152,6 +155,7 @@ export class OperatorConsole {
         heartbeatMs: 15_000,
         maxBufferedBytes: STREAM_MAX_BUFFERED_BYTES,
         drainTimeoutMs: STREAM_DRAIN_TIMEOUT_MS,
+        answered: options.answered,
         logger: options.logger,
       }),
       pushes: new PushLog(),
@@ -248,6 +252,11 @@ export class OperatorConsole {
   /** A staged rollout moved its applications' instances: open Rollouts views re-read. */
   async announce(applications: readonly string[], commit: string): Promise<void> {
     this.context.events.publish('rollout', { applications: [...applications], commit });
+  }
+
+  /** A staged rollout was paused or resumed (no instance moved): open Rollouts views re-read. */
+  rolloutStatusChanged({ id, applications, status }: RolloutStatusChange): void {
+    this.context.events.publish('rollout-status', { id, applications: [...applications], status });
   }
 
   /** A refresh published elsewhere (a webhook on /monitor). */

@@ -6,6 +6,7 @@
 import type { Logger } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditTrail } from '../audit/index.js';
+import type { AnsweredRequests } from '../support/answered-requests.js';
 import type { HoldOperations } from '../gate/hold-operations.js';
 import type { RolloutsFeature } from '../rollouts/index.js';
 import type { Principal } from '../security/principal.js';
@@ -35,6 +36,8 @@ export interface ConsoleInstall {
   readonly authEnabled: boolean;
   readonly principalOf: (request: FastifyRequest) => Principal | undefined;
   readonly audit: AuditTrail | undefined;
+  /** Takes the event streams' replies over from fastify; each reports its end. */
+  readonly answered: AnsweredRequests;
   /** The contract gate's holds (undefined without a gate). */
   readonly holds: HoldOperations | undefined;
   /** The staged rollouts (undefined when they are off). */
@@ -73,6 +76,7 @@ export async function installConsole(
     authEnabled: install.authEnabled,
     principalOf: install.principalOf,
     audit: install.audit,
+    answered: install.answered,
     holds: install.holds,
     rollouts: install.rollouts,
     // refresh-rate < 0 means "never check upstream": an open console does not override that.

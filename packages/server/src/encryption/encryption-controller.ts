@@ -30,6 +30,7 @@ import {
 } from '@confbus/core';
 import { locateEncryptor } from '@confbus/core/internal';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditedRequest } from '../audit/install-audit.js';
 import { serverErrors } from '../errors.js';
 import type { ReadTarget } from '../security/principal.js';
 import { readRequestBody, textToDecrypt, textToEncrypt } from './request-body.js';
@@ -57,7 +58,7 @@ const DECRYPT = {
     access: 'admin' as const,
     audit: {
       action: 'decrypt',
-      target: (request: FastifyRequest) => {
+      target: (request: AuditedRequest) => {
         const { name, profiles } = request.params as Partial<Params>;
         return name === undefined ? 'default key' : `${name}/${profiles ?? ''}`;
       },

@@ -1,24 +1,14 @@
 /**
- * The opt-in access log (`confbus.logging.access-log`): one line per answered request, at info. Off by default
- * because a line per request would cost more than answering a cached request does; with it on, the
- * repeat-request fast path is bypassed so that every request is logged.
+ * The opt-in access log (`confbus.logging.access-log`): one line per answered request, at info (a stream's
+ * when it ends). Off by default because a line per request would cost more than answering a cached request
+ * does; with it on, the repeat-request fast path is bypassed so that every request is logged.
  */
-import type { FastifyInstance } from 'fastify';
 import type { Logger } from '@confbus/core';
+import type { AnsweredRequests } from '../support/answered-requests.js';
 
-export function installAccessLog(app: FastifyInstance, logger: Logger): void {
+export function installAccessLog(answered: AnsweredRequests, logger: Logger): void {
   const log = logger.child({ component: 'access' });
-  app.addHook('onResponse', (request, reply, done) => {
-    log.info(
-      {
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        remote: request.ip,
-      },
-      'request',
-    );
-    done();
-  });
+  answered.add(({ method, url, status, ms, remote }) =>
+    log.info({ method, url, status, ms: Math.round(ms * 10) / 10, remote }, 'request'),
+  );
 }

@@ -1,20 +1,18 @@
-/** `GET /actuator/prometheus` (text exposition, as Spring Boot's micrometer endpoint) and the request hook. */
+/** `GET /actuator/prometheus` (text exposition, as Spring Boot's micrometer endpoint) and the requests counted. */
 import type { FastifyInstance } from 'fastify';
+import type { AnsweredRequests } from '../support/answered-requests.js';
 import type { ServerMetrics } from './server-metrics.js';
 
 export const PROMETHEUS_PATH = '/actuator/prometheus';
 
-export function registerMetricsRoutes(app: FastifyInstance, metrics: ServerMetrics): void {
-  // A callback hook: no promise per request on the hot path.
-  app.addHook('onResponse', (request, reply, done) => {
-    metrics.observeRequest({
-      method: request.method,
-      route: request.routeOptions.url ?? 'unmatched',
-      status: reply.statusCode,
-      seconds: reply.elapsedTime / 1000,
-    });
-    done();
-  });
+export function registerMetricsRoutes(
+  app: FastifyInstance,
+  answered: AnsweredRequests,
+  metrics: ServerMetrics,
+): void {
+  answered.add(({ method, route, status, ms }) =>
+    metrics.observeRequest({ method, route, status, seconds: ms / 1000 }),
+  );
 
   app.get(PROMETHEUS_PATH, async (_request, reply) => {
     const { contentType, text } = await metrics.exposition();

@@ -17,7 +17,7 @@ import { type EnvironmentRequest, environmentRequest } from '../environment/envi
 import { serverErrors } from '../errors.js';
 import type { CommitChoice } from '../serving/commit-choice.js';
 import { RolloutEngine } from './rollout-engine.js';
-import type { RolloutPlan, RolloutState } from './rollout-plan.js';
+import type { RolloutPlan, RolloutState, RolloutStatus } from './rollout-plan.js';
 import { registerRolloutRoutes, startRollout } from './rollout-routes.js';
 import type { RolloutSettings } from './rollout-settings.js';
 import { MemoryRolloutStore, type RolloutStore } from './rollout-store.js';
@@ -65,9 +65,18 @@ export interface RolloutsFeature {
   close(): void;
 }
 
-/** The watch stream's hub, as the rollouts tell it of their changes (watch/watch-hub.ts). */
+/** The watch stream's hub and the console, as the rollouts tell them of their changes (watch/watch-hub.ts). */
 export interface RolloutWatchers {
+  /** Instances of `applications` are to be served `version` (a start, a wave, an end). */
   announce(applications: readonly string[], version: string): Promise<void>;
+  /** A rollout was paused or resumed: nobody is served anything else (the console shows it). */
+  rolloutStatusChanged?(rollout: RolloutStatusChange): void;
+}
+
+export interface RolloutStatusChange {
+  readonly id: string;
+  readonly applications: readonly string[];
+  readonly status: RolloutStatus;
 }
 
 export interface RolloutRoutesDependencies {
@@ -97,6 +106,10 @@ export function installRollouts(install: RolloutsInstall): RolloutsFeature | und
         ...watchers.map((watcher) => watcher.announce(applications, commit)),
         ...(publisher ? applications.map((name) => publisher.publishRefresh(name, commit)) : []),
       ]);
+    },
+    statusChanged: ({ id, plan, status }) => {
+      for (const watcher of watchers)
+        watcher.rolloutStatusChanged?.({ id, applications: plan.applications, status });
     },
   });
   // What a start reads a plan with: the settings' defaults, and the label's head for a plan without `to`.

@@ -36,6 +36,8 @@ export interface RolloutEngineOptions {
    * end, and whenever more instances join B (picks, a next wave), so that those that never report follow too.
    */
   readonly announce: (applications: readonly string[], commit: string) => Promise<void>;
+  /** An operator paused or resumed a rollout: no instance moves, but what shows rollouts is told. */
+  readonly statusChanged?: (state: RolloutState) => void;
   /** Throws when a commit cannot serve the plan's applications (unknown commit): checked before a start. */
   readonly verify: (plan: RolloutPlan) => Promise<void>;
   readonly logger: Logger;
@@ -176,6 +178,7 @@ export class RolloutEngine {
         }),
       };
       await this.commit(next);
+      if (action === 'pause' || action === 'resume') this.options.statusChanged?.(next);
       if (action === 'promote') this.announce(next, next.plan.to);
       if (action === 'abort' || action === 'rollback') this.announce(next, next.plan.from);
       return next;

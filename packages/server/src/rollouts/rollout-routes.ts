@@ -13,6 +13,7 @@
  */
 import { ConfbusError, instanceIdentityOf, parseInstanceTags } from '@confbus/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuditedRequest } from '../audit/install-audit.js';
 import type { ReadTarget } from '../security/principal.js';
 import { serverErrors } from '../errors.js';
 import type { InstanceReport } from './instance-registry.js';
@@ -44,11 +45,11 @@ const OPERATOR = 'operator' as const;
 const VIEWER = 'viewer' as const;
 
 /** The rollout an action names, for its audit entry (the console's actions are audited with it too). */
-export const rolloutTarget = (request: FastifyRequest): string | undefined =>
+export const rolloutTarget = (request: AuditedRequest): string | undefined =>
   `rollout ${(request.params as { id?: string }).id ?? ''}`;
 
 /** The applications a start names, for its audit entry (the body is only read, never echoed). */
-export const startTarget = (request: FastifyRequest): string | undefined => {
+export const startTarget = (request: AuditedRequest): string | undefined => {
   const body = request.body as { application?: unknown; applications?: unknown } | undefined;
   const names = typeof body?.application === 'string' ? [body.application] : body?.applications;
   return Array.isArray(names)

@@ -12,6 +12,7 @@ import type { RefreshTracker } from '../bus/refresh-tracker.js';
 import type { OperatorConsole } from '../console/index.js';
 import type { EnvironmentFinder } from '../environment/environment-finder.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
+import type { AnsweredRequests } from '../support/answered-requests.js';
 import type { RepositoryRefresh } from '../environment/config-repository.js';
 import type { ServerConfig } from '../server-config.js';
 import type { CommitChoice } from '../serving/commit-choice.js';
@@ -48,6 +49,8 @@ export interface WatchInstall {
   readonly refresh: RepositoryRefresh | undefined;
   readonly tracker: RefreshTracker;
   readonly console: OperatorConsole | undefined;
+  /** Where an ended stream is reported, as fastify reports the requests it answered. */
+  readonly answered: AnsweredRequests;
   readonly logger: Logger;
   /** Staged rollouts: while one holds an application, its watchers are not sent the environment (re-fetch). */
   readonly commitChoice?: CommitChoice | undefined;
@@ -82,6 +85,7 @@ export function installWatch(app: FastifyInstance, w: WatchInstall): WatchFeatur
     maxProfiles: config.environment.maxProfiles,
     validateProfiles: config.environment.validateProfiles,
     security: w.security,
+    answered: w.answered,
     acked: (ack) => {
       w.tracker.acked(ack);
       w.console?.acked(ack);

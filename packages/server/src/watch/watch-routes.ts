@@ -20,6 +20,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_ACK_SERVICE_LENGTH, MAX_ACK_VERSION_LENGTH } from '../bus/refresh-tracker.js';
 import { validateRequest } from '../serving/environment-controller.js';
 import type { EnvironmentRequest } from '../environment/environment-service.js';
+import type { AnsweredRequests } from '../support/answered-requests.js';
 import { serverErrors } from '../errors.js';
 import type { ServerSecurity } from '../security/install-security.js';
 import { type WatchAdmission, spreadRetryAfter } from './watch-admission.js';
@@ -44,6 +45,8 @@ export interface WatchRoutesOptions {
   readonly validateProfiles: boolean;
   /** A watch is a read: the principal must be allowed the application (security's requireRead). */
   readonly security: ServerSecurity;
+  /** Takes a stream's reply over from fastify: the stream reports its own end (support/answered-requests.ts). */
+  readonly answered: AnsweredRequests;
   /** Where acks go: the refresh events (and the console's fleet view). */
   readonly acked: (ack: AckBusEvent) => void;
 }
@@ -127,8 +130,7 @@ async function openStream(
   const stream = options.streams.create(request.raw, reply.raw, request.ip, watch.wantsEnvironment);
   const subscription = await options.hub.subscribe(parsed, since, stream);
   stream.unsubscribe = subscription.unsubscribe;
-  reply.hijack();
-  options.streams.open(stream, release);
+  options.streams.open(stream, options.answered.takeOver(request, reply), release);
   if (subscription.missed) stream.deliver(subscription.missed);
   return reply;
 }

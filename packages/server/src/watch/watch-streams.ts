@@ -5,11 +5,13 @@
  * full for drain-timeout — so it holds no memory and delays nobody; the client reconnects with its last
  * version and catches up. One timer for all streams, no per-stream closures beyond the close listener; once
  * its head is written a stream keeps its socket alone, handed over from node:http (stream-socket.ts): a
- * watcher costs its socket and this small object (bench/watch-bench.mjs measures it).
+ * watcher costs its socket, this small object and the few facts its end is reported with (bench/watch-bench.mjs
+ * measures it). Whoever ends a stream, it is reported answered once, to the sinks fastify's requests go to.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from '@confbus/core';
+import type { TakenOverResponse } from '../support/answered-requests.js';
 import type { Watcher } from './watch-hub.js';
 import { type Delivery, renderingFor } from './watch-deliveries.js';
 import { REQUEST_GRACE_MS } from '../shutdown-deadline.js';
@@ -40,6 +42,8 @@ class WatchStream implements Watcher {
   unsubscribe: () => void = () => undefined;
   /** Its connection closed: unsubscribed and released (once). */
   closed = false;
+  /** The request as fastify's hooks would have reported it: reported when the stream ends (once). */
+  answer: TakenOverResponse | undefined;
   /** Where the stream writes once open: its socket, handed over, or else its ServerResponse. */
   output: StreamOutput | undefined;
   /**
@@ -95,10 +99,14 @@ export class WatchStreams {
     return new WatchStream({ request, response }, address, this, wantsEnvironment);
   }
 
-  /** Writes the head (and what was delivered meanwhile); the stream is kept until its connection closes. */
-  open(stream: WatchStream, release: () => void): void {
+  /**
+   * Writes the head (and what was delivered meanwhile); the stream is kept until its connection closes. `answer`:
+   * its request, taken over from fastify, reported when the stream ends.
+   */
+  open(stream: WatchStream, answer: TakenOverResponse, release: () => void): void {
     const { request, response } = stream.opening!;
     stream.opening = undefined;
+    stream.answer = answer;
     const handed = handOver(request, response, HEAD);
     if (handed) {
       stream.output = handed.socket;
@@ -117,6 +125,7 @@ export class WatchStreams {
       this.#streams.delete(stream);
       stream.unsubscribe();
       release();
+      stream.answer?.end(200);
     };
     // `on`, not `once`: 'close' comes once, and `once` would add a wrapper per stream.
     stream.output.on('close', closed);
@@ -141,12 +150,16 @@ export class WatchStreams {
     else if (stream.fullSince === 0) stream.fullSince = performance.now();
   }
 
-  /** Ends every stream, so the HTTP server can close. */
+  /**
+   * Ends every stream, so the HTTP server can close: each is reported answered now, not when its client has
+   * closed its side (after the server has, maybe).
+   */
   close(): void {
     clearInterval(this.#heartbeat);
-    for (const { output, framing } of this.#streams) {
+    for (const { output, framing, answer } of this.#streams) {
       if (framing === 'response') (output as ServerResponse).end();
       else endHandedOver(output as Socket, framing === 'chunked', REQUEST_GRACE_MS);
+      answer?.end(200);
     }
     this.#streams.clear();
   }

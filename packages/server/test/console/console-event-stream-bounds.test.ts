@@ -1,7 +1,7 @@
 // Console event streams against clients that open streams and stop reading, over real sockets: one client holds
 // at most confbus.console.max-event-streams-per-client streams (429 beyond) so other operators still get one; a
 // stream whose client does not read is dropped once what waits for it passes the bound, freeing its slot, while
-// a client that reads keeps its stream.
+// a client that reads keeps its stream; a stream is counted in the request metrics when it ends.
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -9,6 +9,7 @@ import { createRefreshEvent } from '@confbus/core';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { waitFor } from '@confbus/testkit/wait-for';
 import { type TestServer, startGitTestServer } from '../git-server-harness.js';
+import { sample } from '../metrics/exposition-sample.js';
 
 interface RawStream {
   status: number;
@@ -110,5 +111,20 @@ describe('console event streams: clients that do not read', () => {
     assert.equal(reader.socket.destroyed, false, 'the reader keeps its stream');
     // Their slots are free again: the client that was at its bound gets a stream.
     assert.equal((await open('127.0.0.1', true)).status, 200);
+  });
+
+  it('counts a stream in the request metrics once it has ended: dropped, or left by its client', async () => {
+    const ended = async () =>
+      sample(
+        (await server.get('/actuator/prometheus')).body,
+        'confbus_http_requests_total',
+        'method="GET",route="/-/console/api/events",status="200"',
+      );
+    assert.equal(await ended(), 2, 'the two streams dropped');
+    const leaving = await open('127.0.0.4', true);
+    assert.equal(leaving.status, 200);
+    leaving.socket.destroy();
+    await waitFor('the stream left counted', async () => (await ended()) >= 3);
+    assert.equal(await ended(), 3);
   });
 });

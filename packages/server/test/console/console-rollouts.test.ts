@@ -2,7 +2,7 @@
  * The console's view of staged rollouts on real Git: a rollout started through /-/rollouts is announced to open
  * console pages and listed by the console API with its plan, and one rollout shows its instances on A or B with
  * their health and error rate, both sides' figures and the decision log. An action from the console needs the CSRF token, goes through the
- * engine as /-/rollouts does, and is audited the same way.
+ * engine as /-/rollouts does, and is audited the same way; a pause or a resume is told to open pages too.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -155,6 +155,31 @@ describe('console: rollouts', () => {
 
     const missing = await post('/-/console/api/rollouts/no-such-rollout/resume', { reason: 'x' }, csrf);
     assert.equal(missing.status, 404);
+  });
+
+  it('tells open pages of a resume and a pause made through /-/rollouts, announcing no move', async () => {
+    const stream = await openEventStream(`${server.base}/-/console/api/events`, {
+      accept: 'text/event-stream',
+    });
+    try {
+      assert.equal((await post(`/-/rollouts/${id}/resume`, { reason: 'dashboards fine' })).status, 200);
+      assert.equal((await post(`/-/rollouts/${id}/pause`, { reason: 'one more look' })).status, 200);
+      const statuses = () => stream.events.filter((event) => event.event === 'rollout-status');
+      await waitFor('both status events', () => statuses().length === 2);
+      assert.deepEqual(
+        statuses().map((event) => JSON.parse(event.data) as unknown),
+        [
+          { id, applications: ['orders'], status: 'running' },
+          { id, applications: ['orders'], status: 'paused' },
+        ],
+      );
+      assert.ok(
+        !stream.events.some((event) => event.event === 'rollout'),
+        'nobody was moved: no rollout event',
+      );
+    } finally {
+      stream.close();
+    }
   });
 
   it('starts a rollout from the console with the CSRF token only, reading the plan as /-/rollouts does', async () => {

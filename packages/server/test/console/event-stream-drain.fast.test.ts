@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { type Logger, silentLogger } from '@confbus/core';
 import Fastify from 'fastify';
 import { ConsoleEventStream } from '../../src/console/event-stream.js';
+import { AnsweredRequests } from '../../src/support/answered-requests.js';
 
 describe('ConsoleEventStream: a client that stops reading', () => {
   // The timeout is a safety net: without the time bound the drop never comes.
@@ -18,19 +19,20 @@ describe('ConsoleEventStream: a client that stops reading', () => {
       let dropped: (message: string) => void = () => undefined;
       const droppedMessage = new Promise<string>((resolve) => (dropped = resolve));
       const logger: Logger = { ...silentLogger, warn: (_fields, message) => dropped(message ?? '') };
+      const app = Fastify();
       const events = new ConsoleEventStream({
         maxStreams: 1,
         maxStreamsPerClient: 1,
         heartbeatMs: 60_000,
         maxBufferedBytes: 1_000_000_000,
         drainTimeoutMs: 100,
+        answered: new AnsweredRequests(app, () => 'anonymous'),
         logger,
       });
       let opened: (response: ServerResponse) => void = () => undefined;
       const response = new Promise<ServerResponse>((resolve) => (opened = resolve));
-      const app = Fastify();
       app.get('/events', (request, reply) => {
-        events.open(reply, request.ip);
+        events.open(request, reply);
         opened(reply.raw);
       });
       await app.listen({ port: 0, host: '127.0.0.1' });

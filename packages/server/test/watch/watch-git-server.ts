@@ -3,7 +3,7 @@
  * bus and no upstream checks of the watch's own (a push is noticed when a test asks), and the raw sockets a test
  * opens, destroyed with the rest by `stop()`.
  */
-import type { Socket } from 'node:net';
+import { type Socket, connect } from 'node:net';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 
@@ -39,4 +39,26 @@ export async function startWatchGitServer(settings: Record<string, string>): Pro
       await remote.remove();
     },
   };
+}
+
+/** A watch stream opened on a raw socket: what the server wrote is seen byte for byte. */
+export interface RawStream {
+  readonly socket: Socket;
+  /** Everything received so far, head included. */
+  text(): string;
+  readonly ended: Promise<void>;
+}
+
+/** Opens `GET /-/watch/foo/default` as an event stream; `then`: bytes written right after, on the same socket. */
+export function openRaw(port: number, version: '1.1' | '1.0', then = ''): RawStream {
+  const socket = connect({ host: '127.0.0.1', port });
+  let received = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (received += chunk));
+  socket.on('error', () => undefined);
+  const ended = new Promise<void>((resolve) => socket.once('end', resolve));
+  socket.write(
+    `GET /-/watch/foo/default HTTP/${version}\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n${then}`,
+  );
+  return { socket, text: () => received, ended };
 }

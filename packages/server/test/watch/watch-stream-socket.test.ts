@@ -6,34 +6,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { type Socket, connect } from 'node:net';
+import type { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type TempDir, makeTempDir } from '@confbus/testkit/temp-dir';
 import { TlsAuthority } from '@confbus/testkit/tls-authority';
 import type { GitRemote } from '@confbus/testkit/git-remote';
 import { waitFor } from '@confbus/testkit/wait-for';
 import type { TestServer } from '../git-server-harness.js';
-import { type WatchGitServer, startWatchGitServer } from './watch-git-server.js';
-
-interface RawStream {
-  readonly socket: Socket;
-  /** Everything received so far, head included. */
-  text(): string;
-  readonly ended: Promise<void>;
-}
-
-function openRaw(port: number, version: '1.1' | '1.0'): RawStream {
-  const socket = connect({ host: '127.0.0.1', port });
-  let received = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => (received += chunk));
-  socket.on('error', () => undefined);
-  const ended = new Promise<void>((resolve) => socket.once('end', resolve));
-  socket.write(
-    `GET /-/watch/foo/default HTTP/${version}\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`,
-  );
-  return { socket, text: () => received, ended };
-}
+import { type WatchGitServer, openRaw, startWatchGitServer } from './watch-git-server.js';
 
 /** The body of a chunked message: each chunk's size checked against its bytes; `last`: the 0-size chunk came. */
 function unchunk(body: string): { data: string; last: boolean } {
