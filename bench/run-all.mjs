@@ -20,6 +20,7 @@ const BENCHES = [
   './run-bench.mjs',
   './contracts-bench.mjs',
   './contracts-gate-bench.mjs',
+  './process-state-bench.mjs',
   './rollouts-bench.mjs',
 ];
 

@@ -81,7 +81,14 @@ const WITHOUT_SERVER_NODE_FLAGS = process.env.CONFBUS_BENCH_WITHOUT_NODE_FLAGS =
  * Starts `confbus server` on 127.0.0.1:0 and resolves with its base URL once it logs that it listens. Node gets
  * the server's flags, as `npm start` and the deploy recipes give them: the server as deployed.
  */
-export async function startConfbusServer({ uri, basedir, refreshRate, extraArgs = [], nodeArgs = [] }) {
+export async function startConfbusServer({
+  uri,
+  basedir,
+  refreshRate,
+  extraArgs = [],
+  nodeArgs = [],
+  env = {},
+}) {
   const proc = await startProcess({
     name: 'confbus server',
     command: process.execPath,
@@ -98,7 +105,7 @@ export async function startConfbusServer({ uri, basedir, refreshRate, extraArgs 
       ...extraArgs,
     ],
     // Benchmarks measure the server, not its logger writing to a pipe nobody reads.
-    env: { NODE_ENV: 'production' },
+    env: { NODE_ENV: 'production', ...env },
     ready: (line) => {
       let msg;
       try {

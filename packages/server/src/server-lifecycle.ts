@@ -11,6 +11,7 @@ import type { OperatorConsole } from './console/index.js';
 import type { EnvironmentWorkers } from './environment/environment-workers.js';
 import { displayUri } from './git/uri.js';
 import { missingServerNodeFlags } from './node-flags.js';
+import { warmUpNextTick } from './support/next-tick-warm-up.js';
 import type { RepositoryRouter } from './repositories/repository-router.js';
 import type { ServerConfig } from './server-config.js';
 import type { GateFeature } from './gate/install-gate.js';
@@ -71,6 +72,8 @@ async function openRollouts(w: ServerParts): Promise<void> {
 
 async function start(w: ServerParts, app: FastifyInstance): Promise<string> {
   const { config, logger, repositories } = w;
+  // Before the first git read or request makes nextTick hot (support/next-tick-warm-up.ts).
+  warmUpNextTick();
   // basedir is checked before anything else: a wrong one stops the start (naming the setting).
   await repositories.open();
   // The port opens at once, even while a large first clone runs (health reports the repository as not
