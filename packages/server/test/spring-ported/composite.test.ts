@@ -2,8 +2,8 @@
  * Spring Cloud Config's tests of its composite backend (spring-cloud-config-server, main at 5.0.x), ported to HTTP
  * against confbus with real members: CompositeEnvironmentRepositoryTests (its mocked members become a Git remote,
  * a native folder, PostgreSQL rows and Redis hashes), CompositeIntegrationTests (Spring's config-repo and its
- * `composite` branch; a native folder stands in for the Subversion member, a backend confbus does not have).
- * Each `it` names the Spring test it ports; docs/interop.md lists what is left out and why.
+ * `composite` branch; a native folder stands in for the Subversion member, a backend confbus does not have) and
+ * CompositUtilsTests. Each `it` names the Spring test it ports; docs/interop.md lists what is left out and why.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -330,6 +330,25 @@ describe("Spring's CompositeIntegrationTests over HTTP", () => {
       assert.equal(await resourceText(server), 'foo: bar');
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe("Spring's CompositUtilsTests over HTTP", () => {
+  it('getCompositeTypeListFails', async () => {
+    // composite[0] and composite[2] without composite[1]: Spring's binder refuses the list, so the server does
+    // not start; confbus refuses it too, naming the missing member.
+    const folders = await makeTempDir('confbus-spring-composite-gap-');
+    try {
+      await assert.rejects(
+        compositeServer(
+          member(0, { type: 'native', 'search-locations': `file:${folders.path}` }),
+          member(2, { type: 'native', 'search-locations': `file:${folders.path}` }),
+        ),
+        /composite\[1\]/,
+      );
+    } finally {
+      await folders.remove();
     }
   });
 });
