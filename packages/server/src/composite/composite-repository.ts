@@ -244,7 +244,9 @@ export class CompositeRepository implements ConfigRepository, PropertySourceRead
 
   /** Throws when the composite fails on a member's error; otherwise logs and skips the member. */
   private memberFailed(member: CompositeMember, error: unknown): never[] {
-    if (this.options.failOnError) {
+    // A lone member is never skipped (Spring's findOne calls it outside the loop that skips): an empty answer
+    // would hide the outage from every client.
+    if (this.options.failOnError || this.options.members.length === 1) {
       if (error instanceof ConfbusError) throw error;
       throw new ConfbusError(
         serverErrors.CONFBUS_REPOSITORY_UNAVAILABLE,

@@ -200,6 +200,25 @@ describe("Spring's CompositeEnvironmentRepositoryTests over HTTP", () => {
     }
   });
 
+  it('CompositeEnvironmentRepository.findOne: a lone member that fails fails the request, whatever the flag', async () => {
+    // Spring's findOne calls a single member directly, outside the loop that skips failures: an empty answer
+    // would hide the outage from every client.
+    const lone = await compositeServer(
+      {
+        ...member(0, { type: 'jdbc' }),
+        'spring.datasource.url': db.url,
+        'spring.datasource.username': 'postgres',
+      },
+      { [FAIL_ON_COMPOSITE_ERROR]: 'false' },
+    );
+    try {
+      const response = await lone.get(`/${app}/dev/master`);
+      assert.equal(response.status, 503, response.body);
+    } finally {
+      await lone.stop();
+    }
+  });
+
   it('testFailOnErrorFlagFalseForGetLocations, testFailOnErrorFlagTrueForGetLocations', async () => {
     // A member whose locations cannot be found: a Git remote that does not exist. With
     // fail-on-composite-error=false its locations are left out and the others' are searched; with true the
