@@ -8,6 +8,7 @@
  * a single member), with several a digest of the members' commits (Spring answers version null then: see
  * `version`), so a change in any member is a new revision and the environment cache is bypassed.
  * `fail-on-composite-error=false` skips a member that cannot resolve or read, as Spring logs and skips it.
+ * The plain-text endpoint searches the members' own locations (composite-resources.ts).
  */
 import { createHash } from 'node:crypto';
 import { ConfbusError, type Logger, type PropertySource } from '@confbus/core';
@@ -19,9 +20,11 @@ import type {
   RepositoryHealth,
   RepositoryRefresh,
   ResolvedRevision,
+  ResourceLocation,
 } from '../environment/config-repository.js';
-import type { EnvironmentService } from '../environment/environment-service.js';
+import type { EnvironmentRequest, EnvironmentService } from '../environment/environment-service.js';
 import { serverErrors } from '../errors.js';
+import { memberLocations } from './composite-resources.js';
 
 /** Spring's Ordered.LOWEST_PRECEDENCE: the order of a git, native or redis member that sets none. */
 export const LOWEST_PRECEDENCE = 2_147_483_647;
@@ -131,6 +134,13 @@ export class CompositeRepository implements ConfigRepository, PropertySourceRead
     return answers.flat();
   }
 
+  /** Each member's plain-text locations in order; a member that fails is skipped as in read(). */
+  resourceLocations(request: EnvironmentRequest): Promise<ResourceLocation[]> {
+    return memberLocations(this.options.members, request, (member, error) =>
+      this.memberFailed(member, error),
+    );
+  }
+
   /** Spring: one member's version is copied, several give none. */
   version(commit: string): string | null {
     return this.options.members.length === 1 ? commit : null;
@@ -234,7 +244,9 @@ export class CompositeRepository implements ConfigRepository, PropertySourceRead
 
   /** Throws when the composite fails on a member's error; otherwise logs and skips the member. */
   private memberFailed(member: CompositeMember, error: unknown): never[] {
-    if (this.options.failOnError) {
+    // A lone member is never skipped (Spring's findOne calls it outside the loop that skips): an empty answer
+    // would hide the outage from every client.
+    if (this.options.failOnError || this.options.members.length === 1) {
       if (error instanceof ConfbusError) throw error;
       throw new ConfbusError(
         serverErrors.CONFBUS_REPOSITORY_UNAVAILABLE,

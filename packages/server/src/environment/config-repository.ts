@@ -14,6 +14,7 @@ import {
   coreErrors,
   type PropertySource,
 } from '@confbus/core';
+import type { EnvironmentRequest } from './environment-request.js';
 
 export interface ResolvedRevision {
   /** The label actually used (the default label, after its master/main fallback, when the request named none). */
@@ -62,6 +63,11 @@ export interface RepositoryFiles {
    * once, where the first of them stands, as Spring's LinkedHashSet of locations keeps them.
    */
   folderOf?(directory: string): string;
+  /**
+   * Optional: where the plain-text endpoint looks when the files are other repositories' (a composite: its
+   * members' locations in order); default: this repository's search directories at the revision served.
+   */
+  resourceLocations?(request: EnvironmentRequest): Promise<ResourceLocation[]>;
   /** Present when the repository fetches from an upstream. */
   readonly refresh?: RepositoryRefresh;
   /**
@@ -69,6 +75,15 @@ export interface RepositoryFiles {
    * sources at a revision, highest precedence first, as the backend names them. listFiles() is then empty.
    */
   readonly propertySources?: PropertySourceReader;
+}
+
+/** One directory the plain-text endpoint searches, in the repository (and at the commit) it belongs to. */
+export interface ResourceLocation {
+  /** '' for the root. */
+  readonly directory: string;
+  /** Every file of that repository at that commit. */
+  readonly present: ReadonlySet<string>;
+  read(path: string): Promise<Buffer | undefined>;
 }
 
 /** What a request asks a property-source backend for; `label` is the effective one (the default when none). */

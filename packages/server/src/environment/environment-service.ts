@@ -9,7 +9,7 @@ import { propertySourcesOf } from '@confbus/core/internal';
 import { serverErrors } from '../errors.js';
 import type { BuildGate } from './build-gate.js';
 import type { ConfigFileParser } from './config-file-parser.js';
-import type { RepositoryFiles, ResolvedRevision } from './config-repository.js';
+import type { RepositoryFiles, ResolvedRevision, ResourceLocation } from './config-repository.js';
 import type { EnvironmentCaches } from './environment-caches.js';
 import { loadDocuments } from './environment-documents.js';
 import type { EnvironmentRequest } from './environment-request.js';
@@ -210,9 +210,16 @@ export class EnvironmentService {
     return { directories, present: tree.present };
   }
 
-  /** Reads one file of the repository at a commit (the plain-text endpoint). */
-  readFile(commit: string, path: string): Promise<Buffer | undefined> {
-    return this.options.repository.readFile(commit, path);
+  /** Where the plain-text endpoint looks for a request served at `revision`, in order (RepositoryFiles). */
+  async resourceLocations(
+    request: EnvironmentRequest,
+    revision: ResolvedRevision,
+  ): Promise<ResourceLocation[]> {
+    const { repository } = this.options;
+    if (repository.resourceLocations) return repository.resourceLocations(request);
+    const { directories, present } = await this.searchDirectories(request, revision);
+    const read = (path: string) => repository.readFile(revision.commit, path);
+    return directories.map((directory) => ({ directory, present, read }));
   }
 
   /** Builds the environment cached under `key` (which it asks the cache to weigh again as it grows). */

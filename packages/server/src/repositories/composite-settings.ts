@@ -71,6 +71,15 @@ export function readCompositeSettings(settings: Settings): CompositeSettings | u
       'default',
     );
   }
+  // Spring binds the members as a list, which refuses a gap (composite[0] and [2] without [1]) at start.
+  const missing = [...Array(Math.max(...indexes) + 1).keys()].find((index) => !indexes.has(index));
+  if (missing !== undefined) {
+    throw new SettingsError(
+      `${COMPOSITE}[${missing}] is missing: members are numbered from 0 without gaps`,
+      COMPOSITE,
+      'default',
+    );
+  }
   const members = [...indexes].sort((a, b) => a - b).map((index) => readMember(settings, index));
   return { members, failOnError: settings.boolean(FAIL_ON_COMPOSITE_ERROR) };
 }

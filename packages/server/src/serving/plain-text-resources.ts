@@ -4,7 +4,7 @@
  * the locations, then their label folders; all reversed with reverse-location-order), and in each directory
  * the profile-specific variants first (`nginx-dev.conf` before `nginx.conf`, profiles in the order requested):
  * the first directory holding any variant wins, as in Spring. Read at the commit
- * the environment was served from. Paths come from the URL, so they are checked segment by segment before any
+ * the environment was served from; a composite's members' directories one member after the other. Paths come from the URL, so they are checked segment by segment before any
  * lookup; they are only ever compared with the repository's own file list, never joined to a filesystem path.
  */
 import { posix } from 'node:path';
@@ -50,12 +50,12 @@ export async function findResource(
   path: string,
   reverseLocationOrder = false,
 ): Promise<FoundResource> {
-  const { directories, present } = await environments.searchDirectories(request, found.revision);
-  for (const directory of reverseLocationOrder ? [...directories].reverse() : directories) {
+  const locations = await environments.resourceLocations(request, found.revision);
+  for (const { directory, present, read } of reverseLocationOrder ? [...locations].reverse() : locations) {
     for (const local of profilePaths(request.profiles, path)) {
       const candidate = directory === '' ? local : `${directory}/${local}`;
       if (!present.has(candidate)) continue;
-      const bytes = await environments.readFile(found.revision.commit, candidate);
+      const bytes = await read(candidate);
       if (bytes !== undefined) return { path: candidate, bytes };
     }
   }

@@ -176,3 +176,41 @@ describe('composite environment', () => {
     );
   });
 });
+
+describe('composite plain-text locations (SearchPathCompositeEnvironmentRepository.getLocations)', () => {
+  const read = async (service: EnvironmentService, path: string) => {
+    const found = await service.find(request);
+    for (const location of await service.resourceLocations(request, found.revision)) {
+      const candidate = location.directory === '' ? path : `${location.directory}/${path}`;
+      if (location.present.has(candidate)) return (await location.read(candidate))?.toString('utf8');
+    }
+    return undefined;
+  };
+
+  it("the members' files in order, each at its own commit; database members hold none", async () => {
+    const first = new FakeConfigRepository({ 'only-first.txt': 'first\n' });
+    const second = new FakeConfigRepository({ 'nginx.conf': 'second\n', 'only-first.txt': 'not read\n' });
+    const store = new FakeStore([]);
+    const { service } = composite([
+      storeMember('jdbc', store),
+      member('first', first),
+      member('second', second),
+    ]);
+    assert.equal(await read(service, 'nginx.conf'), 'second\n');
+    assert.equal(await read(service, 'only-first.txt'), 'first\n');
+    first.push({ 'only-first.txt': 'pushed\n' });
+    assert.equal(await read(service, 'only-first.txt'), 'pushed\n');
+  });
+
+  it('a failing member: its locations are skipped with fail-on-composite-error=false, else the request fails', async () => {
+    const broken = new FakeConfigRepository({ 'a.txt': 'broken\n' });
+    const git = new FakeConfigRepository({ 'a.txt': 'git\n' });
+    const skipping = composite([member('broken', broken), member('git', git)], false);
+    const found = await skipping.service.find(request);
+    broken.resolve = () => Promise.reject(new Error('upstream gone'));
+    const locations = await skipping.service.resourceLocations(request, found.revision);
+    assert.equal(await locations[0]?.read('a.txt').then((bytes) => bytes?.toString('utf8')), 'git\n');
+    const failing = composite([member('broken', broken), member('git', git)]);
+    await assert.rejects(failing.repository.resourceLocations(request), /upstream gone/);
+  });
+});
