@@ -6,9 +6,9 @@
  * few times per request, so a process that lands in the slow state spends about a third more CPU on every cached
  * GET (16 against 12 µs) for good: 9 of 18 fresh servers did, gate on or off, after a few pushes on the gate
  * benchmark's repository. Which state a process lands in depends on what first makes nextTick hot (bursts of git
- * output, of requests); making it hot first, with the shapes Node's own callers use (no arguments, and
- * arguments), left 18 of 18 in the fast one. It costs a few milliseconds, once; bench/process-state-bench.mjs
- * measures it against CONFBUS_NEXT_TICK_WARM_UP=off.
+ * output, of requests); making it hot first, with the shapes Node's own callers use (no arguments, and arguments),
+ * left 18 of 18 in the fast one as a preload and 10 of 10 from here. It costs a few milliseconds, once;
+ * bench/process-state-bench.mjs measures it against CONFBUS_NEXT_TICK_WARM_UP=off.
  */
 const WARM_UP_TICKS = 20_000;
 
