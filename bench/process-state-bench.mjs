@@ -1,7 +1,7 @@
 // Process state (packages/server/src/support/next-tick-warm-up.ts): the CPU a cached GET costs in fresh
 // `confbus server` processes, each after the contract gate's verdicts on the gate benchmark's repository (500
 // applications × 3 profiles, a contract each), with the server's nextTick warm-up and without it
-// (CONFBUS_NEXT_TICK_WARM_UP=off), started alternately so both see the same machine. Without it some processes
+// (confbus.server.next-tick-warm-up=false), started alternately so both see the same machine. Without it some processes
 // land in a state where every request costs about a third more for their whole life; the warm-up is there to
 // keep every process in the fast one. Run alone: `npx tsc -b && node bench/process-state-bench.mjs`
 // (CONFBUS_STATE_BENCH_SERVERS per side, default 5).
@@ -54,8 +54,10 @@ export async function run({ log }) {
       uri: repo.path,
       basedir: join(temp.path, `server-${i}`),
       refreshRate: 3600,
-      extraArgs: ['--spring.cloud.bus.enabled=false'],
-      env: side === 'off' ? { CONFBUS_NEXT_TICK_WARM_UP: 'off' } : {},
+      extraArgs: [
+        '--spring.cloud.bus.enabled=false',
+        ...(side === 'off' ? ['--confbus.server.next-tick-warm-up=false'] : []),
+      ],
     });
     try {
       await webhook(server.url);

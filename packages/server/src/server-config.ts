@@ -29,6 +29,7 @@ import { type RolloutSettings, readRolloutSettings } from './rollouts/rollout-se
 import { type SecuritySettings, readSecuritySettings } from './security/security-settings.js';
 import { type AuditSettings, readAuditSettings } from './audit/audit-settings.js';
 import { type WatchSettings, readWatchSettings } from './watch/watch-settings.js';
+import { NEXT_TICK_WARM_UP } from './support/next-tick-warm-up.js';
 
 export interface ServerConfig {
   readonly http: HttpSettings;
@@ -56,6 +57,8 @@ export interface ServerConfig {
   readonly watch: WatchSettings;
   /** Staged rollouts (confbus.server.rollouts.*). */
   readonly rollouts: RolloutSettings;
+  /** Make process.nextTick hot as the server starts (support/next-tick-warm-up.ts). */
+  readonly nextTickWarmUp: boolean;
   /** The non-default settings, secrets masked, for the start-up line. */
   readonly effective: Record<string, string>;
 }
@@ -64,6 +67,7 @@ export interface ServerConfig {
 export function resolveServerConfig(settings: Settings): ServerConfig {
   return {
     http: readHttpSettings(settings),
+    nextTickWarmUp: settings.boolean(NEXT_TICK_WARM_UP),
     tls: readServerTlsSettings(settings),
     security: readSecuritySettings(settings),
     audit: readAuditSettings(settings),

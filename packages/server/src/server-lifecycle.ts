@@ -73,7 +73,7 @@ async function openRollouts(w: ServerParts): Promise<void> {
 async function start(w: ServerParts, app: FastifyInstance): Promise<string> {
   const { config, logger, repositories } = w;
   // Before the first git read or request makes nextTick hot (support/next-tick-warm-up.ts).
-  warmUpNextTick();
+  if (config.nextTickWarmUp) warmUpNextTick();
   // basedir is checked before anything else: a wrong one stops the start (naming the setting).
   await repositories.open();
   // The port opens at once, even while a large first clone runs (health reports the repository as not

@@ -40,6 +40,7 @@ import { auditSettingSpecs } from './audit/audit-settings.js';
 import { sourceSettingSpecs } from './settings/source-settings.js';
 import { watchSettingSpecs } from './watch/watch-settings.js';
 import { rolloutSettingSpecs } from './rollouts/rollout-settings.js';
+import { warmUpSettingSpecs } from './support/next-tick-warm-up.js';
 import { unsupportedSpringServerSettings } from './settings/unsupported-spring-settings.js';
 
 export const serverSettingSpecs: readonly SettingSpec[] = [
@@ -60,6 +61,7 @@ export const serverSettingSpecs: readonly SettingSpec[] = [
   ...cacheAndFileLimitSettingSpecs,
   ...accessLogSettingSpecs,
   ...requestLimitSettingSpecs,
+  ...warmUpSettingSpecs,
   ...refreshEventSettingSpecs,
   ...securitySettingSpecs,
   ...auditSettingSpecs,

@@ -8,13 +8,25 @@
  * benchmark's repository. Which state a process lands in depends on what first makes nextTick hot (bursts of git
  * output, of requests); making it hot first, with the shapes Node's own callers use (no arguments, and arguments),
  * left 18 of 18 in the fast one as a preload and 10 of 10 from here. It costs a few milliseconds, once;
- * bench/process-state-bench.mjs measures it against CONFBUS_NEXT_TICK_WARM_UP=off.
+ * bench/process-state-bench.mjs measures it against confbus.server.next-tick-warm-up=false.
  */
+import type { SettingSpec } from '@confbus/core';
+
 const WARM_UP_TICKS = 20_000;
 
-/** CONFBUS_NEXT_TICK_WARM_UP=off leaves it out: for bench/process-state-bench.mjs, which measures what it does. */
-export function warmUpNextTick(env: NodeJS.ProcessEnv = process.env): void {
-  if (env.CONFBUS_NEXT_TICK_WARM_UP === 'off') return;
+export const NEXT_TICK_WARM_UP = 'confbus.server.next-tick-warm-up';
+
+export const warmUpSettingSpecs: readonly SettingSpec[] = [
+  {
+    key: NEXT_TICK_WARM_UP,
+    type: 'boolean',
+    default: true,
+    description:
+      'Make process.nextTick hot as the server starts, which keeps about half of all processes from costing a third more CPU per request for their whole life (docs/benchmarks.md, "Process state"); false only to measure that',
+  },
+];
+
+export function warmUpNextTick(): void {
   const noop = (): void => {};
   for (let i = 0; i < WARM_UP_TICKS; i++) {
     process.nextTick(noop);
