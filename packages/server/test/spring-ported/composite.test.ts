@@ -18,21 +18,14 @@ import type { GitRemote } from '@confbus/testkit/git-remote';
 import { type TempDir, makeTempDir } from '@confbus/testkit/temp-dir';
 import { type TestServer, startGitTestServer } from '../git-server-harness.js';
 import { remoteWith, writeFolder } from './backend-fixtures.js';
-import { V2 } from './ported-server.js';
+import { type EnvironmentJson, V2, assertConfigEnabled } from './ported-server.js';
 
 const COMPOSITE = 'spring.cloud.config.server.composite';
 const FAIL_ON_COMPOSITE_ERROR = 'spring.cloud.config.server.fail-on-composite-error';
 /** Spring's compositeconfigserver.yml. */
 const OVERRIDE = { 'spring.cloud.config.server.overrides.spring.cloud.config.enabled': 'true' };
 
-interface Environment {
-  name: string;
-  profiles: string[];
-  label: string | null;
-  version: string | null;
-  state: string | null;
-  propertySources: { name: string; source: Record<string, unknown> }[];
-}
+type Environment = EnvironmentJson & { state: string | null };
 
 /** `composite[index].key=value` for each of a member's settings. */
 function member(index: number, settings: Record<string, string>): Record<string, string> {
@@ -49,16 +42,6 @@ async function environmentOf(server: TestServer, path: string, accept?: string):
   const response = await server.get(path, accept ? { accept } : {});
   assert.equal(response.status, 200, `${path}: ${response.body}`);
   return response.json() as Environment;
-}
-
-/** ConfigServerTestUtils.assertConfigEnabled: the overrides first, the value with its origin (v2). */
-function assertConfigEnabled(environment: Environment): void {
-  const [first] = environment.propertySources;
-  assert.equal(first?.name, 'overrides');
-  assert.deepEqual(first?.source['spring.cloud.config.enabled'], {
-    value: 'true',
-    origin: 'Config server overrides',
-  });
 }
 
 describe("Spring's CompositeEnvironmentRepositoryTests over HTTP", () => {

@@ -9,22 +9,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CONFIG_REPO, NATIVE_FOLDER, type ServerIn, startServerIn } from './backend-fixtures.js';
-import { type PortedServer, V2, startPortedServer } from './ported-server.js';
+import { type PortedServer, V2, assertConfigEnabled, startPortedServer } from './ported-server.js';
 
 const OVERRIDE = { 'spring.cloud.config.server.overrides.spring.cloud.config.enabled': 'true' };
 
 interface V2Environment {
   propertySources: { name: string; source: Record<string, unknown> }[];
-}
-
-/** ConfigServerTestUtils.assertConfigEnabled: the first source is the overrides, the value `{value: "true"}`. */
-function assertConfigEnabled(environment: V2Environment): void {
-  const [first] = environment.propertySources;
-  assert.equal(first?.name, 'overrides');
-  assert.deepEqual(first?.source['spring.cloud.config.enabled'], {
-    value: 'true',
-    origin: 'Config server overrides',
-  });
 }
 
 async function v2(base: string, path: string): Promise<{ status: number; environment: V2Environment }> {

@@ -3,6 +3,7 @@
  * or resource folder held, and a confbus server on it, asked over HTTP as Spring's MockMvc tests ask the
  * controller. Each test file builds its files here (never Spring's own test resources).
  */
+import assert from 'node:assert/strict';
 import { get as httpGet } from 'node:http';
 import { type GitRemote, createGitRemote } from '@confbus/testkit/git-remote';
 import { type TestServer, startGitTestServer } from '../git-server-harness.js';
@@ -28,6 +29,16 @@ export interface EnvironmentJson {
 }
 
 export const V2 = 'application/vnd.spring-cloud.config-server.v2+json';
+
+/** ConfigServerTestUtils.assertConfigEnabled: the overrides first, the value `{value: "true"}` with its origin (v2). */
+export function assertConfigEnabled(environment: Pick<EnvironmentJson, 'propertySources'>): void {
+  const [first] = environment.propertySources;
+  assert.equal(first?.name, 'overrides');
+  assert.deepEqual(first?.source['spring.cloud.config.enabled'], {
+    value: 'true',
+    origin: 'Config server overrides',
+  });
+}
 
 /** A remote with `files` on master (`branches`: more branches, their files each) and a server on it. */
 export async function startPortedServer(
