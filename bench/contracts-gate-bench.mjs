@@ -30,21 +30,24 @@ const ROUNDS = Number(process.env.CONFBUS_GATE_BENCH_ROUNDS ?? 10);
  */
 const WARM_BASELINE = process.env.CONFBUS_GATE_BENCH_WARM_BASELINE === '1';
 
-/** Sums the samples of the server's Prometheus metric lines starting with `prefix`. */
-async function metricSum(base, prefix) {
-  const text = await (await globalThis.fetch(`${base}/actuator/prometheus`)).text();
+/** The server's Prometheus metrics as text. */
+const metricsOf = async (base) => (await globalThis.fetch(`${base}/actuator/prometheus`)).text();
+
+/** Sums the samples of the metric lines in `text` starting with `prefix` (NaN: none). */
+function metricSum(text, prefix) {
   const lines = text.split('\n').filter((l) => l.startsWith(prefix));
   return lines.length === 0 ? NaN : lines.reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
 }
 
 /** The server's JS heap in use, in MB. */
-const heapUsedMb = async (base) => (await metricSum(base, 'nodejs_heap_size_used_bytes')) / 2 ** 20;
+const heapUsedMb = async (base) => metricSum(await metricsOf(base), 'nodejs_heap_size_used_bytes') / 2 ** 20;
 
 /** Seconds the server has spent in garbage collection, by kind (minor: scavenges, major: mark-compact). */
 async function gcSeconds(base) {
+  const text = await metricsOf(base);
   const kinds = {};
   for (const kind of ['minor', 'major', 'incremental', 'weakcb'])
-    kinds[kind] = await metricSum(base, `nodejs_gc_duration_seconds_sum{kind="${kind}"}`);
+    kinds[kind] = metricSum(text, `nodejs_gc_duration_seconds_sum{kind="${kind}"}`);
   return kinds;
 }
 
