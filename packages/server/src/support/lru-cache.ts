@@ -65,6 +65,17 @@ export class LruCache<K, V> {
     if (key === this.newest) this.newest = undefined;
   }
 
+  /** Deletes every entry that `matches` (a walk over all entries: for a rare sweep, not a request). */
+  deleteWhere(matches: (key: K, value: V) => boolean): number {
+    let deleted = 0;
+    for (const [key, entry] of [...this.map]) {
+      if (!matches(key, entry.value)) continue;
+      this.delete(key);
+      deleted++;
+    }
+    return deleted;
+  }
+
   private evictBeyondBounds(): void {
     while (this.map.size > this.maxEntries || (this.weight && this.totalWeight > this.weight.maxWeight)) {
       const oldest = this.map.keys().next();
