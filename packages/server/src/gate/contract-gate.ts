@@ -70,7 +70,8 @@ export class ContractGate implements ServedCommitPolicy {
   /**
    * The decision last settled per requested applications (the decisions' key without the head), read at once by
    * the fast path. Keyed by name, not by request object: a request with a version hint or a rollout's choice is a
-   * new object each time, and a hinted repeat must still be answered at once.
+   * new object each time, and a hinted repeat must still be answered at once. Read with peek(): a repeat request
+   * costs one Map lookup, not an LRU reordering; each decision (every new head) puts its name back as newest.
    */
   readonly #settled = new LruCache<string, Decision>(DECISIONS_KEPT);
   #generation = 0;
@@ -106,7 +107,7 @@ export class ContractGate implements ServedCommitPolicy {
 
   decideNow(request: EnvironmentRequest, head: ResolvedRevision): ServedRevision | undefined {
     if (isCommitLabel(request.label, head.commit)) return head;
-    const decided = this.#settled.get(request.name);
+    const decided = this.#settled.peek(request.name);
     if (decided === undefined || decided.head !== head.commit || decided.generation !== this.#generation)
       return undefined;
     return servedOf(head, decided.served);

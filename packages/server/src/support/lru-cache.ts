@@ -32,6 +32,11 @@ export class LruCache<K, V> {
     return entry.value;
   }
 
+  /** The value without making it the most recent: a read on a hot path that set() keeps fresh enough. */
+  peek(key: K): V | undefined {
+    return this.map.get(key)?.value;
+  }
+
   set(key: K, value: V): void {
     this.delete(key);
     const weight = this.weight?.weigh(value) ?? 0;
