@@ -148,10 +148,7 @@ export class EnvironmentService {
     return { resolved: hit, revision };
   }
 
-  /**
-   * The environment at a resolved revision, whatever the served-commit policy says (the gate judges a commit
-   * with it); `request.label` still names it, as Spring echoes it.
-   */
+  /** At a revision, whatever the served-commit policy says (the gate judges by it); `request.label` is echoed. */
   async findAtRevision(
     request: EnvironmentRequest,
     revision: ResolvedRevision,
@@ -174,6 +171,11 @@ export class EnvironmentService {
     const resolved = await pending;
     environments.set(key, resolved);
     return { resolved, revision };
+  }
+
+  /** Lets go of what is cached at `commit` (a head the contract gate superseded); asked again, built again. */
+  forgetCommit(commit: string): number {
+    return this.environments.deleteWhere((key) => key.startsWith(`${this.namespace}${commit}\u0000`));
   }
 
   private keyOf(request: EnvironmentRequest, revision: ResolvedRevision): string {
@@ -233,9 +235,8 @@ export class EnvironmentService {
     // Each step walks a large environment's documents or properties: the event loop gets turns between them.
     const slice = new TimeSlice();
     const { propertySources, objectBytes } = await this.loadSources(request, commit, effectiveLabel, slice);
-    if (propertySources.length === 0 && !this.options.acceptEmpty) {
+    if (propertySources.length === 0 && !this.options.acceptEmpty)
       throw new ApplicationNotFoundError(`Application Not Found: no configuration for '${request.name}'`);
-    }
     const reader = this.options.repository.propertySources;
     const environment: Environment = {
       name: request.name,

@@ -63,6 +63,19 @@ export class CommitScopes {
 
   constructor(private readonly options: CommitScopesOptions) {}
 
+  /**
+   * Lets go of every scope but those of `kept` (a newer head's verdict is in: the scopes of the heads before it
+   * are what a push retained, a file list and 2,000 blob ids each; one asked for again is read again).
+   */
+  retainOnly(kept: ReadonlySet<string>): void {
+    this.#scopes.deleteWhere((commit) => !kept.has(commit));
+  }
+
+  /** Scopes kept, for tests. */
+  get size(): number {
+    return this.#scopes.size;
+  }
+
   scopeOf(commit: string): Promise<CommitScope> {
     let scope = this.#scopes.get(commit);
     if (scope === undefined) {

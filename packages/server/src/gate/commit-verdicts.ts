@@ -53,13 +53,19 @@ export interface CommitVerdictsOptions {
 }
 
 const VERDICTS_KEPT = 50_000;
+/** A passing verdict's lists: one shared empty array, not two per application and commit. */
+const NONE: readonly never[] = Object.freeze([]);
 
 export class CommitVerdicts {
   readonly #scopes: CommitScopes;
-  readonly #verdicts = new LruCache<string, Promise<ApplicationVerdict>>(VERDICTS_KEPT);
+  /** Verdicts being worked out, shared by every caller asking meanwhile. */
+  readonly #judging = new Map<string, Promise<ApplicationVerdict>>();
   readonly #compiler: SchemaCompiler;
-  /** Verdicts settled, for the parent a child inherits from (insertion order: the oldest go first). */
-  readonly #settled = new Map<string, ApplicationVerdict>();
+  /**
+   * Verdicts settled: asked again, and read by a child commit that inherits its parent's. Bounded, and pruned
+   * to what can still be asked once a newer head is judged (retainOnly).
+   */
+  readonly #settled = new LruCache<string, ApplicationVerdict>(VERDICTS_KEPT);
   /** Environments built and validated (not inherited), for tests and the benchmark. */
   judged = 0;
 
@@ -102,15 +108,40 @@ export class CommitVerdicts {
 
   /** The application's verdict at a commit (label: what `{label}` in search paths expands to). */
   verdict(commit: string, label: string, application: string): Promise<ApplicationVerdict> {
-    const key = `${commit}\u0000${application}\u0000${this.options.published.keyOf(application)}`;
-    let verdict = this.#verdicts.get(key);
+    const key = this.#keyOf(commit, application);
+    const settled = this.#settled.get(key);
+    if (settled !== undefined) return Promise.resolve(settled);
+    let verdict = this.#judging.get(key);
     if (verdict === undefined) {
-      verdict = this.#judge(commit, label, application);
-      this.#verdicts.set(key, verdict);
       // A failure to read the commit at all is not a verdict: asked again, it is tried again.
-      verdict.catch(() => this.#verdicts.delete(key));
+      verdict = this.#judge(commit, label, application).finally(() => this.#judging.delete(key));
+      this.#judging.set(key, verdict);
     }
     return verdict;
+  }
+
+  /** The application's verdict at a commit when it is settled already (the gate's walk back reads these). */
+  settled(commit: string, application: string): ApplicationVerdict | undefined {
+    return this.#settled.get(this.#keyOf(commit, application));
+  }
+
+  /**
+   * A newer head's verdict is in: keeps what can still be asked, the head's verdicts and scope (its child
+   * inherits from them) and every verdict of a held application (its walk back to the commit it is served reads
+   * them); the rest is let go (asked again, worked out again). What a push leaves behind is then one commit's.
+   */
+  retainOnly(head: string, held: ReadonlySet<string>): void {
+    this.#scopes.retainOnly(new Set([head]));
+    this.#settled.deleteWhere((_, verdict) => verdict.commit !== head && !held.has(verdict.application));
+  }
+
+  /** Scopes and settled verdicts kept, for tests. */
+  get kept(): { scopes: number; verdicts: number } {
+    return { scopes: this.#scopes.size, verdicts: this.#settled.size };
+  }
+
+  #keyOf(commit: string, application: string): string {
+    return `${commit}\u0000${application}\u0000${this.options.published.keyOf(application)}`;
   }
 
   async #judge(commit: string, label: string, application: string): Promise<ApplicationVerdict> {
@@ -150,16 +181,14 @@ export class CommitVerdicts {
       application,
       commit,
       passed: violations.length === 0 && errors.length === 0,
-      violations,
-      errors,
+      violations: violations.length === 0 ? NONE : violations,
+      errors: errors.length === 0 ? NONE : errors,
       environments: targets.length,
     });
   }
 
   #remember(verdict: ApplicationVerdict): ApplicationVerdict {
-    const key = `${verdict.commit}\u0000${verdict.application}\u0000${this.options.published.keyOf(verdict.application)}`;
-    this.#settled.set(key, verdict);
-    if (this.#settled.size > VERDICTS_KEPT) this.#settled.delete(this.#settled.keys().next().value as string);
+    this.#settled.set(this.#keyOf(verdict.commit, verdict.application), verdict);
     return verdict;
   }
 
@@ -171,8 +200,7 @@ export class CommitVerdicts {
     if (scope.blobIds === undefined) return undefined;
     const parent = await this.options.firstParent(scope.commit).catch(() => undefined);
     if (parent === undefined) return undefined;
-    const key = `${parent}\u0000${application}\u0000${this.options.published.keyOf(application)}`;
-    const known = this.#settled.get(key);
+    const known = this.#settled.get(this.#keyOf(parent, application));
     if (known === undefined) return undefined;
     const changed = await scope.changedSince(parent);
     if (changed === undefined) return undefined;
@@ -191,7 +219,7 @@ export class CommitVerdicts {
 }
 
 function pass(commit: string, application: string): ApplicationVerdict {
-  return { application, commit, passed: true, violations: [], errors: [], environments: 0 };
+  return { application, commit, passed: true, violations: NONE, errors: NONE, environments: 0 };
 }
 
 function requestOf(target: CheckTarget) {

@@ -22,6 +22,11 @@ export interface ContractGateOptions {
   readonly maxHistory: number;
   readonly releases: GateReleases;
   readonly logger: Pick<Logger, 'info' | 'warn'>;
+  /**
+   * Lets go of the environments built at a commit no longer served (a head a newer head's verdict superseded):
+   * the environment service's forgetCommit. A verdict builds every environment its push changes.
+   */
+  readonly forgetCommit?: (commit: string) => void;
 }
 
 /** An application held back at a head. */
@@ -65,12 +70,17 @@ export class ContractGate implements ServedCommitPolicy {
   /**
    * The decision last settled per requested applications (the decisions' key without the head), read at once by
    * the fast path. Keyed by name, not by request object: a request with a version hint or a rollout's choice is a
-   * new object each time, and a hinted repeat must still be answered at once.
+   * new object each time, and a hinted repeat must still be answered at once. Read with peek(): a repeat request
+   * costs one Map lookup, not an LRU reordering; each decision (every new head) puts its name back as newest.
    */
   readonly #settled = new LruCache<string, Decision>(DECISIONS_KEPT);
   #generation = 0;
   /** The holds found by the newest judgement of a head, per application (health, metrics, console). */
   readonly #holds = new Map<string, Hold>();
+  /** Judgements started: only the newest lets go of what the heads before it left (#shed). */
+  #judgements = 0;
+  /** The commits served after the newest judgement: its head, and the commit each held application is served. */
+  #served: ReadonlySet<string> = new Set();
 
   constructor(private readonly options: ContractGateOptions) {
     options.releases.onChange(() => this.invalidate());
@@ -97,7 +107,7 @@ export class ContractGate implements ServedCommitPolicy {
 
   decideNow(request: EnvironmentRequest, head: ResolvedRevision): ServedRevision | undefined {
     if (isCommitLabel(request.label, head.commit)) return head;
-    const decided = this.#settled.get(request.name);
+    const decided = this.#settled.peek(request.name);
     if (decided === undefined || decided.head !== head.commit || decided.generation !== this.#generation)
       return undefined;
     return servedOf(head, decided.served);
@@ -109,6 +119,7 @@ export class ContractGate implements ServedCommitPolicy {
    */
   async judge(head: ResolvedRevision): Promise<GateVerdict> {
     const { verdicts } = this.options;
+    const judgement = ++this.#judgements;
     const before = verdicts.judged;
     const applications = await verdicts.applicationsAt(head.commit);
     // A few at a time: each builds its environments through the shared build gate, whose queue is bounded.
@@ -125,6 +136,7 @@ export class ContractGate implements ServedCommitPolicy {
     }
     this.#holds.clear();
     for (const hold of held) this.#holds.set(hold.application, hold);
+    if (judgement === this.#judgements) this.#shed(head.commit, held);
     if (held.length > 0)
       this.options.logger.warn(
         { commit: head.commit, held: held.map((h) => h.application) },
@@ -137,6 +149,20 @@ export class ContractGate implements ServedCommitPolicy {
       applications: await verdicts.knownApplications(head.commit),
       environments: verdicts.judged - before,
     };
+  }
+
+  /**
+   * What superseded heads left is let go once a newer head's verdict is in, keeping what can still be served:
+   * the head, and the commit each held application is served (its environments, and its verdicts for the walk
+   * back). A pushed commit otherwise left its 1,500 built environments and its scope behind until the caches'
+   * bounds pushed them out, several commits' worth (docs/contracts.md, "Speed").
+   */
+  #shed(head: string, held: readonly Hold[]): void {
+    const served = new Set([head]);
+    for (const hold of held) if (hold.servedCommit !== undefined) served.add(hold.servedCommit);
+    for (const commit of this.#served) if (!served.has(commit)) this.options.forgetCommit?.(commit);
+    this.#served = served;
+    this.options.verdicts.retainOnly(head, new Set(held.map((hold) => hold.application)));
   }
 
   /** The holds the newest judgement found. */
@@ -162,8 +188,11 @@ export class ContractGate implements ServedCommitPolicy {
     const passes = async (commit: string): Promise<boolean> => {
       const all = await Promise.all(
         applications.map(async (application) => {
-          if (!(await verdicts.guards(commit, application))) return true;
           if (releases.released(application, commit)) return true;
+          // Settled already (a held application's walk back): no need to read the commit again.
+          const known = verdicts.settled(commit, application);
+          if (known !== undefined) return known.passed;
+          if (!(await verdicts.guards(commit, application))) return true;
           return (await verdicts.verdict(commit, head.label, application)).passed;
         }),
       );

@@ -47,6 +47,8 @@ export const GATE_RELEASE_EVENT_TYPE = 'ConfbusGateReleaseRemoteApplicationEvent
 
 export interface GateFeature {
   readonly gate: ContractGate;
+  /** The verdicts the gate reads (what it keeps of each commit: tests). */
+  readonly verdicts: CommitVerdicts;
   readonly published: PublishedContracts;
   readonly releases: GateReleases;
   /** Listing and releasing holds (the actuator routes and the console's). */
@@ -88,6 +90,7 @@ export function installGate(app: FastifyInstance, install: GateInstall): GateFea
     maxHistory: install.settings.maxHistory,
     releases,
     logger,
+    forgetCommit: (commit) => void repository.environments.forgetCommit(commit),
   });
   published.onChange(() => gate.invalidate());
   repository.environments.serveCommitsBy(gate);
@@ -120,6 +123,7 @@ export function installGate(app: FastifyInstance, install: GateInstall): GateFea
   registerGateMetrics(install.registry, gate);
   return {
     gate,
+    verdicts,
     published,
     releases,
     holds,

@@ -32,6 +32,11 @@ export class LruCache<K, V> {
     return entry.value;
   }
 
+  /** The value without making it the most recent: a read on a hot path that set() keeps fresh enough. */
+  peek(key: K): V | undefined {
+    return this.map.get(key)?.value;
+  }
+
   set(key: K, value: V): void {
     this.delete(key);
     const weight = this.weight?.weigh(value) ?? 0;
@@ -63,6 +68,17 @@ export class LruCache<K, V> {
     this.totalWeight -= entry.weight;
     this.map.delete(key);
     if (key === this.newest) this.newest = undefined;
+  }
+
+  /** Deletes every entry that `matches` (a walk over all entries: for a rare sweep, not a request). */
+  deleteWhere(matches: (key: K, value: V) => boolean): number {
+    let deleted = 0;
+    for (const [key, entry] of [...this.map]) {
+      if (!matches(key, entry.value)) continue;
+      this.delete(key);
+      deleted++;
+    }
+    return deleted;
   }
 
   private evictBeyondBounds(): void {

@@ -59,4 +59,29 @@ describe('LruCache', () => {
     cache.reweigh('gone'); // not cached: nothing happens
     assert.equal(cache.size, 1);
   });
+
+  it('peeks without making an entry the most recent', () => {
+    const cache = new LruCache<string, number>(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    assert.equal(cache.peek('a'), 1);
+    cache.set('c', 3); // a was only peeked at: still the least recently used
+    assert.deepEqual([cache.peek('a'), cache.peek('b'), cache.peek('c')], [undefined, 2, 3]);
+  });
+
+  it('deletes the entries a predicate matches, and their weight', () => {
+    const cache = new LruCache<string, number>(10, { maxWeight: 100, weigh: (v) => v });
+    for (const [key, value] of [
+      ['x1', 10],
+      ['y1', 20],
+      ['x2', 30],
+    ] as const)
+      cache.set(key, value);
+    assert.equal(
+      cache.deleteWhere((key, value) => key.startsWith('x') && value > 5),
+      2,
+    );
+    assert.deepEqual([cache.get('x1'), cache.get('y1'), cache.get('x2')], [undefined, 20, undefined]);
+    assert.equal(cache.weightKept, 20);
+  });
 });
