@@ -35,10 +35,11 @@ const clientVersionInline = {
 };
 
 /**
- * Core loads `yaml` at its first use (core's codecs/yaml-library.ts), through a require() esbuild does not
- * follow, so none of yaml is in the chunks: `run` without a YAML settings file never decodes YAML, and even
- * unrun inside a chunk yaml's code took about 7 ms to compile. That require is pointed at yaml.cjs, a one-file
- * build of the same yaml written beside the chunks (below), read only when a YAML document is decoded.
+ * Core reaches `yaml` through one function (core's codecs/yaml-library.ts, a static import there, so that
+ * bundlers applications use follow it). In this bundle that module is replaced by a require() of yaml.cjs, a
+ * one-file build of the same yaml written beside the chunks (below), made at the first YAML document decoded:
+ * `run` without a YAML settings file never reads it, and even unrun inside a chunk yaml's code took about 7 ms to
+ * compile. esbuild does not follow a require() made by createRequire, so none of yaml is in the chunks.
  */
 const YAML_FILE = 'yaml.cjs';
 const yamlBesideBundle = {
@@ -46,8 +47,13 @@ const yamlBesideBundle = {
   setup(plugin) {
     plugin.onLoad({ filter: /[\\/]core[\\/]dist[\\/]codecs[\\/]yaml-library\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      const contents = source.replace("('yaml')", `('./${YAML_FILE}')`);
-      if (contents === source) throw new Error(`${args.path} no longer requires 'yaml' as expected`);
+      if (!source.includes('export function yamlLibrary('))
+        throw new Error(`${args.path} no longer exports yamlLibrary() as this plugin expects`);
+      const contents = [
+        "import { createRequire } from 'node:module';",
+        'let loaded;',
+        `export function yamlLibrary() { return (loaded ??= createRequire(import.meta.url)('./${YAML_FILE}')); }`,
+      ].join('\n');
       return { contents, resolveDir: dirname(args.path) };
     });
   },

@@ -1,16 +1,11 @@
 /**
- * The `yaml` package, loaded at its first use rather than with core: a command that decodes no YAML (`confbus
- * run` without a YAML settings file, the client fetching JSON) then never reads its ~140 files, which cost about
- * a third of a bare Node start (docs/benchmarks.md, `confbus run`). Synchronous, as parsing is: a require() of
- * its CommonJS build (the one Node's ESM import loads too, so the module is the same either way). The CLI's
- * bundle points this require at a one-file copy beside it (scripts/bundle-cli.mjs).
+ * The `yaml` package, reached through one function so that the CLI's bundle can load it at its first use:
+ * scripts/bundle-cli.mjs replaces this module there with a require() of a one-file copy beside the chunks, so
+ * `confbus run` without a YAML settings file never reads yaml's code (about a third of a bare Node start,
+ * docs/benchmarks.md). Here it stays a static import, which any bundler an application uses follows.
  */
-import { createRequire } from 'node:module';
-import type * as Yaml from 'yaml';
+import * as yaml from 'yaml';
 
-let loaded: typeof Yaml | undefined;
-
-export function yamlLibrary(): typeof Yaml {
-  loaded ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
-  return loaded;
+export function yamlLibrary(): typeof yaml {
+  return yaml;
 }
