@@ -10,6 +10,7 @@
 // after `npm run build`), so a stale bundle never runs. A handful of stats, where checking every input file
 // (about 400) took 7 ms of the start this exists to shorten. Run by `npm run build` and the CLI's prepack.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -29,6 +30,31 @@ const clientVersionInline = {
       const manifest = join(dirname(args.path), '../package.json');
       const { version } = JSON.parse(readFileSync(manifest, 'utf8'));
       return { contents: `export function clientVersion() { return ${JSON.stringify(version)}; }\n` };
+    });
+  },
+};
+
+/**
+ * Core reaches `yaml` through one function (core's codecs/yaml-library.ts, a static import there, so that
+ * bundlers applications use follow it). In this bundle that module is replaced by a require() of yaml.cjs, a
+ * one-file build of the same yaml written beside the chunks (below), made at the first YAML document decoded:
+ * `run` without a YAML settings file never reads it, and even unrun inside a chunk yaml's code took about 7 ms to
+ * compile. esbuild does not follow a require() made by createRequire, so none of yaml is in the chunks.
+ */
+const YAML_FILE = 'yaml.cjs';
+const yamlBesideBundle = {
+  name: 'yaml-beside-bundle',
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]core[\\/]dist[\\/]codecs[\\/]yaml-library\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('export function yamlLibrary('))
+        throw new Error(`${args.path} no longer exports yamlLibrary() as this plugin expects`);
+      const contents = [
+        "import { createRequire } from 'node:module';",
+        'let loaded;',
+        `export function yamlLibrary() { return (loaded ??= createRequire(import.meta.url)('./${YAML_FILE}')); }`,
+      ].join('\n');
+      return { contents, resolveDir: dirname(args.path) };
     });
   },
 };
@@ -55,7 +81,18 @@ const result = await build({
   sourcemap: true,
   metafile: true,
   logLevel: 'warning',
-  plugins: [clientVersionInline],
+  plugins: [clientVersionInline, yamlBesideBundle],
+});
+await build({
+  absWorkingDir: root,
+  // The yaml that core itself resolves, so the bundle holds the version core was built and tested with.
+  entryPoints: [createRequire(join(root, 'packages/core/package.json')).resolve('yaml')],
+  outfile: join(outdir, YAML_FILE),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
 });
 /** The workspace packages (packages/<name>/dist/...) whose compiled files went into the bundle. */
 const packageDirs = new Set(

@@ -4,19 +4,11 @@
  * timestamps left as strings, merge keys, unique keys. Unlike SnakeYAML under Boot, alias
  * expansion is bounded, so an alias bomb is rejected instead of exhausting memory.
  */
-import {
-  type Document,
-  isMap,
-  isScalar,
-  LineCounter,
-  parseAllDocuments,
-  type ScalarTag,
-  visit,
-  type YAMLError,
-} from 'yaml';
+import type { Document, LineCounter, ScalarTag, YAMLError } from 'yaml';
 import { ConfigParseError, type ConfigDocument, toConfigDocuments } from './config-document.js';
 import { type FlatProperties, flattenProperties } from './flatten.js';
 import { JavaDouble } from './property-value.js';
+import { yamlLibrary } from './yaml-library.js';
 import { yamlOrigins } from './yaml-origins.js';
 import { messageOf } from '../errors/message-of.js';
 
@@ -86,8 +78,9 @@ const YAML_PROPERTIES_ALLOWANCE = 1000;
 /** Parses every `---` document of a YAML file into flattened, SnakeYAML-typed properties. */
 export function parseYaml(text: string, file: string): ConfigDocument[] {
   checkFlowDepth(text, file);
-  const lineCounter = new LineCounter();
-  const documents = parseAllDocuments(text, {
+  const yaml = yamlLibrary();
+  const lineCounter = new yaml.LineCounter();
+  const documents = yaml.parseAllDocuments(text, {
     version: '1.1',
     // Checked below in linear time; the library's own check is quadratic in the map size.
     uniqueKeys: false,
@@ -177,6 +170,7 @@ function toParseError(file: string, documentNumber: number, error: YAMLError): C
  * explicit keys may still override keys brought in by a `<<` merge.
  */
 function checkUniqueKeys(file: string, documentNumber: number, document: Document, lines: LineCounter): void {
+  const { isMap, isScalar, visit } = yamlLibrary();
   visit(document, {
     Map(_key, map) {
       if (!isMap(map)) return;

@@ -4,15 +4,13 @@
  * serves as `origin` in the v2 environment JSON. Walks the document the way flattenProperties walks its
  * values, so the names agree; a name this walk does not produce simply has no origin.
  */
-import { type Document, type LineCounter, type Node, isAlias, isMap, isPair, isScalar, isSeq } from 'yaml';
-
-/** A plain `<<` merge key: the parser gives it a symbol value (a quoted "<<" is an ordinary key). */
-const isMergeKey = (key: unknown): boolean => isScalar(key) && typeof key.value === 'symbol';
+import type { Document, LineCounter, Node } from 'yaml';
+import { yamlLibrary } from './yaml-library.js';
 
 export function yamlOrigins(document: Document, lines: LineCounter): Record<string, string> {
   const walk = new OriginWalk(document, lines);
   const contents = document.contents;
-  if (isMap(walk.resolve(contents))) walk.node(contents, '', 0);
+  if (yamlLibrary().isMap(walk.resolve(contents))) walk.node(contents, '', 0);
   else walk.node(contents, 'document', 0);
   return walk.origins;
 }
@@ -22,6 +20,7 @@ class OriginWalk {
   readonly origins: Record<string, string> = {};
   /** Alias.resolve searches the document for its anchor: each alias is looked up once. */
   private readonly anchors = new Map<unknown, Node | null>();
+  private readonly yaml = yamlLibrary();
 
   constructor(
     private readonly document: Document,
@@ -30,7 +29,7 @@ class OriginWalk {
 
   /** The node an alias stands for (any other node as it is). */
   resolve(node: unknown): Node | null {
-    if (!isAlias(node)) return (node as Node | null) ?? null;
+    if (!this.yaml.isAlias(node)) return (node as Node | null) ?? null;
     let target = this.anchors.get(node);
     if (target === undefined) {
       target = node.resolve(this.document) ?? null;
@@ -42,13 +41,14 @@ class OriginWalk {
   node(raw: unknown, prefix: string, depth: number): void {
     const node = this.resolve(raw);
     if (node === null || depth > 256) return;
+    const { isMap, isPair, isScalar, isSeq } = this.yaml;
     if (isMap(node)) {
       // Merged keys first: explicit keys of the map win over them, wherever the merge is written.
       for (const pair of node.items) {
-        if (isMergeKey(pair.key)) this.merge(pair.value, prefix, depth);
+        if (this.isMergeKey(pair.key)) this.merge(pair.value, prefix, depth);
       }
       for (const pair of node.items) {
-        if (!isPair(pair) || isMergeKey(pair.key)) continue;
+        if (!isPair(pair) || this.isMergeKey(pair.key)) continue;
         const key = isScalar(pair.key) ? pair.key.value : undefined;
         const name =
           typeof key === 'string' ? key : `[${key === null || key === undefined ? 'null' : String(key)}]`;
@@ -65,8 +65,14 @@ class OriginWalk {
   private merge(raw: unknown, prefix: string, depth: number): void {
     const node = this.resolve(raw);
     // In `<<: [*a, *b]` the first map wins: walk it last.
-    if (isSeq(node)) for (const item of [...node.items].reverse()) this.node(item, prefix, depth + 1);
+    if (this.yaml.isSeq(node))
+      for (const item of [...node.items].reverse()) this.node(item, prefix, depth + 1);
     else this.node(node, prefix, depth + 1);
+  }
+
+  /** A plain `<<` merge key: the parser gives it a symbol value (a quoted "<<" is an ordinary key). */
+  private isMergeKey(key: unknown): boolean {
+    return this.yaml.isScalar(key) && typeof key.value === 'symbol';
   }
 
   private set(key: string, node: Node): void {

@@ -3,7 +3,7 @@
  * way Spring's CipherResource*Encryptors find them: values only (never keys), trimmed, each once.
  */
 import { Properties } from 'properties-file/parser';
-import { isScalar, parseAllDocuments, visit } from 'yaml';
+import { yamlLibrary } from '../codecs/yaml-library.js';
 
 const CIPHER = '{cipher}';
 
@@ -14,6 +14,7 @@ export function cipherValuesIn(text: string, extension: string): Set<string> {
     if (typeof value === 'string' && value.startsWith(CIPHER)) values.add(value.trim());
   };
   if (extension === '.yml' || extension === '.yaml') {
+    const { isScalar, parseAllDocuments, visit } = yamlLibrary();
     for (const document of parseAllDocuments(text)) {
       visit(document, {
         Pair(_key, pair) {
